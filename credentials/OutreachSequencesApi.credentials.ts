@@ -1,0 +1,93 @@
+import type {
+	IAuthenticateGeneric,
+	IAuthenticateRuleResponseCode,
+	IAuthenticateRuleResponseSuccessBody,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+/** Every 4xx and 5xx status but 404, which the probe below counts as success. */
+const FAILING_STATUSES = Array.from({ length: 200 }, (_, offset) => 400 + offset).filter((status) => status !== 404);
+
+export class OutreachSequencesApi implements ICredentialType {
+	name = 'outreachSequencesApi';
+
+	displayName = 'Outreach Sequences API';
+
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-outreach-sequences#credentials';
+
+	icon = { light: 'file:../icons/outreachSequences.svg', dark: 'file:../icons/outreachSequences.dark.svg' } as const;
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			required: true,
+			default: '',
+			description: "Made in the service's portal under General › Integrations › API Keys",
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. https://api.example.com',
+			description:
+				'Address of the service\'s API. Every request goes to this address plus /v1/…; a trailing "/" or "/v1" is ignored.',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				'X-API-Key': '={{$credentials.apiKey}}',
+			},
+		},
+	};
+
+	// The contract has no ping endpoint. A use case that does not exist answers
+	// 404 once the key is accepted, and 401 or 403 when it is not.
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{ String($credentials.baseUrl).trim().replace(/\\/+$/, "").replace(/\\/v1$/, "") }}',
+			url: '/v1/use_cases/n8n-credential-test',
+			method: 'GET',
+			json: true,
+			disableFollowRedirect: true,
+			ignoreHttpStatusErrors: { ignore: true, except: FAILING_STATUSES },
+		},
+		// n8n's tester checks each rule by its type, but n8n-workflow types the list
+		// as one kind of rule only; both kinds are needed here.
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message: "The service rejected the API key (HTTP 401). Copy a key from the service's portal: General › Integrations › API Keys.",
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 403,
+					message: "The service rejected the API key (HTTP 403). Copy a key from the service's portal: General › Integrations › API Keys.",
+				},
+			},
+			{
+				// A JSON answer parses to an object; an HTML page, a redirect or an
+				// empty body stays text. Text means the Base URL is not the API.
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'constructor.name',
+					value: 'String',
+					message: "The Base URL answered, but not with JSON: it does not look like the outreach service's API. Check the Base URL.",
+				},
+			},
+		] as Array<IAuthenticateRuleResponseCode | IAuthenticateRuleResponseSuccessBody> as ICredentialTestRequest['rules'],
+	};
+}

@@ -1,0 +1,62 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+
+import { contactDescription, contactOperations } from './resources/contact';
+import { contactListDescription, contactListOperations } from './resources/contactList';
+import { sequenceDescription, sequenceOperations } from './resources/sequence';
+import { useCaseDescription, useCaseOperations } from './resources/useCase';
+import { requestOptionsProperty } from './shared/descriptions';
+import { runOperation } from './shared/execute';
+import { CREDENTIAL_TYPE, Field, Resource } from './shared/names';
+
+const operations = [...sequenceOperations, ...contactOperations, ...contactListOperations, ...useCaseOperations];
+
+// n8n's linter reads `default` from the source and accepts a literal or a plain name only.
+const defaultResource = Resource.Sequence;
+
+export class OutreachSequences implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Outreach Sequences',
+		name: 'outreachSequences',
+		icon: { light: 'file:../../icons/outreachSequences.svg', dark: 'file:../../icons/outreachSequences.dark.svg' },
+		group: ['output'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Create outreach sequences, archive contacts and contact lists, and get use cases',
+		defaults: { name: 'Outreach Sequences' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: Field.resource,
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Contact', value: Resource.Contact, description: 'A person the service reaches out to' },
+					{ name: 'Contact List', value: Resource.ContactList, description: 'A group of contacts' },
+					{ name: 'Sequence', value: Resource.Sequence, description: 'An outreach plan made of schedule steps' },
+					{ name: 'Use Case', value: Resource.UseCase, description: 'A goal with actions that phone scripts refer to' },
+				],
+				default: defaultResource,
+			},
+			...sequenceDescription,
+			...contactDescription,
+			...contactListDescription,
+			...useCaseDescription,
+			requestOptionsProperty,
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const resource = this.getNodeParameter(Field.resource, 0);
+		const operation = this.getNodeParameter(Field.operation, 0);
+		const definition = operations.find((entry) => entry.resource === resource && entry.operation === operation);
+		if (!definition) {
+			throw new NodeOperationError(this.getNode(), `The operation "${String(operation)}" of "${String(resource)}" is not supported`);
+		}
+		return await runOperation(this, definition);
+	}
+}

@@ -1,0 +1,29 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { Field, Operation, Resource } from '../../shared/names';
+import { contactListArchive, contactListArchiveDescription } from './archive';
+
+// n8n's linter reads `default` from the source and accepts a literal or a plain name only.
+const defaultOperation = Operation.Archive;
+
+export const contactListOperations = [contactListArchive];
+
+export const contactListDescription: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: Field.operation,
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: [Resource.ContactList] } },
+		options: [
+			{
+				name: 'Archive',
+				value: Operation.Archive,
+				action: 'Archive a contact list',
+				description: 'Remove a contact list from active use. The service keeps it and can restore it later.',
+			},
+		],
+		default: defaultOperation,
+	},
+	...contactListArchiveDescription,
+];

@@ -1,0 +1,29 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { Field, Operation, Resource } from '../../shared/names';
+import { sequenceCreate, sequenceCreateDescription } from './create';
+
+// n8n's linter reads `default` from the source and accepts a literal or a plain name only.
+const defaultOperation = Operation.Create;
+
+export const sequenceOperations = [sequenceCreate];
+
+export const sequenceDescription: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: Field.operation,
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: [Resource.Sequence] } },
+		options: [
+			{
+				name: 'Create',
+				value: Operation.Create,
+				action: 'Create a sequence',
+				description: 'Create an outreach sequence from a name, optional details and schedule steps',
+			},
+		],
+		default: defaultOperation,
+	},
+	...sequenceCreateDescription,
+];

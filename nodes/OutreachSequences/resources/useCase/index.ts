@@ -1,0 +1,29 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { Field, Operation, Resource } from '../../shared/names';
+import { useCaseGet, useCaseGetDescription } from './get';
+
+// n8n's linter reads `default` from the source and accepts a literal or a plain name only.
+const defaultOperation = Operation.Get;
+
+export const useCaseOperations = [useCaseGet];
+
+export const useCaseDescription: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: Field.operation,
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: [Resource.UseCase] } },
+		options: [
+			{
+				name: 'Get',
+				value: Operation.Get,
+				action: 'Get a use case',
+				description: 'Get a use case by its identifier, with its title, description, status and actions',
+			},
+		],
+		default: defaultOperation,
+	},
+	...useCaseGetDescription,
+];

@@ -1,0 +1,34 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { OperationName, ResourceName } from './names';
+
+/** What a request is about, so that errors can name it in the user's terms. */
+export interface Subject {
+	/** "contact", "contact list", "use case", "sequence" */
+	noun: string;
+	/** The identifier the user gave, when the operation has one. */
+	id?: string;
+	/** The verb of the operation: "archive", "get", "create". */
+	verb: string;
+}
+
+export interface OutreachRequest {
+	method: 'GET' | 'POST';
+	/** Path below the base URL, already encoded, starting with /v1/. */
+	path: string;
+	/** The JSON body as text, exactly as it is sent. Absent: no body at all. */
+	body?: string;
+	subject: Subject;
+}
+
+/**
+ * One operation: its editor fields and the named function that turns an input
+ * item into a request. The builder validates, and throws NodeOperationError
+ * (with the item index) before anything is sent.
+ */
+export interface OperationDefinition {
+	resource: ResourceName;
+	operation: OperationName;
+	properties: INodeProperties[];
+	buildRequest: (context: IExecuteFunctions, itemIndex: number) => OutreachRequest;
+}

