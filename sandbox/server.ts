@@ -1,0 +1,355 @@
+// A loopback stand-in for the outreach service, driven by the OpenAPI document
+// of the contract: openapi-backend routes each request, checks the X-API-Key
+// security scheme and validates the request against the document. The error
+// bodies ({ "message": ... }) are the sandbox's own: the contract shows none.
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { OpenAPIBackend } from 'openapi-backend';
+import type { Context } from 'openapi-backend';
+
+import { seedData } from './seed.ts';
+import type { Json, JsonObject, SeedData } from './seed.ts';
+
+// Under jest this file is CommonJS; run directly by Node it is an ES module
+// without __dirname, and the project root is the working directory.
+const here = typeof __dirname === 'string' ? __dirname : path.resolve('sandbox');
+export const OPENAPI_DOCUMENT = path.join(here, '..', 'openapi', 'outreach-sequences.openapi.yaml');
+export const DEFAULT_API_KEY = 'sandbox-key-0123456789';
+
+export interface RecordedRequest {
+	method: string;
+	/** The request target exactly as received: encoded path plus any query. */
+	url: string;
+	headers: http.IncomingHttpHeaders;
+	/** The raw body; '' when none was sent. */
+	body: string;
+	operationId?: string;
+	status?: number;
+}
+
+/** A scripted misbehaviour for matching requests. */
+export interface Fault {
+	/** Matches when the request target starts with this text (default: every request). */
+	pathPrefix?: string;
+	method?: string;
+	/** How many requests it applies to; default: until cleared. */
+	times?: number;
+	/** Wait this long before answering (or before dropping). */
+	delayMs?: number;
+	/** Answer with this status instead of the real handler. */
+	status?: number;
+	/** Body text as sent, or an object sent as JSON. */
+	body?: string | Json;
+	headers?: Record<string, string>;
+	/** Close the socket without an answer, or after half a body. */
+	drop?: 'before-response' | 'mid-body';
+}
+
+interface Store {
+	contacts: Map<string, JsonObject>;
+	contactLists: Map<string, JsonObject>;
+	useCases: Map<string, JsonObject>;
+	scripts: Map<string, JsonObject>;
+	sequences: Map<string, JsonObject>;
+}
+
+function storeFrom(seed: SeedData): Store {
+	const byId = (records: JsonObject[]) => new Map(records.map((record) => [String(record.id), record]));
+	return {
+		contacts: byId(seed.contacts),
+		contactLists: byId(seed.contactLists),
+		useCases: byId(seed.useCases),
+		scripts: byId(seed.scripts),
+		sequences: new Map(),
+	};
+}
+
+interface Answer {
+	status: number;
+	body?: Json;
+}
+
+const message = (status: number, text: string, extra: JsonObject = {}): Answer => ({ status, body: { message: text, ...extra } });
+const NOT_FOUND = 'Resource not found';
+
+/** Throws unless the contract's document is valid OpenAPI 3.1. */
+export async function assertValidDocument(document = OPENAPI_DOCUMENT): Promise<void> {
+	const validator = new Validator();
+	const result = await validator.validate(document);
+	if (!result.valid) {
+		throw new Error(`${document} is not valid OpenAPI ${validator.version}: ${JSON.stringify(result.errors, null, 2)}`);
+	}
+}
+
+export interface SandboxOptions {
+	port?: number;
+	host?: string;
+	apiKey?: string;
+}
+
+export class Sandbox {
+	readonly apiKey: string;
+	requests: RecordedRequest[] = [];
+	inFlight = 0;
+	maxInFlight = 0;
+	private faults: Fault[] = [];
+	private store: Store = storeFrom(seedData());
+	private server?: http.Server;
+	private api: OpenAPIBackend;
+	private sequenceCount = 0;
+	private readonly options: SandboxOptions;
+
+	constructor(options: SandboxOptions = {}) {
+		this.options = options;
+		this.apiKey = options.apiKey ?? DEFAULT_API_KEY;
+		this.api = new OpenAPIBackend({
+			definition: OPENAPI_DOCUMENT,
+			// openapi-backend checks documents against the OpenAPI 3.0 schema only;
+			// start() checks this 3.1 document with a 3.1-aware validator instead.
+			quick: true,
+			strict: true,
+			ajvOpts: { strict: false },
+			handlers: {
+				createSequence: (c: Context) => this.createSequence(c),
+				archiveContact: (c: Context) => this.archive(this.store.contacts, c.request.params.id as string),
+				archiveContactList: (c: Context) => this.archive(this.store.contactLists, c.request.params.id as string),
+				getUseCase: (c: Context) => this.find(this.store.useCases, c.request.params.useCaseId as string),
+				notFound: () => message(404, NOT_FOUND),
+				methodNotAllowed: () => message(405, 'Method not allowed'),
+				unauthorizedHandler: () => message(401, 'Invalid or missing API key'),
+				validationFail: (c: Context) =>
+					message(400, 'Request validation failed', { errors: (c.validation.errors ?? []) as unknown as Json }),
+			},
+			securityHandlers: {
+				ApiKey: (c: Context) => c.request.headers['x-api-key'] === this.apiKey,
+			},
+		});
+	}
+
+	get url(): string {
+		const address = this.server?.address() as AddressInfo | undefined;
+		if (!address) throw new Error('The sandbox is not listening');
+		return `http://${address.address}:${address.port}`;
+	}
+
+	async start(): Promise<this> {
+		await assertValidDocument();
+		await this.api.init();
+		this.server = http.createServer((req, res) => void this.handle(req, res));
+		this.server.keepAliveTimeout = 5_000;
+		await new Promise<void>((resolve, reject) => {
+			this.server!.once('error', reject);
+			this.server!.listen(this.options.port ?? 0, this.options.host ?? '127.0.0.1', resolve);
+		});
+		return this;
+	}
+
+	async close(): Promise<void> {
+		const server = this.server;
+		if (!server) return;
+		server.closeAllConnections();
+		await new Promise<void>((resolve) => server.close(() => resolve()));
+		this.server = undefined;
+	}
+
+	/** Back to the seed data, with no faults and no recorded requests. */
+	reset(): void {
+		this.store = storeFrom(seedData());
+		this.faults = [];
+		this.requests = [];
+		this.maxInFlight = 0;
+		this.sequenceCount = 0;
+	}
+
+	addFault(fault: Fault): void {
+		this.faults.push({ ...fault });
+	}
+
+	clearFaults(): void {
+		this.faults = [];
+	}
+
+	/** Read a record as the service holds it now. */
+	peek(kind: 'contacts' | 'contactLists' | 'useCases' | 'sequences', id: string): JsonObject | undefined {
+		return this.store[kind].get(id);
+	}
+
+	private takeFault(req: http.IncomingMessage): Fault | undefined {
+		const fault = this.faults.find(
+			(candidate) =>
+				(candidate.pathPrefix === undefined || (req.url ?? '').startsWith(candidate.pathPrefix)) &&
+				(candidate.method === undefined || candidate.method.toUpperCase() === req.method),
+		);
+		if (fault?.times !== undefined && --fault.times <= 0) this.faults.splice(this.faults.indexOf(fault), 1);
+		return fault;
+	}
+
+	private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+		this.inFlight++;
+		this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+		let counted = true;
+		const done = () => {
+			if (counted) this.inFlight--;
+			counted = false;
+		};
+		res.once('close', done);
+
+		const chunks: Buffer[] = [];
+		for await (const chunk of req) chunks.push(chunk as Buffer);
+		const record: RecordedRequest = {
+			method: req.method ?? '',
+			url: req.url ?? '',
+			headers: req.headers,
+			body: Buffer.concat(chunks).toString('utf8'),
+		};
+		this.requests.push(record);
+
+		if ((req.url ?? '').startsWith('/__sandbox/')) {
+			this.send(res, record, this.control(req, record.body));
+			return;
+		}
+
+		const fault = this.takeFault(req);
+		if (fault?.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+		if (res.destroyed) return;
+		if (fault?.drop === 'before-response') {
+			req.socket.destroy();
+			return;
+		}
+		if (fault?.status !== undefined || fault?.drop === 'mid-body') {
+			this.sendFault(res, record, fault);
+			return;
+		}
+		this.send(res, record, await this.route(req, record));
+	}
+
+	private async route(req: http.IncomingMessage, record: RecordedRequest): Promise<Answer> {
+		const operation = this.api.matchOperation({ method: record.method, path: record.url, headers: {} });
+		record.operationId = operation?.operationId;
+		const takesBody = Boolean(operation?.requestBody);
+		if (operation && !takesBody && record.body !== '') {
+			return message(400, 'This operation takes no request body');
+		}
+		let body: unknown;
+		if (takesBody) {
+			if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) {
+				return message(415, 'The body must be sent as Content-Type: application/json');
+			}
+			try {
+				body = JSON.parse(record.body);
+			} catch {
+				return message(400, 'The body is not valid JSON');
+			}
+		}
+		return (await this.api.handleRequest({
+			method: record.method,
+			path: record.url,
+			headers: req.headers as Record<string, string | string[]>,
+			body,
+		})) as Answer;
+	}
+
+	private send(res: http.ServerResponse, record: RecordedRequest, answer: Answer): void {
+		record.status = answer.status;
+		const text = answer.body === undefined ? '' : JSON.stringify(answer.body);
+		res.writeHead(answer.status, { 'Content-Type': 'application/json' });
+		res.end(text);
+	}
+
+	private sendFault(res: http.ServerResponse, record: RecordedRequest, fault: Fault): void {
+		const status = fault.status ?? 200;
+		record.status = status;
+		const text = typeof fault.body === 'string' ? fault.body : fault.body === undefined ? '' : JSON.stringify(fault.body);
+		const headers: Record<string, string> = {
+			'Content-Type': typeof fault.body === 'string' ? 'text/plain' : 'application/json',
+			...fault.headers,
+		};
+		if (fault.drop === 'mid-body') {
+			// Promise a longer body than is sent, then cut the connection.
+			res.writeHead(status, { ...headers, 'Content-Length': String(Buffer.byteLength(text) + 100) });
+			res.write(text.slice(0, Math.ceil(text.length / 2)));
+			setTimeout(() => res.socket?.destroy(), 10);
+			return;
+		}
+		res.writeHead(status, headers);
+		res.end(text);
+	}
+
+	private find(records: Map<string, JsonObject>, id: string): Answer {
+		const record = records.get(id);
+		return record ? { status: 200, body: record } : message(404, NOT_FOUND);
+	}
+
+	// The contract says archiving removes the record from active use and that
+	// lists become `archived`. The contact's status afterwards is not shown;
+	// the sandbox uses `archived` for both.
+	private archive(records: Map<string, JsonObject>, id: string): Answer {
+		const record = records.get(id);
+		if (!record) return message(404, NOT_FOUND);
+		record.status = 'archived';
+		return { status: 200, body: record };
+	}
+
+	// The meaning of sequenceScripts is not shown. The sandbox reads each entry
+	// as a script identifier and, where it knows the script, returns it.
+	private createSequence(c: Context): Answer {
+		const input = (c.request.requestBody ?? {}) as JsonObject;
+		const id = `seq-${++this.sequenceCount}-${randomUUID().slice(0, 8)}`;
+		const schedules = Array.isArray(input.schedules)
+			? input.schedules.map((entry) => this.scheduleEntry(entry as JsonObject))
+			: (input.schedules ?? null);
+		const sequence: JsonObject = {
+			id,
+			status: null,
+			name: input.name ?? null,
+			description: input.description ?? null,
+			criteria: input.criteria ?? null,
+			schedules,
+			timezone: input.timezone ?? null,
+		};
+		this.store.sequences.set(id, sequence);
+		return { status: 201, body: sequence };
+	}
+
+	private scheduleEntry(entry: JsonObject): JsonObject {
+		const scripts = (Array.isArray(entry.sequenceScripts) ? entry.sequenceScripts : [])
+			.map((scriptId) => this.store.scripts.get(String(scriptId)))
+			.filter((script): script is JsonObject => script !== undefined);
+		const result: JsonObject = {};
+		for (const key of ['dayOffset', 'hour', 'minute', 'delayInMinutes']) {
+			if (entry[key] !== undefined) result[key] = entry[key];
+		}
+		for (const script of scripts) {
+			const field = `${String(script.$type).charAt(0).toLowerCase()}${String(script.$type).slice(1)}`;
+			result[field] = script;
+		}
+		result.scripts = scripts;
+		return result;
+	}
+
+	/** Test support for other processes: /__sandbox/requests, /faults, /reset. */
+	private control(req: http.IncomingMessage, body: string): Answer {
+		const route = `${req.method} ${(req.url ?? '').split('?')[0]}`;
+		if (route === 'GET /__sandbox/requests') {
+			const requests = this.requests.filter((entry) => !entry.url.startsWith('/__sandbox/'));
+			return { status: 200, body: { requests: requests as unknown as Json, maxInFlight: this.maxInFlight } };
+		}
+		if (route === 'POST /__sandbox/faults') {
+			this.addFault(JSON.parse(body || '{}') as Fault);
+			return { status: 204 };
+		}
+		if (route === 'POST /__sandbox/reset') {
+			this.reset();
+			return { status: 204 };
+		}
+		return message(404, 'Unknown sandbox control route');
+	}
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+	return await new Sandbox(options).start();
+}
