@@ -1,0 +1,298 @@
+// Runs workflows through n8n's own engine (n8n-core WorkflowExecute) with this
+// package loaded the way n8n loads a community package (PackageDirectoryLoader
+// over the package folder, so the built dist/ and package.json "n8n" entries).
+// What n8n's CLI would supply around the engine (credential storage, the
+// credentials helper, lifecycle hooks) is supplied here, and nothing more.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+process.env.N8N_USER_FOLDER ??= mkdtempSync(path.join(tmpdir(), 'n8n-user-'));
+
+import { ExecutionLifecycleHooks, PackageDirectoryLoader, WorkflowExecute } from 'n8n-core';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentials,
+	ICredentialType,
+	IExecuteFunctions,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
+	INode,
+	INodeCredentialsDetails,
+	INodeExecutionData,
+	INodeProperties,
+	INodeType,
+	INodeTypeData,
+	INodeTypes,
+	IRun,
+	IVersionedNodeType,
+	IWorkflowBase,
+	IWorkflowExecuteAdditionalData,
+	IConnections,
+	IDataObject,
+	ExecutionError,
+} from 'n8n-workflow';
+import { Expression, ICredentialsHelper, NodeConnectionTypes, NodeHelpers, Workflow } from 'n8n-workflow';
+
+export const PACKAGE_DIR = path.resolve(__dirname, '..', '..');
+export const NODE_TYPE = 'n8n-nodes-outreach-sequences.outreachSequences';
+export const CREDENTIAL_TYPE = 'outreachSequencesApi';
+
+/** Test-only node types: a source of items, and a reader of expressions. */
+class ItemsNode implements INodeType {
+	description = {
+		displayName: 'Items',
+		name: 'items',
+		group: ['input'],
+		version: 1,
+		description: 'Emits the items given as JSON',
+		defaults: { name: 'Items' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[]' }] as INodeProperties[],
+	} as INodeType['description'];
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const raw = this.getNodeParameter('items', 0) as string | IDataObject[];
+		const items = (typeof raw === 'string' ? JSON.parse(raw) : raw) as IDataObject[];
+		return [items.map((json) => ({ json }))];
+	}
+}
+
+class ReadNode implements INodeType {
+	description = {
+		displayName: 'Read',
+		name: 'read',
+		group: ['transform'],
+		version: 1,
+		description: 'Evaluates an expression for each item, as a Set node would',
+		defaults: { name: 'Read' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [{ displayName: 'Value', name: 'value', type: 'string', default: '' }] as INodeProperties[],
+	} as INodeType['description'];
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return [
+			this.getInputData().map((item, index) => ({
+				json: { read: this.getNodeParameter('value', index) as IDataObject },
+				pairedItem: { item: index },
+			})),
+		];
+	}
+}
+
+export const TEST_NODE_TYPES = { items: 'test.items', read: 'test.read' } as const;
+
+class NodeTypes implements INodeTypes {
+	constructor(private readonly types: INodeTypeData) {}
+
+	getByName(type: string): INodeType | IVersionedNodeType {
+		const found = this.types[type];
+		if (!found) throw new Error(`Unknown node type ${type}`);
+		return found.type;
+	}
+
+	getByNameAndVersion(type: string, version?: number): INodeType {
+		return NodeHelpers.getVersionedNodeType(this.getByName(type), version);
+	}
+
+	getKnownTypes() {
+		return {};
+	}
+}
+
+/** Stored credentials by id, and the generic `authenticate` block applied as n8n's CLI does. */
+class CredentialsHelper extends ICredentialsHelper {
+	constructor(
+		private readonly types: Record<string, ICredentialType>,
+		readonly store: Map<string, ICredentialDataDecryptedObject>,
+	) {
+		super();
+	}
+
+	getParentTypes(): string[] {
+		return [];
+	}
+
+	isCredentialUsableByNode(): boolean {
+		return true;
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions,
+		workflow: Workflow,
+		node: INode,
+	): Promise<IHttpRequestOptions> {
+		const type = this.types[typeName];
+		const authenticate = type?.authenticate;
+		if (!authenticate) return requestOptions;
+		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
+		const resolve = (value: unknown) =>
+			workflow.expression.getSimpleParameterValue(node, value as string, 'internal', { $credentials: credentials }, undefined, value as string);
+		for (const [target, values] of Object.entries(authenticate.properties) as Array<[string, IDataObject]>) {
+			const options = requestOptions as unknown as Record<string, IDataObject>;
+			options[target] ??= {};
+			for (const [key, value] of Object.entries(values)) {
+				options[target][String(resolve(key))] = resolve(value) as string;
+			}
+		}
+		return requestOptions;
+	}
+
+	async preAuthentication(
+		_helpers: IHttpRequestHelper,
+		_credentials: ICredentialDataDecryptedObject,
+	): Promise<ICredentialDataDecryptedObject | undefined> {
+		return undefined;
+	}
+
+	async runPreAuthentication(): Promise<ICredentialDataDecryptedObject | undefined> {
+		return undefined;
+	}
+
+	async getCredentials(): Promise<ICredentials> {
+		throw new Error('not used by the engine');
+	}
+
+	async getDecrypted(
+		_additionalData: IWorkflowExecuteAdditionalData,
+		nodeCredentials: INodeCredentialsDetails,
+	): Promise<ICredentialDataDecryptedObject> {
+		const data = this.store.get(nodeCredentials.id ?? '');
+		if (!data) throw new Error(`No credential with id ${nodeCredentials.id}`);
+		return { ...data };
+	}
+
+	async updateCredentials(): Promise<void> {}
+
+	async updateCredentialsOauthTokenData(): Promise<void> {}
+
+	getCredentialsProperties(type: string): INodeProperties[] {
+		return this.types[type]?.properties ?? [];
+	}
+}
+
+export interface WorkflowFixture {
+	name?: string;
+	nodes: INode[];
+	connections: IConnections;
+}
+
+export interface RunResult {
+	run: IRun;
+	/** The items of each output of a node's first run. */
+	output(nodeName: string): INodeExecutionData[][];
+	error?: ExecutionError;
+	/** The error a node stopped with, if any. */
+	nodeError(nodeName: string): ExecutionError | undefined;
+}
+
+export interface Engine {
+	run(workflow: WorkflowFixture, credentials: Record<string, ICredentialDataDecryptedObject>): Promise<RunResult>;
+	nodeType: INodeType;
+	credentialType: ICredentialType;
+}
+
+let expressionEngineReady: Promise<void> | undefined;
+
+/** n8n 2.x evaluates expressions in an isolated-vm sandbox by default; so do the tests. */
+function startExpressionEngine(): Promise<void> {
+	expressionEngineReady ??= Expression.initExpressionEngine({
+		engine: 'vm',
+		bridgeTimeout: 5000,
+		bridgeMemoryLimit: 128,
+		poolSize: 1,
+		maxCodeCacheSize: 1024,
+	});
+	return expressionEngineReady;
+}
+
+export async function stopExpressionEngine(): Promise<void> {
+	if (expressionEngineReady) {
+		await expressionEngineReady;
+		await Expression.disposeExpressionEngine();
+		expressionEngineReady = undefined;
+	}
+}
+
+export async function createEngine(): Promise<Engine> {
+	await startExpressionEngine();
+	const loader = new PackageDirectoryLoader(PACKAGE_DIR);
+	await loader.loadAll();
+	const types: INodeTypeData = {};
+	for (const [name, data] of Object.entries(loader.nodeTypes)) types[`${loader.packageName}.${name}`] = data;
+	types[TEST_NODE_TYPES.items] = { type: new ItemsNode(), sourcePath: '' };
+	types[TEST_NODE_TYPES.read] = { type: new ReadNode(), sourcePath: '' };
+	const credentialTypes: Record<string, ICredentialType> = {};
+	for (const [name, data] of Object.entries(loader.credentialTypes)) credentialTypes[name] = data.type;
+	const nodeTypes = new NodeTypes(types);
+
+	return {
+		nodeType: nodeTypes.getByNameAndVersion(NODE_TYPE),
+		credentialType: credentialTypes[CREDENTIAL_TYPE],
+		async run(fixture, credentials) {
+			const store = new Map(Object.entries(credentials));
+			const workflowData: IWorkflowBase = {
+				id: 'test-workflow',
+				name: fixture.name ?? 'test',
+				active: false,
+				isArchived: false,
+				nodes: fixture.nodes,
+				connections: fixture.connections,
+				settings: { executionOrder: 'v1' },
+				createdAt: new Date(),
+				updatedAt: new Date(),
+				activeVersionId: null,
+			} as IWorkflowBase;
+			const workflow = new Workflow({
+				id: workflowData.id,
+				name: workflowData.name,
+				nodes: workflowData.nodes,
+				connections: workflowData.connections,
+				active: false,
+				nodeTypes,
+				settings: workflowData.settings,
+			});
+			const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', workflowData);
+			const additionalData = {
+				credentialsHelper: new CredentialsHelper(credentialTypes, store),
+				hooks,
+				executeWorkflow: async () => {
+					throw new Error('Sub-workflows are not used in these tests');
+				},
+				getRunExecutionData: async () => undefined,
+				getRuntimeCredential: async () => undefined,
+				currentNodeExecutionIndex: 0,
+				restApiUrl: 'http://localhost:5678/rest',
+				instanceBaseUrl: 'http://localhost:5678',
+				formBaseUrl: 'http://localhost:5678/form',
+				formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
+				formTestBaseUrl: 'http://localhost:5678/form-test',
+				webhookBaseUrl: 'http://localhost:5678/webhook',
+				webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
+				webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
+				mcpBaseUrl: 'http://localhost:5678/mcp',
+				mcpTestBaseUrl: 'http://localhost:5678/mcp-test',
+				variables: {},
+				logAiEvent: () => {},
+				startRunnerTask: async () => {
+					throw new Error('Code nodes are not used in these tests');
+				},
+			} as unknown as IWorkflowExecuteAdditionalData;
+
+			const startNode = fixture.nodes.find((node) => node.type === TEST_NODE_TYPES.items) ?? fixture.nodes[0];
+			const run = await new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode });
+			const runData = run.data.resultData.runData;
+			return {
+				run,
+				error: run.data.resultData.error,
+				output: (nodeName) =>
+					(runData[nodeName]?.[0]?.data?.main ?? []).map((items) => items ?? []) as INodeExecutionData[][],
+				nodeError: (nodeName) => runData[nodeName]?.[0]?.error,
+			};
+		},
+	};
+}
