@@ -130,7 +130,11 @@ export interface TransportFault {
 	message?: string;
 }
 
-/** A request that got no HTTP answer at all. */
+/**
+ * A request that got no HTTP answer at all. The network code goes in the
+ * description only: NodeApiError swaps any message that contains one for a
+ * generic sentence of its own.
+ */
 export function describeTransportFailure(
 	fault: TransportFault,
 	subject: Subject,
@@ -163,13 +167,13 @@ export function describeTransportFailure(
 	}
 	if (DNS_CODES.has(code)) {
 		return {
-			message: `The host "${host}" in the credential's Base URL could not be found (DNS lookup failed: ${code}).`,
+			message: `The host "${host}" in the credential's Base URL could not be found: the DNS lookup failed.`,
 			description: details,
 		};
 	}
 	if (TLS_CODE.test(code)) {
 		return {
-			message: `The TLS certificate of ${baseUrl} was not accepted (${code}). Turn on Request Options › Ignore SSL Issues only if you trust this server.`,
+			message: `The TLS certificate of ${baseUrl} was not accepted. Turn on Request Options › Ignore SSL Issues only if you trust this server.`,
 			description: details,
 		};
 	}
@@ -177,7 +181,7 @@ export function describeTransportFailure(
 		return { message: `The request ${attempt} was cancelled because the execution stopped.`, description: details };
 	}
 	return {
-		message: `The request ${attempt} did not reach ${SERVICE} at ${baseUrl} (${code || raw || 'unknown network error'}).`,
+		message: `The request ${attempt} did not reach ${SERVICE} at ${baseUrl}. The network error is in the details.`,
 		description: details,
 	};
 }
