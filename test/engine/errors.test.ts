@@ -9,9 +9,13 @@ import { useEnvironment } from '../harness/setup';
 
 const env = useEnvironment();
 
-/** Three contacts; the middle one meets the fault. */
+/**
+ * Three contacts, the middle one meeting the fault, with On Error = Continue;
+ * then that contact alone with On Error = Stop, for the error's details.
+ */
 async function archiveWithFault(fault: Fault, parameters = {}) {
-	await env.sandbox.addFault({ pathPrefix: '/v1/contacts/c-43/', ...fault });
+	const faulty = { pathPrefix: '/v1/contacts/c-43/', ...fault };
+	await env.sandbox.addFault(faulty);
 	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
 		items: [{ id: 'c-42' }, { id: 'c-43' }, { id: 'a/b?c#d' }],
 		onError: 'continueRegularOutput',
@@ -21,9 +25,15 @@ async function archiveWithFault(fault: Fault, parameters = {}) {
 	expect(run.all.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 	expect(run.all[0].json.id).toBe('c-42');
 	expect(run.all[2].json.id).toBe('a/b?c#d');
-	const text = JSON.stringify(run.run.data);
-	expect(text).not.toContain(env.sandbox.apiKey);
-	return { message: String(run.all[1].json.error), error: run.all[1].error };
+	expect(JSON.stringify(run.run.data)).not.toContain(env.sandbox.apiKey);
+
+	await env.sandbox.reset();
+	await env.sandbox.addFault(faulty);
+	const stopped = await runFixture(env.engine, env.sandbox, 'contact-archive', { items: [{ id: 'c-43' }], parameters });
+	const error = stopped.error as (Error & { httpCode?: string; description?: string }) | undefined;
+	expect(error?.message).toBe(run.all[1].json.error);
+	expect(JSON.stringify(stopped.run.data)).not.toContain(env.sandbox.apiKey);
+	return { message: String(run.all[1].json.error), error };
 }
 
 describe('HTTP answers', () => {
@@ -135,7 +145,11 @@ describe('network faults', () => {
 		expect(run.all[0].json.error).toBe(
 			'The host "outreach-sandbox.invalid" in the credential\'s Base URL could not be found: the DNS lookup failed.',
 		);
-		expect(run.all[0].error?.description).toMatch(/Network error: (ENOTFOUND|EAI_AGAIN|EAI_FAIL|EAI_NONAME)/);
+		const stopped = await runFixture(env.engine, env.sandbox, 'contact-archive', {
+			items: [{ id: 'c-42' }],
+			credential: { apiKey: env.sandbox.apiKey, baseUrl: 'http://outreach-sandbox.invalid' },
+		});
+		expect((stopped.error as { description?: string }).description).toMatch(/Network error: (ENOTFOUND|EAI_AGAIN|EAI_FAIL|EAI_NONAME)/);
 	});
 });
 

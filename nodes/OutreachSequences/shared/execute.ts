@@ -111,7 +111,9 @@ export async function runOperation(
 				if (!stopError || itemIndex < stopError.itemIndex) stopError = { itemIndex, error };
 				return;
 			}
-			output[itemIndex] = { json: { error: error.message }, error, pairedItem: { item: itemIndex } };
+			// Only the message: an item that holds the error object breaks
+			// $('Outreach Sequences').item for every node downstream.
+			output[itemIndex] = { json: { error: error.message }, pairedItem: { item: itemIndex } };
 		}
 	};
 
