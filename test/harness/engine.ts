@@ -9,7 +9,7 @@ import path from 'node:path';
 
 process.env.N8N_USER_FOLDER ??= mkdtempSync(path.join(tmpdir(), 'n8n-user-'));
 
-import { ExecutionLifecycleHooks, PackageDirectoryLoader, WorkflowExecute } from 'n8n-core';
+import { ExecuteContext, ExecutionLifecycleHooks, PackageDirectoryLoader, RoutingNode, WorkflowExecute } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentials,
@@ -190,10 +190,49 @@ export interface RunResult {
 	nodeError(nodeName: string): ExecutionError | undefined;
 }
 
+export interface CredentialTestResult {
+	status: 'OK' | 'Error';
+	message: string;
+}
+
 export interface Engine {
 	run(workflow: WorkflowFixture, credentials: Record<string, ICredentialDataDecryptedObject>): Promise<RunResult>;
+	/**
+	 * The credential's `test` request, run the way n8n's CredentialsTester
+	 * (packages/cli/src/services/credentials-tester.service.ts) runs it:
+	 * through n8n-core's RoutingNode, then its rules.
+	 */
+	testCredential(data: ICredentialDataDecryptedObject): Promise<CredentialTestResult>;
 	nodeType: INodeType;
 	credentialType: ICredentialType;
+}
+
+function makeAdditionalData(credentialsHelper: ICredentialsHelper, workflowData: IWorkflowBase): IWorkflowExecuteAdditionalData {
+	return {
+		credentialsHelper,
+		hooks: new ExecutionLifecycleHooks('manual', 'test-execution', workflowData),
+		executeWorkflow: async () => {
+			throw new Error('Sub-workflows are not used in these tests');
+		},
+		getRunExecutionData: async () => undefined,
+		getRuntimeCredential: async () => undefined,
+		currentNodeExecutionIndex: 0,
+		restApiUrl: 'http://localhost:5678/rest',
+		instanceBaseUrl: 'http://localhost:5678',
+		formBaseUrl: 'http://localhost:5678/form',
+		formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
+		formTestBaseUrl: 'http://localhost:5678/form-test',
+		webhookBaseUrl: 'http://localhost:5678/webhook',
+		webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
+		mcpBaseUrl: 'http://localhost:5678/mcp',
+		mcpTestBaseUrl: 'http://localhost:5678/mcp-test',
+		variables: {},
+		logAiEvent: () => {},
+		startRunnerTask: async () => {
+			throw new Error('Code nodes are not used in these tests');
+		},
+	} as unknown as IWorkflowExecuteAdditionalData;
 }
 
 let expressionEngineReady: Promise<void> | undefined;
@@ -256,32 +295,8 @@ export async function createEngine(): Promise<Engine> {
 				nodeTypes,
 				settings: workflowData.settings,
 			});
-			const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', workflowData);
-			const additionalData = {
-				credentialsHelper: new CredentialsHelper(credentialTypes, store),
-				hooks,
-				executeWorkflow: async () => {
-					throw new Error('Sub-workflows are not used in these tests');
-				},
-				getRunExecutionData: async () => undefined,
-				getRuntimeCredential: async () => undefined,
-				currentNodeExecutionIndex: 0,
-				restApiUrl: 'http://localhost:5678/rest',
-				instanceBaseUrl: 'http://localhost:5678',
-				formBaseUrl: 'http://localhost:5678/form',
-				formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
-				formTestBaseUrl: 'http://localhost:5678/form-test',
-				webhookBaseUrl: 'http://localhost:5678/webhook',
-				webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
-				webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
-				mcpBaseUrl: 'http://localhost:5678/mcp',
-				mcpTestBaseUrl: 'http://localhost:5678/mcp-test',
-				variables: {},
-				logAiEvent: () => {},
-				startRunnerTask: async () => {
-					throw new Error('Code nodes are not used in these tests');
-				},
-			} as unknown as IWorkflowExecuteAdditionalData;
+			const additionalData = makeAdditionalData(new CredentialsHelper(credentialTypes, store), workflowData);
+
 
 			const startNode = fixture.nodes.find((node) => node.type === TEST_NODE_TYPES.items) ?? fixture.nodes[0];
 			const run = await new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode });
@@ -293,6 +308,86 @@ export async function createEngine(): Promise<Engine> {
 					(runData[nodeName]?.[0]?.data?.main ?? []).map((items) => items ?? []) as INodeExecutionData[][],
 				nodeError: (nodeName) => runData[nodeName]?.[0]?.error,
 			};
+		},
+
+		async testCredential(data) {
+			const credentialType = credentialTypes[CREDENTIAL_TYPE];
+			const test = credentialType.test!;
+			const decrypted = { id: 'tested', name: 'Tested', type: CREDENTIAL_TYPE, data };
+			const node: INode = {
+				id: 'temp',
+				name: 'Temp-Node',
+				type: 'test.credentialProbe',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+				credentials: { [CREDENTIAL_TYPE]: { id: 'tested', name: 'Tested' } },
+			};
+			const probeType = {
+				description: {
+					displayName: 'Credential probe',
+					name: 'test.credentialProbe',
+					group: ['transform'],
+					version: 1,
+					description: '',
+					defaults: {},
+					inputs: [NodeConnectionTypes.Main],
+					outputs: [NodeConnectionTypes.Main],
+					credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+					properties: [{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: test.request }, default: '' }],
+				},
+			} as unknown as INodeType;
+			const workflow = new Workflow({
+				nodes: [node],
+				connections: {},
+				active: false,
+				nodeTypes: new NodeTypes({ 'test.credentialProbe': { type: probeType, sourcePath: '' } }),
+			});
+			const additionalData = makeAdditionalData(
+				new CredentialsHelper(credentialTypes, new Map([['tested', data]])),
+				{ id: 'probe', name: 'probe', nodes: [node], connections: {} } as unknown as IWorkflowBase,
+			);
+			const context = new ExecuteContext(
+				workflow,
+				node,
+				additionalData,
+				'internal',
+				{ resultData: { runData: {} } } as never,
+				0,
+				[],
+				{ main: [[{ json: {} }]] },
+				{ node, data: {}, source: null },
+				[],
+			);
+			let response: INodeExecutionData[][] | null | undefined;
+			// The vm expression engine needs an isolate, as WorkflowExecute acquires one.
+			const acquired = await workflow.expression.acquireIsolate();
+			try {
+				response = (await new RoutingNode(context, probeType, decrypted).runNode()) as INodeExecutionData[][];
+			} catch (caught) {
+				const error = caught as { cause?: { response?: { status: number; statusText?: string }; code?: string }; message: string };
+				if (error.cause?.response) {
+					const { status, statusText } = error.cause.response;
+					for (const rule of test.rules ?? []) {
+						if (rule.type === 'responseCode' && rule.properties.value === status) {
+							return { status: 'Error', message: rule.properties.message };
+						}
+					}
+					return { status: 'Error', message: statusText || `Received HTTP status code: ${status}` };
+				}
+				if (error.cause?.code) return { status: 'Error', message: error.cause.code };
+				return { status: 'Error', message: error.message };
+			} finally {
+				if (acquired) await workflow.expression.releaseIsolate();
+			}
+			for (const rule of test.rules ?? []) {
+				if (rule.type === 'responseSuccessBody') {
+					const body = response?.[0]?.[0]?.json;
+					const value = rule.properties.key.split('.').reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], body);
+					if (value === rule.properties.value) return { status: 'Error', message: rule.properties.message };
+				}
+			}
+			return { status: 'OK', message: 'Connection successful!' };
 		},
 	};
 }

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import type { IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { Engine, RunResult, WorkflowFixture } from './engine';
 import type { SandboxProcess } from './sandbox';
@@ -23,7 +23,7 @@ export interface RunOptions {
 	parameters?: INodeParameters;
 	onError?: OnError;
 	/** Credential data; default: the sandbox's URL and key. */
-	credential?: IDataObject;
+	credential?: ICredentialDataDecryptedObject;
 }
 
 export interface FixtureRun extends RunResult {
