@@ -34,6 +34,7 @@ export class OutreachSequences implements INodeType {
 				name: Field.resource,
 				type: 'options',
 				noDataExpression: true,
+				description: 'The kind of record to work with',
 				options: [
 					{ name: 'Contact', value: Resource.Contact, description: 'A person the service reaches out to' },
 					{ name: 'Contact List', value: Resource.ContactList, description: 'A group of contacts' },

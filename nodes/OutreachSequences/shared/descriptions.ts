@@ -30,6 +30,7 @@ export const requestOptionsProperty: INodeProperties = {
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
+	description: 'How fast to send the requests, how long to wait for answers, and whether to accept unverified certificates',
 	options: [
 		{
 			displayName: 'Batching',

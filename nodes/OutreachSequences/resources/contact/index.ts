@@ -14,6 +14,7 @@ export const contactDescription: INodeProperties[] = [
 		name: Field.operation,
 		type: 'options',
 		noDataExpression: true,
+		description: 'What to do with the contact',
 		displayOptions: { show: { resource: [Resource.Contact] } },
 		options: [
 			{

@@ -14,6 +14,7 @@ export const contactListDescription: INodeProperties[] = [
 		name: Field.operation,
 		type: 'options',
 		noDataExpression: true,
+		description: 'What to do with the contact list',
 		displayOptions: { show: { resource: [Resource.ContactList] } },
 		options: [
 			{

@@ -14,6 +14,7 @@ export const sequenceDescription: INodeProperties[] = [
 		name: Field.operation,
 		type: 'options',
 		noDataExpression: true,
+		description: 'What to do with the sequence',
 		displayOptions: { show: { resource: [Resource.Sequence] } },
 		options: [
 			{

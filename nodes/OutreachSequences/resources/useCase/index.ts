@@ -14,6 +14,7 @@ export const useCaseDescription: INodeProperties[] = [
 		name: Field.operation,
 		type: 'options',
 		noDataExpression: true,
+		description: 'What to do with the use case',
 		displayOptions: { show: { resource: [Resource.UseCase] } },
 		options: [
 			{
