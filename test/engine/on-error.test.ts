@@ -119,3 +119,23 @@ describe('pacing', () => {
 		expect(peak).toBeLessThanOrEqual(32);
 	});
 });
+
+test('an expression that throws for one item fails only that item, on the error output, linked to its input', async () => {
+	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
+		items: [{ raw: '{"id":"c-42"}' }, { raw: '{oops' }, { raw: '{"id":"c-43"}' }],
+		// Only the middle item evaluates the reference to a node that does not exist.
+		parameters: { contactId: "={{ $json.raw.startsWith('{o') ? $('No Such Node').item.json.id : JSON.parse($json.raw).id }}" },
+		onError: 'continueErrorOutput',
+	});
+	const [success, failure] = run.outputs;
+	expect(success.map((item) => [item.pairedItem, item.json.id])).toEqual([
+		[{ item: 0 }, 'c-42'],
+		[{ item: 2 }, 'c-43'],
+	]);
+	expect(failure).toHaveLength(1);
+	expect(failure[0].pairedItem).toEqual({ item: 1 });
+	expect(failure[0].json.error).toBe("Referenced node doesn't exist");
+	const readError = run.output('After Error')[0].map((item) => (item.json.read as { input: unknown }).input);
+	expect(readError).toEqual([{ raw: '{oops' }]);
+	expect(await env.sandbox.requests()).toHaveLength(2);
+});
