@@ -2,13 +2,14 @@
 # Packs this package, installs the tarball into a fresh n8n user folder the way
 # n8n's community-package installer does (<user folder>/.n8n/nodes), starts the
 # sandbox, and runs examples/all-operations.workflow.json with `n8n execute`.
-# Needs n8n 2.41.1 installed in .cache/n8n-2.41.1 (see the README).
+# N8N_VERSION picks the n8n version (default 2.41.1); it is installed on first use.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 source scripts/node24.sh
-n8n_bin="$root/.cache/n8n-2.41.1/node_modules/.bin/n8n"
-[ -x "$n8n_bin" ] || { echo "n8n is not installed in .cache/n8n-2.41.1" >&2; exit 1; }
+version="${N8N_VERSION:-2.41.1}"
+bash scripts/install-n8n.sh "$version"
+n8n_bin="$root/.cache/n8n-$version/node_modules/.bin/n8n"
 
 work="$(mktemp -d)"
 trap 'kill "${sandbox_pid:-0}" 2>/dev/null || true' EXIT
@@ -35,3 +36,4 @@ export N8N_USER_FOLDER="$work/user" N8N_DIAGNOSTICS_ENABLED=false N8N_RUNNERS_EN
 echo "Run data: $work/output.txt"
 curl -s "$url/__sandbox/requests" > "$work/requests.json"
 echo "Requests the sandbox received: $work/requests.json"
+node scripts/summarize-run.mjs "$work/output.txt"

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs one n8n version into .cache/n8n-<version> (git-ignored), once.
+# Registry quirks: the tree lacks cssomnom (linkedom is pinned to a version
+# that does not need it) and 1.x pulls xlsx from an unreachable tarball;
+# install scripts are skipped (a Kafka addon downloads a binary), and sqlite3
+# is then built against Node 24's headers.
+set -euo pipefail
+version="${1:?usage: install-n8n.sh <n8n version>}"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+source "$root/scripts/node24.sh"
+dir="$root/.cache/n8n-$version"
+if [ -x "$dir/node_modules/.bin/n8n" ] && [ -f "$dir/.ready" ]; then
+	exit 0
+fi
+mkdir -p "$dir"
+cat > "$dir/package.json" <<JSON
+{
+  "name": "n8n-install-$version",
+  "private": true,
+  "dependencies": { "n8n": "$version" },
+  "overrides": { "linkedom": "0.18.14", "xlsx": "0.18.5" }
+}
+JSON
+echo "Installing n8n $version into .cache/n8n-$version (about 3 minutes, once) ..." >&2
+(cd "$dir" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error >&2)
+echo "Building sqlite3 for Node $(node -v) ..." >&2
+(cd "$dir" && npm rebuild sqlite3 --loglevel=error >&2)
+touch "$dir/.ready"
