@@ -1,6 +1,6 @@
 // The names below are the public interface that saved workflows store. They
 // are written out here, not imported, so that renaming one fails this test.
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } from 'n8n-workflow';
@@ -162,4 +162,26 @@ test('package.json: a verified community package with no runtime dependencies', 
 	for (const entry of [...manifest.n8n.nodes, ...manifest.n8n.credentials]) {
 		expect(existsSync(path.join(ROOT, entry))).toBe(true);
 	}
+});
+
+test('every example workflow uses an operation the node offers, and the sandbox credential', () => {
+	const operations = new Set(
+		description.properties
+			.filter((property) => property.name === 'operation')
+			.flatMap((property) =>
+				(property.options as INodePropertyOptions[]).map((option) => `${property.displayOptions!.show!.resource![0]}:${option.value}`),
+			),
+	);
+	const folder = path.join(ROOT, 'examples');
+	const used = new Set<string>();
+	for (const file of readdirSync(folder).filter((name) => name.endsWith('.workflow.json'))) {
+		const workflow = JSON.parse(readFileSync(path.join(folder, file), 'utf8'));
+		for (const node of workflow.nodes.filter((entry: { type: string }) => entry.type === 'n8n-nodes-outreach-sequences.outreachSequences')) {
+			const key = `${node.parameters.resource}:${node.parameters.operation ?? ''}`;
+			expect(operations).toContain(key);
+			expect(node.credentials.outreachSequencesApi.id).toBe('outreachSandbox');
+			used.add(key);
+		}
+	}
+	expect([...used].sort()).toEqual([...operations].sort());
 });
