@@ -7,11 +7,13 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { CREDENTIAL_TYPE } from '../nodes/OutreachSequences/shared/names';
+
 /** Every 4xx and 5xx status but 404, which the probe below counts as success. */
 const FAILING_STATUSES = Array.from({ length: 200 }, (_, offset) => 400 + offset).filter((status) => status !== 404);
 
 export class OutreachSequencesApi implements ICredentialType {
-	name = 'outreachSequencesApi';
+	name = CREDENTIAL_TYPE;
 
 	displayName = 'Outreach Sequences API';
 
