@@ -1,0 +1,213 @@
+// The packed package in real n8n, on both lines users run: installed by
+// `npm install <tarball>` into <user folder>/.n8n/nodes, workflows imported and
+// run with the n8n CLI (`n8n execute --id … --rawOutput`) against the sandbox.
+// Every fixture runs under the three On Error modes; downstream Set nodes read
+// $('Items').item and $('Outreach Sequences').item on both outputs.
+import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { SandboxProcess, type RecordedRequest } from '../harness/sandbox';
+import {
+	N8N_CURRENT,
+	N8N_MAINTAINED,
+	NODE_TYPE,
+	n8nCliOk,
+	n8nCli,
+	n8nEnv,
+	outputsOf,
+	packPackage,
+	prepareN8n,
+	runDataOf,
+	userFolderWithPackage,
+	type ExecuteRun,
+} from './harness/n8n';
+import { recordLog } from './harness/logs';
+
+const MODES = ['stopWorkflow', 'continueRegularOutput', 'continueErrorOutput'] as const;
+type Mode = (typeof MODES)[number];
+
+interface Expected {
+	fixture: string;
+	/** Per input item: the answer's id for a success, or the exact error text. */
+	items: Array<{ id: string } | { error: string | RegExp }>;
+	/** "METHOD path" of every request the items should cause (none for items that fail validation). */
+	requests: string[];
+}
+
+const notFound = (noun: string) => `${noun} "zz-404" was not found (HTTP 404): Resource not found`;
+
+const EXPECTED: Expected[] = [
+	{
+		fixture: 'contact-archive',
+		items: [
+			{ id: 'c-42' },
+			{ error: notFound('Contact') },
+			{ error: 'Contact ID is empty. Enter an identifier, or map one from the input, for example {{ $json.id }}.' },
+			{ id: 'a/b?c#d' },
+		],
+		requests: ['POST /v1/contacts/c-42/archive', 'POST /v1/contacts/zz-404/archive', 'POST /v1/contacts/a%2Fb%3Fc%23d/archive'],
+	},
+	{
+		fixture: 'contact-list-archive',
+		items: [{ id: 'list-1' }, { error: notFound('Contact list') }, { error: /^Contact List ID "\.\." can't be sent/ }, { id: 'list/3' }],
+		requests: ['POST /v1/contact_lists/list-1/archive', 'POST /v1/contact_lists/zz-404/archive', 'POST /v1/contact_lists/list%2F3/archive'],
+	},
+	{
+		fixture: 'use-case-get',
+		items: [{ id: 'uc-1' }, { error: notFound('Use case') }, { error: /^Use Case ID is empty\./ }, { id: 'uc-2' }],
+		requests: ['GET /v1/use_cases/uc-1', 'GET /v1/use_cases/zz-404', 'GET /v1/use_cases/uc-2'],
+	},
+	{
+		fixture: 'sequence-create-fields',
+		items: [{ id: 'seq' }, { error: 'Schedule 1: Hour must be a whole number, but it is "nine".' }, { id: 'seq' }],
+		requests: ['POST /v1/sequences', 'POST /v1/sequences'],
+	},
+	{
+		fixture: 'sequence-create-json',
+		items: [{ id: 'seq' }, { error: /^JSON Body is not valid JSON: / }, { id: 'seq' }],
+		requests: ['POST /v1/sequences', 'POST /v1/sequences'],
+	},
+];
+
+const isError = (entry: Expected['items'][number]): entry is { error: string | RegExp } => 'error' in entry;
+
+function expectText(actual: unknown, expected: string | RegExp): void {
+	if (typeof expected === 'string') expect(actual).toBe(expected);
+	else expect(actual).toMatch(expected);
+}
+
+function fixtureJson(name: string): { id: string; name: string; nodes: Array<Record<string, unknown>> } {
+	return JSON.parse(readFileSync(path.join(__dirname, 'fixtures', `${name}.workflow.json`), 'utf8'));
+}
+
+function inputItems(name: string): Array<Record<string, unknown>> {
+	const input = fixtureJson(name).nodes.find((node) => node.name === 'Input') as { parameters: { jsonOutput: string } };
+	return (JSON.parse(input.parameters.jsonOutput) as { items: Array<Record<string, unknown>> }).items;
+}
+
+const workflowId = (fixture: string, mode: Mode) => `e2e-${fixture}-${mode}`;
+
+/** The answer id check: sequences get ids from the service, the rest echo the input's. */
+function expectSuccess(json: Record<string, unknown>, expected: { id: string }): void {
+	if (expected.id === 'seq') expect(json.id).toMatch(/^seq-/);
+	else expect(json.id).toBe(expected.id);
+	expect(json).not.toHaveProperty('error');
+}
+
+describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s, package installed from its tarball', (version) => {
+	let bin: string;
+	let env: NodeJS.ProcessEnv;
+	let sandbox: SandboxProcess;
+
+	beforeAll(async () => {
+		bin = prepareN8n(version);
+		const folder = userFolderWithPackage(packPackage());
+		env = n8nEnv(folder);
+		sandbox = await SandboxProcess.start(`e2e-cli-key-${version}-5d1c`);
+
+		const work = mkdtempSync(path.join(tmpdir(), 'outreach-e2e-import-'));
+		writeFileSync(
+			path.join(work, 'credentials.json'),
+			JSON.stringify([
+				{ id: 'e2eSandbox', name: 'Outreach sandbox', type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: sandbox.url } },
+			]),
+		);
+		await n8nCliOk(bin, ['import:credentials', `--input=${path.join(work, 'credentials.json')}`], env);
+		const workflows = path.join(work, 'workflows');
+		mkdirSync(workflows);
+		for (const { fixture } of EXPECTED) {
+			for (const mode of MODES) {
+				const workflow = fixtureJson(fixture);
+				workflow.id = workflowId(fixture, mode);
+				workflow.name = `${workflow.name} (${mode})`;
+				for (const node of workflow.nodes) if (node.name === 'Outreach Sequences') node.onError = mode;
+				writeFileSync(path.join(workflows, `${workflow.id}.json`), JSON.stringify(workflow));
+			}
+		}
+		await n8nCliOk(bin, ['import:workflow', '--separate', `--input=${workflows}`], env);
+	});
+
+	afterAll(async () => {
+		await sandbox?.close();
+	});
+
+	async function execute(fixture: string, mode: Mode): Promise<{ run: ExecuteRun; requests: RecordedRequest[] }> {
+		await sandbox.reset();
+		const result = await n8nCli(bin, ['execute', `--id=${workflowId(fixture, mode)}`, '--rawOutput'], env);
+		recordLog(`cli-${version}-${fixture}-${mode}`, `exit ${result.code}\n${result.stdout}${result.stderr}`);
+		const run = runDataOf(result.stdout);
+		return { run, requests: await sandbox.requests() };
+	}
+
+	test('the node type is the community package type', () => {
+		for (const { fixture } of EXPECTED) {
+			const node = fixtureJson(fixture).nodes.find((entry) => entry.name === 'Outreach Sequences');
+			expect(node?.type).toBe(NODE_TYPE);
+		}
+	});
+
+	describe.each(EXPECTED)('$fixture', (expected) => {
+		const inputs = inputItems(expected.fixture);
+		const firstFailure = expected.items.findIndex(isError);
+
+		test('fixture inputs line up with the expectations', () => {
+			expect(inputs).toHaveLength(expected.items.length);
+		});
+
+		test('Continue (using error output): successes and failures on their own outputs, each linked to its input', async () => {
+			const { run, requests } = await execute(expected.fixture, 'continueErrorOutput');
+			expect(run.error).toBeUndefined();
+			const [success, failure] = outputsOf(run, 'Outreach Sequences');
+			const okIndexes = expected.items.flatMap((entry, index) => (isError(entry) ? [] : [index]));
+			const failIndexes = expected.items.flatMap((entry, index) => (isError(entry) ? [index] : []));
+			expect(success.map((item) => item.pairedItem)).toEqual(okIndexes.map((item) => ({ item })));
+			expect(failure.map((item) => item.pairedItem)).toEqual(failIndexes.map((item) => ({ item })));
+			success.forEach((item, position) => expectSuccess(item.json, expected.items[okIndexes[position]] as { id: string }));
+			failure.forEach((item, position) => {
+				const entry = expected.items[failIndexes[position]] as { error: string | RegExp };
+				expectText(item.json.error, entry.error);
+			});
+
+			const [afterSuccess] = outputsOf(run, 'After Success');
+			expect(afterSuccess.map((item) => item.json.input)).toEqual(okIndexes.map((index) => inputs[index]));
+			expect(afterSuccess.map((item) => item.json.result)).toEqual(success.map((item) => item.json));
+			const [afterError] = outputsOf(run, 'After Error');
+			expect(afterError.map((item) => item.json.input)).toEqual(failIndexes.map((index) => inputs[index]));
+			expect(afterError.map((item) => item.json.result)).toEqual(failure.map((item) => item.json));
+
+			expect(requests.map((request) => `${request.method} ${request.url}`).sort()).toEqual([...expected.requests].sort());
+			for (const request of requests) expect(request.headers['x-api-key']).toBe(sandbox.apiKey);
+		});
+
+		test('Continue: one item per input, in order, errors as items, each linked to its input', async () => {
+			const { run, requests } = await execute(expected.fixture, 'continueRegularOutput');
+			expect(run.error).toBeUndefined();
+			const outputs = outputsOf(run, 'Outreach Sequences');
+			expect(outputs).toHaveLength(1);
+			const [items] = outputs;
+			expect(items.map((item) => item.pairedItem)).toEqual(inputs.map((_, item) => ({ item })));
+			items.forEach((item, index) => {
+				const entry = expected.items[index];
+				if (isError(entry)) expectText(item.json.error, entry.error);
+				else expectSuccess(item.json, entry);
+			});
+			const [afterSuccess] = outputsOf(run, 'After Success');
+			expect(afterSuccess.map((item) => item.json.input)).toEqual(inputs);
+			expect(afterSuccess.map((item) => item.json.result)).toEqual(items.map((item) => item.json));
+			expect(outputsOf(run, 'After Error')).toEqual([]);
+			expect(requests.map((request) => `${request.method} ${request.url}`).sort()).toEqual([...expected.requests].sort());
+		});
+
+		test('Stop Workflow: the run fails with the first failing item’s error, and nothing runs after the node', async () => {
+			const { run, requests } = await execute(expected.fixture, 'stopWorkflow');
+			const failure = expected.items[firstFailure] as { error: string | RegExp };
+			expectText(run.error?.message, failure.error);
+			expect(run.runData['Outreach Sequences'][0].executionStatus).toBe('error');
+			expect(run.runData['After Success']).toBeUndefined();
+			expect(run.runData['After Error']).toBeUndefined();
+			const sent = requests.map((request) => `${request.method} ${request.url}`);
+			for (const request of sent) expect(expected.requests).toContain(request);
+		});
+	});
+});
