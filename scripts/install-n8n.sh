@@ -12,6 +12,13 @@ dir="$root/.cache/n8n-$version"
 if [ -x "$dir/node_modules/.bin/n8n" ] && [ -f "$dir/.ready" ]; then
 	exit 0
 fi
+mkdir -p "$root/.cache"
+# Test suites run side by side: one installs, the others wait for it.
+exec 9>"$dir.lock"
+flock 9
+if [ -x "$dir/node_modules/.bin/n8n" ] && [ -f "$dir/.ready" ]; then
+	exit 0
+fi
 mkdir -p "$dir"
 cat > "$dir/package.json" <<JSON
 {
@@ -22,7 +29,12 @@ cat > "$dir/package.json" <<JSON
 }
 JSON
 echo "Installing n8n $version into .cache/n8n-$version (about 3 minutes, once) ..." >&2
+started=$SECONDS
+( while sleep 15; do echo "  … still installing n8n $version ($((SECONDS - started)) s)" >&2; done ) &
+progress=$!
+trap 'kill $progress 2>/dev/null || true' EXIT
 (cd "$dir" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error >&2)
+kill $progress 2>/dev/null || true
 echo "Building sqlite3 for Node $(node -v) ..." >&2
 (cd "$dir" && npm rebuild sqlite3 --loglevel=error >&2)
 touch "$dir/.ready"

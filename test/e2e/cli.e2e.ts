@@ -11,6 +11,7 @@ import { SandboxProcess, type RecordedRequest } from '../harness/sandbox';
 import {
 	N8N_CURRENT,
 	N8N_MAINTAINED,
+	freePort,
 	NODE_TYPE,
 	n8nCliOk,
 	n8nCli,
@@ -103,7 +104,8 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s, package installed from its
 	beforeAll(async () => {
 		bin = prepareN8n(version);
 		const folder = userFolderWithPackage(packPackage());
-		env = n8nEnv(folder);
+		// Each n8n process binds a task-broker port; suites run side by side.
+		env = n8nEnv(folder, { N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
 		sandbox = await SandboxProcess.start(`e2e-cli-key-${version}-5d1c`);
 
 		const work = mkdtempSync(path.join(tmpdir(), 'outreach-e2e-import-'));

@@ -50,7 +50,7 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 		const folder = userFolderWithPackage(packPackage());
 		sandbox = await SandboxProcess.start('e2e-editor-key-93b1d0c7');
 		const port = await freePort();
-		const env = n8nEnv(folder, { N8N_PORT: String(port) });
+		const env = n8nEnv(folder, { N8N_PORT: String(port), N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
 
 		const work = mkdtempSync(path.join(tmpdir(), 'outreach-e2e-editor-'));
 		const credentials = path.join(work, 'credentials.json');

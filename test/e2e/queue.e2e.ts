@@ -1,0 +1,108 @@
+// Queue mode: n8n main with EXECUTIONS_MODE=queue, one `n8n worker`, Debian's
+// redis-server and PostgreSQL. The package is installed for main and, in its
+// own user folder, for the worker — the step users miss. A webhook-triggered
+// workflow must run on the worker and answer with the sandbox's data.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { SandboxProcess } from '../harness/sandbox';
+import { recordLog } from './harness/logs';
+import {
+	N8N_CURRENT,
+	freePort,
+	n8nCliOk,
+	n8nEnv,
+	packPackage,
+	prepareN8n,
+	startDaemon,
+	userFolderWithPackage,
+	waitForHttp,
+	type Daemon,
+} from './harness/n8n';
+import { startPostgres, startRedis, type Service } from './harness/services';
+
+const WORKFLOW = path.join(__dirname, 'workflows', 'queue-webhook.workflow.json');
+
+describe(`n8n ${N8N_CURRENT} in queue mode, with one worker`, () => {
+	let sandbox: SandboxProcess;
+	let redis: Service;
+	let postgres: Service & { user: string };
+	let main: Daemon;
+	let worker: Daemon;
+	let url: string;
+
+	beforeAll(async () => {
+		const bin = prepareN8n(N8N_CURRENT);
+		const tarball = packPackage();
+		const mainFolder = userFolderWithPackage(tarball);
+		const workerFolder = userFolderWithPackage(tarball);
+		[sandbox, redis, postgres] = await Promise.all([SandboxProcess.start('e2e-queue-key-4e8a21f0'), startRedis(), startPostgres()]);
+
+		const shared = {
+			EXECUTIONS_MODE: 'queue',
+			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+			QUEUE_BULL_REDIS_PORT: String(redis.port),
+			DB_TYPE: 'postgresdb',
+			DB_POSTGRESDB_HOST: '127.0.0.1',
+			DB_POSTGRESDB_PORT: String(postgres.port),
+			DB_POSTGRESDB_DATABASE: 'n8n',
+			DB_POSTGRESDB_USER: postgres.user,
+			DB_POSTGRESDB_PASSWORD: '',
+			// Main and workers must share the key that encrypts credentials.
+			N8N_ENCRYPTION_KEY: randomBytes(24).toString('hex'),
+		};
+		const port = await freePort();
+		url = `http://127.0.0.1:${port}`;
+		const mainEnv = n8nEnv(mainFolder, { ...shared, N8N_PORT: String(port), N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
+		const workerHealth = await freePort();
+		const workerEnv = n8nEnv(workerFolder, {
+			...shared,
+			QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+			QUEUE_HEALTH_CHECK_PORT: String(workerHealth),
+			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+		});
+
+		const work = mkdtempSync(path.join(tmpdir(), 'outreach-e2e-queue-'));
+		const credentials = path.join(work, 'credentials.json');
+		writeFileSync(
+			credentials,
+			JSON.stringify([
+				{ id: 'outreachSandbox', name: 'Outreach sandbox', type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: sandbox.url } },
+			]),
+		);
+		await n8nCliOk(bin, ['import:credentials', `--input=${credentials}`], mainEnv);
+		await n8nCliOk(bin, ['import:workflow', `--input=${WORKFLOW}`], mainEnv);
+		await n8nCliOk(bin, ['publish:workflow', '--id=outreach-queue-webhook'], mainEnv);
+
+		main = startDaemon(bin, ['start'], mainEnv);
+		await waitForHttp(`${url}/healthz/readiness`, main);
+		worker = startDaemon(bin, ['worker', '--concurrency=5'], workerEnv);
+		await waitForHttp(`http://127.0.0.1:${workerHealth}/healthz/readiness`, worker);
+	});
+
+	afterAll(async () => {
+		await Promise.all([main?.stop(), worker?.stop()]);
+		if (main) recordLog('queue-main', main.log());
+		if (worker) recordLog('queue-worker', worker.log());
+		await Promise.all([redis?.daemon.stop(), postgres?.daemon.stop(), sandbox?.close()]);
+	});
+
+	test('a webhook-triggered workflow runs the node on the worker and answers with the sandbox’s data', async () => {
+		await sandbox.reset();
+		const response = await fetch(`${url}/webhook/outreach-queue?id=uc-2`);
+		const body = await response.text();
+		expect(response.status).toBe(200);
+		expect(JSON.parse(body)).toEqual(await sandbox.record('useCases', 'uc-2'));
+
+		const requests = await sandbox.requests();
+		expect(requests.map((request) => `${request.method} ${request.url}`)).toEqual(['GET /v1/use_cases/uc-2']);
+		expect(requests[0].headers['x-api-key']).toBe(sandbox.apiKey);
+
+		// The worker, not main, ran it.
+		expect(worker.log()).toMatch(/Worker started execution \d+/);
+		expect(worker.log()).toMatch(/Worker finished execution \d+/);
+		expect(worker.log()).not.toMatch(/Unrecognized node type/);
+	});
+});
