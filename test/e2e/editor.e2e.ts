@@ -86,7 +86,7 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 		context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: theme });
 		const [name, value] = server.cookie.split('=');
 		await context.addCookies([{ name, value, url: server.url }]);
-		await context.addInitScript((chosen) => window.localStorage.setItem('N8N_THEME', chosen), theme);
+		await context.addInitScript({ content: `localStorage.setItem('N8N_THEME', ${JSON.stringify(theme)});` });
 		const page = await context.newPage();
 		const icons: Response[] = [];
 		page.on('response', (response) => {
