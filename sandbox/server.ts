@@ -128,7 +128,8 @@ export class Sandbox {
 
 	async start(): Promise<this> {
 		await this.api.init();
-		this.server = http.createServer((req, res) => void this.handle(req, res));
+		// Long identifiers (many kilobytes, encoded) must reach the route, not a 431.
+		this.server = http.createServer({ maxHeaderSize: 1 << 20 }, (req, res) => void this.handle(req, res));
 		this.server.keepAliveTimeout = 5_000;
 		await new Promise<void>((resolve, reject) => {
 			this.server!.once('error', reject);

@@ -122,6 +122,15 @@ describe('toScriptList', () => {
 	});
 });
 
+test('an identifier or a JSON body with half an emoji is refused, a whole emoji is kept', () => {
+	const cutOff = '😀'.slice(0, 1);
+	const expected = 'contains a broken character (half of an emoji or other symbol, cut off), so it can\'t be sent as it is.';
+	expect(toIdentifier(`c-${cutOff}`, 'Contact ID')).toEqual({ ok: false, problem: `Contact ID ${expected} Check the value mapped into Contact ID.` });
+	expect(toIdentifier('c-😀', 'Contact ID')).toEqual({ ok: true, value: 'c-😀' });
+	expect(toJsonObjectText(`{"name": "${cutOff}"}`, 'JSON Body')).toEqual({ ok: false, problem: `JSON Body ${expected} Check the value mapped into JSON Body.` });
+	expect(toJsonObjectText('{"name": "\\ud800"}', 'JSON Body')).toEqual({ ok: true, value: '{"name": "\\ud800"}' });
+});
+
 describe('toJsonObjectText', () => {
 	test('JSON text is kept exactly, after trimming', () => {
 		const text = '{ "name" : null,\n "n": 12345678901234567890 }';

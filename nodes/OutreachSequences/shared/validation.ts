@@ -15,6 +15,17 @@ function describeValue(raw: unknown): string {
 	return String(raw);
 }
 
+/**
+ * Half of a UTF-16 surrogate pair with no other half, as a cut-off emoji
+ * leaves. It has no UTF-8 form: sent, it would turn into U+FFFD and name
+ * something else than the user gave.
+ */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function brokenCharacter(label: string): string {
+	return `${label} contains a broken character (half of an emoji or other symbol, cut off), so it can't be sent as it is. Check the value mapped into ${label}.`;
+}
+
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -61,6 +72,7 @@ export function toIdentifier(raw: unknown, label: string): Checked<string> {
 	else return problem(`${label} must be text, but it is ${describeValue(raw)}.`);
 
 	if (!text) return problem(`${label} is empty. Enter an identifier, or map one from the input, for example {{ $json.id }}.`);
+	if (LONE_SURROGATE.test(text)) return problem(brokenCharacter(label));
 	// URL parsers resolve these as "this folder" and "parent folder", which
 	// would send the request to another route. No encoding prevents that.
 	if (text === '.' || text === '..') {
@@ -132,6 +144,7 @@ export function toJsonObjectText(raw: unknown, label: string): Checked<string> {
 	}
 	const text = raw.trim();
 	if (!text) return problem(`${label} is empty. Enter a JSON object; {} sends an empty sequence.`);
+	if (LONE_SURROGATE.test(text)) return problem(brokenCharacter(label));
 	let parsed: unknown;
 	try {
 		parsed = JSON.parse(text);
