@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { TEST_API_KEYS } from '../harness/keys';
 import { SandboxProcess, type RecordedRequest } from '../harness/sandbox';
 import {
 	N8N_CURRENT,
@@ -106,7 +107,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s, package installed from its
 		const folder = userFolderWithPackage(packPackage());
 		// Each n8n process binds a task-broker port; suites run side by side.
 		env = n8nEnv(folder, { N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
-		sandbox = await SandboxProcess.start(`e2e-cli-key-${version}-5d1c`);
+		sandbox = await SandboxProcess.start(TEST_API_KEYS.cli);
 
 		const work = mkdtempSync(path.join(tmpdir(), 'outreach-e2e-import-'));
 		writeFileSync(

@@ -8,6 +8,7 @@ import path from 'node:path';
 
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 
+import { TEST_API_KEYS } from '../harness/keys';
 import { SandboxProcess } from '../harness/sandbox';
 import { launchChromium, screenshotPath } from './harness/browser';
 import { recordLog } from './harness/logs';
@@ -48,9 +49,10 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 	beforeAll(async () => {
 		const bin = prepareN8n(N8N_CURRENT);
 		const folder = userFolderWithPackage(packPackage());
-		sandbox = await SandboxProcess.start('e2e-editor-key-93b1d0c7');
+		sandbox = await SandboxProcess.start(TEST_API_KEYS.editor);
 		const port = await freePort();
-		const env = n8nEnv(folder, { N8N_PORT: String(port), N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
+		// Debug logging, so that the secret scan reads everything n8n can log.
+		const env = n8nEnv(folder, { N8N_PORT: String(port), N8N_RUNNERS_BROKER_PORT: String(await freePort()), N8N_LOG_LEVEL: 'debug' });
 
 		const work = mkdtempSync(path.join(tmpdir(), 'outreach-e2e-editor-'));
 		const credentials = path.join(work, 'credentials.json');

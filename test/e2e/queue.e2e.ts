@@ -7,6 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { TEST_API_KEYS } from '../harness/keys';
 import { SandboxProcess } from '../harness/sandbox';
 import { recordLog } from './harness/logs';
 import {
@@ -38,7 +39,7 @@ describe(`n8n ${N8N_CURRENT} in queue mode, with one worker`, () => {
 		const tarball = packPackage();
 		const mainFolder = userFolderWithPackage(tarball);
 		const workerFolder = userFolderWithPackage(tarball);
-		[sandbox, redis, postgres] = await Promise.all([SandboxProcess.start('e2e-queue-key-4e8a21f0'), startRedis(), startPostgres()]);
+		[sandbox, redis, postgres] = await Promise.all([SandboxProcess.start(TEST_API_KEYS.queue), startRedis(), startPostgres()]);
 
 		const shared = {
 			EXECUTIONS_MODE: 'queue',
@@ -52,6 +53,8 @@ describe(`n8n ${N8N_CURRENT} in queue mode, with one worker`, () => {
 			DB_POSTGRESDB_PASSWORD: '',
 			// Main and workers must share the key that encrypts credentials.
 			N8N_ENCRYPTION_KEY: randomBytes(24).toString('hex'),
+			// Debug logging, so that the secret scan reads everything n8n can log.
+			N8N_LOG_LEVEL: 'debug',
 		};
 		const port = await freePort();
 		url = `http://127.0.0.1:${port}`;

@@ -3,7 +3,7 @@
 // over the package folder, so the built dist/ and package.json "n8n" entries).
 // What n8n's CLI would supply around the engine (credential storage, the
 // credentials helper, lifecycle hooks) is supplied here, and nothing more.
-import { mkdtempSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -32,7 +32,7 @@ import type {
 	IDataObject,
 	ExecutionError,
 } from 'n8n-workflow';
-import { Expression, ICredentialsHelper, NodeConnectionTypes, NodeHelpers, Workflow } from 'n8n-workflow';
+import { Expression, ICredentialsHelper, LoggerProxy, NodeConnectionTypes, NodeHelpers, Workflow } from 'n8n-workflow';
 
 export const PACKAGE_DIR = path.resolve(__dirname, '..', '..');
 export const NODE_TYPE = 'n8n-nodes-outreach-sequences.outreachSequences';
@@ -257,7 +257,18 @@ export async function stopExpressionEngine(): Promise<void> {
 	}
 }
 
+/** The engine's own log lines, at debug level, for the secret scan (artifacts/engine). */
+function captureEngineLog(): void {
+	const folder = path.join(PACKAGE_DIR, 'artifacts', 'engine');
+	mkdirSync(folder, { recursive: true });
+	const file = path.join(folder, `n8n-core-${process.pid}.log`);
+	const write = (level: string) => (message: string, metadata?: object) =>
+		appendFileSync(file, `${level} ${message} ${metadata ? JSON.stringify(metadata) : ''}\n`);
+	LoggerProxy.init({ error: write('error'), warn: write('warn'), info: write('info'), debug: write('debug') });
+}
+
 export async function createEngine(): Promise<Engine> {
+	captureEngineLog();
 	await startExpressionEngine();
 	const loader = new PackageDirectoryLoader(PACKAGE_DIR);
 	await loader.loadAll();

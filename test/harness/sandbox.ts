@@ -7,6 +7,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 
 import type { Fault, RecordedRequest } from '../../sandbox/server.ts';
+import { TEST_API_KEYS } from './keys';
 
 export type { Fault, RecordedRequest };
 
@@ -19,7 +20,7 @@ export class SandboxProcess {
 		readonly apiKey: string,
 	) {}
 
-	static async start(apiKey = 'sandbox-test-key-7f3a9c2e51'): Promise<SandboxProcess> {
+	static async start(apiKey: string = TEST_API_KEYS.engine): Promise<SandboxProcess> {
 		const child = spawn(
 			process.execPath,
 			['--disable-warning=MODULE_TYPELESS_PACKAGE_JSON', 'sandbox/cli.ts', '--port', '0', '--key', apiKey],

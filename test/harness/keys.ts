@@ -1,0 +1,8 @@
+// Every API key the suites give the sandbox, in one place, so that the secret
+// scan (test/secrets/scan.ts) knows what must never appear in any output.
+export const TEST_API_KEYS = {
+	engine: 'sandbox-test-key-7f3a9c2e51',
+	cli: 'e2e-cli-key-5d1c0b9a',
+	editor: 'e2e-editor-key-93b1d0c7',
+	queue: 'e2e-queue-key-4e8a21f0',
+} as const;
