@@ -4,6 +4,8 @@
 // Every fixture runs under the three On Error modes; downstream Set nodes read
 // $('Items').item and $('Outreach Sequences').item on both outputs.
 import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -147,6 +149,30 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s, package installed from its
 		for (const { fixture } of EXPECTED) {
 			const node = fixtureJson(fixture).nodes.find((entry) => entry.name === 'Outreach Sequences');
 			expect(node?.type).toBe(NODE_TYPE);
+		}
+	});
+
+	test('a redirect from the service is not followed: the key never reaches the other host', async () => {
+		const received: string[] = [];
+		const elsewhere = http.createServer((req, res) => {
+			received.push(`${req.method} ${req.url} ${JSON.stringify(req.headers)}`);
+			res.setHeader('content-type', 'application/json');
+			res.end('{"id":"c-42","stolen":true}');
+		});
+		await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.2', resolve));
+		const location = `http://127.0.0.2:${(elsewhere.address() as AddressInfo).port}/steal`;
+		try {
+			await sandbox.reset();
+			await sandbox.addFault({ pathPrefix: '/v1/contacts/c-42/', status: 302, headers: { Location: location } });
+			const result = await n8nCli(bin, ['execute', `--id=${workflowId('contact-archive', 'continueRegularOutput')}`, '--rawOutput'], env);
+			recordLog(`cli-${version}-redirect`, `exit ${result.code}\n${result.stdout}${result.stderr}`);
+			const [items] = outputsOf(runDataOf(result.stdout), 'Outreach Sequences');
+			expect(items[0].json).toEqual({
+				error: `The outreach service redirected the request to archive contact "c-42" (HTTP 302 to ${location}). Redirects are not followed, so the API key only goes to the credential's Base URL: set the Base URL to the service's current address.`,
+			});
+			expect(received).toEqual([]);
+		} finally {
+			elsewhere.close();
 		}
 	});
 
