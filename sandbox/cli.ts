@@ -1,4 +1,5 @@
-// Runs the sandbox on its own: `npm run sandbox -- --port 4010 --key my-key`.
+// Runs the sandbox on its own: `npm run sandbox -- --port 4010 --key my-key`
+// (`--bulk-contacts N` also seeds contacts bulk-0 … bulk-<N-1>).
 import { DEFAULT_API_KEY, startSandbox } from './server.ts';
 
 function option(name: string, fallback: string): string {
@@ -9,6 +10,7 @@ function option(name: string, fallback: string): string {
 const sandbox = await startSandbox({
 	port: Number(option('port', process.env.SANDBOX_PORT ?? '4010')),
 	apiKey: option('key', process.env.SANDBOX_API_KEY ?? DEFAULT_API_KEY),
+	bulkContacts: Number(option('bulk-contacts', '0')),
 });
 console.log(JSON.stringify({ url: sandbox.url, apiKey: sandbox.apiKey }));
 const stop = () => void sandbox.close().then(() => process.exit(0));

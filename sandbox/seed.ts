@@ -27,6 +27,11 @@ const contact = (id: string, firstName: string | null, extra: JsonObject = {}): 
 	...extra,
 });
 
+/** Contacts bulk-0 … bulk-<count-1>, for volume runs and the benchmark. */
+export function bulkContacts(count: number): JsonObject[] {
+	return Array.from({ length: count }, (_, index) => contact(`bulk-${index}`, `Bulk ${index}`));
+}
+
 export function seedData(): SeedData {
 	return {
 		contacts: [

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { OpenAPIBackend } from 'openapi-backend';
 import type { Context } from 'openapi-backend';
 
-import { seedData } from './seed.ts';
+import { bulkContacts, seedData } from './seed.ts';
 import type { Json, JsonObject, SeedData } from './seed.ts';
 
 // Under jest this file is CommonJS; run directly by Node it is an ES module
@@ -79,6 +79,8 @@ export interface SandboxOptions {
 	port?: number;
 	host?: string;
 	apiKey?: string;
+	/** Also seed this many contacts, bulk-0 … bulk-<n-1>. */
+	bulkContacts?: number;
 }
 
 export class Sandbox {
@@ -87,7 +89,7 @@ export class Sandbox {
 	inFlight = 0;
 	maxInFlight = 0;
 	private faults: Fault[] = [];
-	private store: Store = storeFrom(seedData());
+	private store: Store;
 	private server?: http.Server;
 	private api: OpenAPIBackend;
 	private sequenceCount = 0;
@@ -95,6 +97,7 @@ export class Sandbox {
 
 	constructor(options: SandboxOptions = {}) {
 		this.options = options;
+		this.store = this.seeded();
 		this.apiKey = options.apiKey ?? DEFAULT_API_KEY;
 		this.api = new OpenAPIBackend({
 			definition: OPENAPI_DOCUMENT,
@@ -118,6 +121,12 @@ export class Sandbox {
 				ApiKey: (c: Context) => c.request.headers['x-api-key'] === this.apiKey,
 			},
 		});
+	}
+
+	private seeded(): Store {
+		const seed = seedData();
+		seed.contacts.push(...bulkContacts(this.options.bulkContacts ?? 0));
+		return storeFrom(seed);
 	}
 
 	get url(): string {
@@ -148,7 +157,7 @@ export class Sandbox {
 
 	/** Back to the seed data, with no faults and no recorded requests. */
 	reset(): void {
-		this.store = storeFrom(seedData());
+		this.store = this.seeded();
 		this.faults = [];
 		this.requests = [];
 		this.maxInFlight = 0;

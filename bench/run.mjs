@@ -1,0 +1,399 @@
+// `npm run bench`: this node against n8n's HTTP Request node and a raw-HTTP
+// floor, in real n8n (installed into .cache/), with the package installed from
+// its tarball as a community package, against the sandbox.
+//
+// For each workload and size, the contenders alternate (ours, HTTP Request,
+// floor; again; again) and the median of the rounds is reported. Per item time
+// is the node's own executionTime from the run data; the floor is Node's fetch
+// with the same concurrency as this node. Every run must have N successes.
+//
+// Env: BENCH_N8N (default 2.41.1), BENCH_SIZES (default 2000,10000),
+// BENCH_ROUNDS (default 3), BENCH_OUT (default bench/, where results go),
+// BENCH_PROFILE=0 (skip the CPU profile of archive contact at the first size).
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+
+import { renderChart } from './chart.mjs';
+import { resultTable, writeReport } from './report.mjs';
+
+const root = path.resolve(import.meta.dirname, '..');
+const version = process.env.BENCH_N8N ?? '2.41.1';
+const sizes = (process.env.BENCH_SIZES ?? '2000,10000').split(',').map(Number);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const outDir = path.resolve(root, process.env.BENCH_OUT ?? 'bench');
+const apiKey = 'bench-key-6a0f3e';
+/** This node's limit on requests in flight (nodes/OutreachSequences/shared/execute.ts). */
+const CONCURRENCY = 32;
+const PACKAGE = 'n8n-nodes-outreach-sequences';
+
+const log = (text) => process.stderr.write(`${text}\n`);
+
+function freePort() {
+	return new Promise((resolve, reject) => {
+		const server = createServer();
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address();
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+// ── setup: n8n, the package, the sandbox ────────────────────────────────────
+log(`Preparing n8n ${version} …`);
+execFileSync('bash', [path.join(root, 'scripts', 'install-n8n.sh'), version], { stdio: ['ignore', 'inherit', 'inherit'] });
+const n8n = path.join(root, '.cache', `n8n-${version}`, 'node_modules', '.bin', 'n8n');
+
+const work = mkdtempSync(path.join(os.tmpdir(), 'outreach-bench-'));
+execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+const tarballName = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: root, encoding: 'utf8' }).trim();
+const tarball = path.join(work, tarballName);
+const nodesDir = path.join(work, 'user', '.n8n', 'nodes');
+mkdirSync(nodesDir, { recursive: true });
+writeFileSync(path.join(nodesDir, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true }));
+execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: nodesDir, stdio: ['ignore', 'ignore', 'inherit'] });
+
+const maxSize = Math.max(...sizes);
+const sandbox = spawn(
+	process.execPath,
+	['--disable-warning=MODULE_TYPELESS_PACKAGE_JSON', 'sandbox/cli.ts', '--port', '0', '--key', apiKey, '--bulk-contacts', String(maxSize)],
+	{ cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+);
+const sandboxUrl = await new Promise((resolve, reject) => {
+	readline.createInterface({ input: sandbox.stdout }).once('line', (line) => resolve(JSON.parse(line).url));
+	sandbox.once('exit', (code) => reject(new Error(`The sandbox exited with ${code}`)));
+});
+process.on('exit', () => sandbox.kill());
+/** The sandbox's test routes. One retry: a kept-alive socket the sandbox closed while idle fails once. */
+async function control(route, method = 'GET', attempt = 1) {
+	try {
+		const text = await (await fetch(`${sandboxUrl}/__sandbox/${route}`, { method })).text();
+		return text ? JSON.parse(text) : undefined;
+	} catch (error) {
+		if (attempt > 1) throw error;
+		return await control(route, method, attempt + 1);
+	}
+}
+
+const { NODE_ENV: _ignored, ...inherited } = process.env;
+const env = {
+	...inherited,
+	N8N_USER_FOLDER: path.join(work, 'user'),
+	N8N_DIAGNOSTICS_ENABLED: 'false',
+	N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+	N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+	DB_SQLITE_POOL_SIZE: '1',
+	N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+};
+
+// ── the workloads, as each contender is configured ──────────────────────────
+const SCHEDULES = [
+	{ dayOffset: 0, hour: 9, minute: 30, delayInMinutes: 0, sequenceScripts: ['phone-1'] },
+	{ dayOffset: 1, hour: 14, minute: 0, delayInMinutes: 15, sequenceScripts: ['email-1', 'txt-1'] },
+	{ dayOffset: 3, hour: 10, minute: 5, delayInMinutes: 0, sequenceScripts: ['blast-1'] },
+];
+const TIMEZONE = 'Europe/Berlin';
+
+const workloads = [
+	{
+		name: 'archive contact',
+		ours: { resource: 'contact', operation: 'archive', contactId: '={{ $json.id }}' },
+		http: { method: 'POST', url: `=${sandboxUrl}/v1/contacts/{{ $json.id }}/archive` },
+		floor: (item) => ({ method: 'POST', url: `${sandboxUrl}/v1/contacts/${encodeURIComponent(item.id)}/archive` }),
+		expectedId: (item) => item.id,
+	},
+	{
+		name: 'get use case',
+		ours: { resource: 'useCase', operation: 'get', useCaseId: '={{ $json.useCase }}' },
+		http: { method: 'GET', url: `=${sandboxUrl}/v1/use_cases/{{ $json.useCase }}` },
+		floor: (item) => ({ method: 'GET', url: `${sandboxUrl}/v1/use_cases/${encodeURIComponent(item.useCase)}` }),
+		expectedId: (item) => item.useCase,
+	},
+	{
+		name: 'create sequence',
+		ours: {
+			resource: 'sequence',
+			operation: 'create',
+			name: "={{ 'Sequence ' + $json.n }}",
+			additionalFields: { timezone: TIMEZONE },
+			schedules: { schedule: SCHEDULES.map((row) => ({ ...row, sequenceScripts: row.sequenceScripts.join(', ') })) },
+		},
+		http: {
+			method: 'POST',
+			url: `${sandboxUrl}/v1/sequences`,
+			sendBody: true,
+			contentType: 'json',
+			specifyBody: 'json',
+			jsonBody: `={ "name": "Sequence {{ $json.n }}", "timezone": "${TIMEZONE}", "schedules": ${JSON.stringify(SCHEDULES)} }`,
+		},
+		floor: (item) => ({
+			method: 'POST',
+			url: `${sandboxUrl}/v1/sequences`,
+			body: JSON.stringify({ name: `Sequence ${item.n}`, timezone: TIMEZONE, schedules: SCHEDULES }),
+		}),
+		expectedId: undefined,
+	},
+];
+
+const inputItem = (index) => ({ id: `bulk-${index}`, useCase: index % 2 ? 'uc-2' : 'uc-1', n: index });
+
+function workflow(id, size, contender, workload) {
+	const items = {
+		id: 'items',
+		name: 'Items',
+		type: 'n8n-nodes-base.code',
+		typeVersion: 2,
+		position: [220, 0],
+		parameters: {
+			jsCode: `return Array.from({ length: ${size} }, (_, index) => ({ json: { id: 'bulk-' + index, useCase: index % 2 ? 'uc-2' : 'uc-1', n: index } }));`,
+		},
+	};
+	const node =
+		contender === 'ours'
+			? {
+					id: 'contender',
+					name: 'Contender',
+					type: `${PACKAGE}.outreachSequences`,
+					typeVersion: 1,
+					position: [440, 0],
+					parameters: workload.ours,
+					credentials: { outreachSequencesApi: { id: 'benchOutreach', name: 'Outreach (bench)' } },
+				}
+			: {
+					id: 'contender',
+					name: 'Contender',
+					type: 'n8n-nodes-base.httpRequest',
+					typeVersion: 4.2,
+					position: [440, 0],
+					parameters: { authentication: 'genericCredentialType', genericAuthType: 'httpHeaderAuth', options: {}, ...workload.http },
+					credentials: { httpHeaderAuth: { id: 'benchHeader', name: 'X-API-Key (bench)' } },
+				};
+	return {
+		id,
+		name: id,
+		active: false,
+		nodes: [{ id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} }, items, node],
+		connections: {
+			Start: { main: [[{ node: 'Items', type: 'main', index: 0 }]] },
+			Items: { main: [[{ node: 'Contender', type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+const slug = (text) => text.replace(/\W+/g, '-');
+const workflowId = (contender, workload, size) => `bench-${contender}-${slug(workload.name)}-${size}`;
+
+log('Importing the credentials and the benchmark workflows …');
+writeFileSync(
+	path.join(work, 'credentials.json'),
+	JSON.stringify([
+		{ id: 'benchOutreach', name: 'Outreach (bench)', type: 'outreachSequencesApi', data: { apiKey, baseUrl: sandboxUrl } },
+		{ id: 'benchHeader', name: 'X-API-Key (bench)', type: 'httpHeaderAuth', data: { name: 'X-API-Key', value: apiKey } },
+	]),
+);
+execFileSync(n8n, ['import:credentials', `--input=${path.join(work, 'credentials.json')}`], { env, stdio: 'ignore' });
+mkdirSync(path.join(work, 'workflows'));
+for (const workload of workloads) {
+	for (const size of sizes) {
+		for (const contender of ['ours', 'http']) {
+			const id = workflowId(contender, workload, size);
+			writeFileSync(path.join(work, 'workflows', `${id}.json`), JSON.stringify(workflow(id, size, contender, workload)));
+		}
+	}
+}
+execFileSync(n8n, ['import:workflow', '--separate', `--input=${path.join(work, 'workflows')}`], { env, stdio: 'ignore' });
+
+// ── measuring ───────────────────────────────────────────────────────────────
+/** The JSON value at the start of `text`, ignoring what follows. */
+function leadingJson(text) {
+	let depth = 0;
+	let inString = false;
+	for (let index = 0; index < text.length; index++) {
+		const char = text[index];
+		if (inString) {
+			if (char === '\\') index++;
+			else if (char === '"') inString = false;
+		} else if (char === '"') inString = true;
+		else if (char === '{' || char === '[') depth++;
+		else if ((char === '}' || char === ']') && --depth === 0) return JSON.parse(text.slice(0, index + 1));
+	}
+	throw new Error('No complete JSON in the output');
+}
+
+/** Checks that all `size` items succeeded, in order, and that the service saw `size` requests. */
+async function verify(items, size, workload, label) {
+	if (items.length !== size) throw new Error(`${label}: ${items.length} items, expected ${size}`);
+	items.forEach((item, index) => {
+		const json = item.json ?? item;
+		const expected = workload.expectedId?.(inputItem(index));
+		const ok = json && !json.error && (expected === undefined ? /^seq-/.test(json.id) : json.id === expected);
+		if (!ok) throw new Error(`${label}: item ${index} did not succeed: ${JSON.stringify(json).slice(0, 300)}`);
+	});
+	const { requests } = await control('requests');
+	if (requests.length !== size) throw new Error(`${label}: the service saw ${requests.length} requests, expected ${size}`);
+}
+
+async function runN8n(contender, workload, size) {
+	await control('reset', 'POST');
+	const id = workflowId(contender, workload, size);
+	const rssFile = path.join(work, 'rss.txt');
+	const started = process.hrtime.bigint();
+	const output = await new Promise((resolve, reject) => {
+		const child = spawn('/usr/bin/time', ['-f', '%M', '-o', rssFile, n8n, 'execute', `--id=${id}`, '--rawOutput'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+		const chunks = [];
+		child.stdout.on('data', (chunk) => chunks.push(chunk));
+		child.stderr.resume();
+		child.once('error', reject);
+		child.once('exit', () => resolve(Buffer.concat(chunks).toString('utf8')));
+	});
+	const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+	const start = output.search(/^\{/m);
+	if (start < 0) throw new Error(`${id}: no run data\n${output.slice(-2000)}`);
+	const run = leadingJson(output.slice(start)).data.resultData;
+	if (run.error) throw new Error(`${id}: the run failed: ${run.error.message}`);
+	const task = run.runData.Contender[0];
+	await verify(task.data.main[0], size, workload, id);
+	return { msPerItem: task.executionTime / size, wallMs, peakRssMb: Number(readFileSync(rssFile, 'utf8').trim()) / 1024 };
+}
+
+async function runFloor(workload, size) {
+	await control('reset', 'POST');
+	const items = Array.from({ length: size }, (_, index) => inputItem(index));
+	const results = new Array(size);
+	let next = 0;
+	const started = process.hrtime.bigint();
+	async function worker() {
+		while (next < size) {
+			const index = next++;
+			const request = workload.floor(items[index]);
+			const response = await fetch(request.url, {
+				method: request.method,
+				headers: { 'x-api-key': apiKey, accept: 'application/json', ...(request.body ? { 'content-type': 'application/json' } : {}) },
+				body: request.body,
+			});
+			results[index] = await response.json();
+		}
+	}
+	await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+	const ms = Number(process.hrtime.bigint() - started) / 1e6;
+	await verify(results, size, workload, `floor ${workload.name} ${size}`);
+	return { msPerItem: ms / size, wallMs: ms, peakRssMb: undefined };
+}
+
+/** Where the n8n process spends its CPU time, from a V8 CPU profile, grouped by origin. */
+function categorize(frame) {
+	const { url, functionName } = frame;
+	if (functionName === '(garbage collector)') return 'garbage collection';
+	if (functionName === '(idle)') return 'idle (waiting for the network)';
+	if (functionName === '(program)') return 'V8 / native';
+	if (url.includes('isolated-vm') || /n8n-workflow\/dist\/.*(expression|isolated|vm-)/i.test(url)) return 'expression evaluation';
+	if (url.includes(PACKAGE)) return 'this node';
+	if (url.includes('/HttpRequest/')) return 'HTTP Request node';
+	if (/\/axios\/|node:(_http|http|net|tls|dns|zlib|stream)|follow-redirects|form-data/.test(url)) return 'HTTP client and sockets';
+	if (url.includes('/n8n-core/')) return 'n8n-core (execution, request helpers)';
+	if (url.includes('/n8n-workflow/')) return 'n8n-workflow (parameters, data)';
+	if (/typeorm|sqlite/.test(url)) return 'database';
+	return 'other (n8n start-up, JSON, Node internals)';
+}
+
+async function profile(workload, size) {
+	const script = execFileSync('readlink', ['-f', n8n], { encoding: 'utf8' }).trim();
+	const lines = [`# CPU profile on n8n ${version}: ${workload.name} × ${size}`, '', 'Self time by origin, from `node --cpu-prof` of the whole `n8n execute` process (start-up included, which is the same for both).', ''];
+	const totals = {};
+	for (const contender of ['ours', 'http']) {
+		await control('reset', 'POST');
+		const dir = mkdtempSync(path.join(work, 'prof-'));
+		execFileSync(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, script, 'execute', `--id=${workflowId(contender, workload, size)}`, '--rawOutput'], {
+			env,
+			stdio: ['ignore', 'ignore', 'ignore'],
+			maxBuffer: 1 << 30,
+		});
+		const file = execFileSync('sh', ['-c', `ls ${dir}/*.cpuprofile | head -1`], { encoding: 'utf8' }).trim();
+		const prof = JSON.parse(readFileSync(file, 'utf8'));
+		const byId = new Map(prof.nodes.map((node) => [node.id, node]));
+		const self = {};
+		prof.samples.forEach((id, index) => {
+			const category = categorize(byId.get(id).callFrame);
+			self[category] = (self[category] ?? 0) + (prof.timeDeltas[index] ?? 0) / 1000;
+		});
+		totals[contender] = self;
+	}
+	const categories = [...new Set([...Object.keys(totals.ours), ...Object.keys(totals.http)])].sort((a, b) => (totals.http[b] ?? 0) - (totals.http[a] ?? 0));
+	lines.push('| Origin | This node, ms | HTTP Request node, ms | Difference per item, ms |', '|---|---:|---:|---:|');
+	for (const category of categories) {
+		const ours = totals.ours[category] ?? 0;
+		const http = totals.http[category] ?? 0;
+		lines.push(`| ${category} | ${ours.toFixed(0)} | ${http.toFixed(0)} | ${((http - ours) / size).toFixed(3)} |`);
+	}
+	const text = `${lines.join('\n')}\n`;
+	console.log(text);
+	mkdirSync(outDir, { recursive: true });
+	writeFileSync(path.join(outDir, `profile-${version.replace(/\W+/g, '-')}.md`), text);
+}
+
+const median = (values) => {
+	const sorted = [...values].sort((a, b) => a - b);
+	const middle = Math.floor(sorted.length / 2);
+	return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+// Warm-up: the first n8n start after an install migrates the database.
+await runN8n('ours', workloads[1], sizes[0]);
+
+const rows = [];
+for (const workload of workloads) {
+	for (const size of sizes) {
+		const samples = { ours: [], http: [], floor: [] };
+		for (let round = 1; round <= rounds; round++) {
+			samples.ours.push(await runN8n('ours', workload, size));
+			samples.http.push(await runN8n('http', workload, size));
+			samples.floor.push(await runFloor(workload, size));
+			log(
+				`${workload.name} × ${size}, round ${round}: ours ${samples.ours.at(-1).msPerItem.toFixed(3)}, HTTP Request ${samples.http.at(-1).msPerItem.toFixed(3)}, floor ${samples.floor.at(-1).msPerItem.toFixed(3)} ms/item`,
+			);
+		}
+		const summary = Object.fromEntries(
+			Object.entries(samples).map(([name, list]) => [
+				name,
+				{
+					msPerItem: median(list.map((sample) => sample.msPerItem)),
+					wallMs: median(list.map((sample) => sample.wallMs)),
+					peakRssMb: list[0].peakRssMb === undefined ? undefined : median(list.map((sample) => sample.peakRssMb)),
+					runs: list.map((sample) => Number(sample.msPerItem.toFixed(4))),
+				},
+			]),
+		);
+		rows.push({ workload: workload.name, size, ...summary });
+	}
+}
+
+// Where the time goes: one CPU profile per contender (BENCH_PROFILE=0 skips it).
+if (process.env.BENCH_PROFILE !== '0') await profile(workloads[0], sizes[0]);
+
+// ── report ──────────────────────────────────────────────────────────────────
+const cpus = os.cpus();
+const tag = version.replace(/\W+/g, '-');
+const result = {
+	date: new Date().toISOString(),
+	n8n: version,
+	node: process.version,
+	machine: `${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}`,
+	rounds,
+	concurrency: CONCURRENCY,
+	tarball: tarballName,
+	tarballKb: Number((statSync(tarball).size / 1024).toFixed(1)),
+	rows,
+};
+console.log(resultTable(result));
+mkdirSync(outDir, { recursive: true });
+writeFileSync(path.join(outDir, `results-${tag}.json`), `${JSON.stringify(result, null, 2)}\n`);
+writeFileSync(path.join(outDir, `results-${tag}.svg`), renderChart(result));
+writeReport(outDir);
+log(`Wrote ${path.relative(root, path.join(outDir, 'results.md'))} and results-${tag}.json/.svg`);
+sandbox.kill();
+rmSync(work, { recursive: true, force: true });
