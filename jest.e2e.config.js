@@ -8,4 +8,7 @@ module.exports = {
 	// Each suite starts n8n processes; installing n8n the first time takes minutes.
 	testTimeout: 300_000,
 	maxWorkers: 2,
+	// n8n, redis and PostgreSQL are killed when a worker exits (harness/n8n.ts);
+	// a handle left open by a failed setup must not hang the run.
+	forceExit: true,
 };

@@ -164,9 +164,23 @@ export interface Daemon {
 	stop(): Promise<void>;
 }
 
+/** Every daemon's process group, so that none outlives this test process, even after a failed setup. */
+const groups = new Set<number>();
+process.once('exit', () => {
+	for (const group of groups) {
+		try {
+			process.kill(-group, 'SIGKILL');
+		} catch {
+			// already gone
+		}
+	}
+});
+
 /** Starts a long-running process and keeps its output for failure messages and the secret scan. */
 export function startDaemon(command: string, args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): Daemon {
 	const child = spawn(command, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+	if (child.pid) groups.add(child.pid);
+	child.once('exit', () => groups.delete(child.pid!));
 	let output = '';
 	child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
 	child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
