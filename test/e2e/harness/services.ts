@@ -66,7 +66,9 @@ const asRoot = process.getuid?.() === 0;
 
 /** Runs a PostgreSQL program as `postgres` when we are root. */
 function pgCommand(program: string, args: string[]): [string, string[]] {
-	return asRoot ? ['runuser', ['-u', 'postgres', '--', program, ...args]] : [program, args];
+	// runuser lives in /usr/sbin, which a plain user's PATH (and CI's) may lack.
+	const runuser = () => which('runuser', ['/usr/sbin/runuser', '/sbin/runuser']);
+	return asRoot ? [runuser(), ['-u', 'postgres', '--', program, ...args]] : [program, args];
 }
 
 export async function startPostgres(): Promise<Service & { user: string }> {
