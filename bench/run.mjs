@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 
+import { resultDataOf } from '../scripts/run-data.cjs';
 import { renderChart } from './chart.mjs';
 import { resultTable, writeReport } from './report.mjs';
 
@@ -209,22 +210,6 @@ for (const workload of workloads) {
 execFileSync(n8n, ['import:workflow', '--separate', `--input=${path.join(work, 'workflows')}`], { env, stdio: 'ignore' });
 
 // ── measuring ───────────────────────────────────────────────────────────────
-/** The JSON value at the start of `text`, ignoring what follows. */
-function leadingJson(text) {
-	let depth = 0;
-	let inString = false;
-	for (let index = 0; index < text.length; index++) {
-		const char = text[index];
-		if (inString) {
-			if (char === '\\') index++;
-			else if (char === '"') inString = false;
-		} else if (char === '"') inString = true;
-		else if (char === '{' || char === '[') depth++;
-		else if ((char === '}' || char === ']') && --depth === 0) return JSON.parse(text.slice(0, index + 1));
-	}
-	throw new Error('No complete JSON in the output');
-}
-
 /** Checks that all `size` items succeeded, in order, and that the service saw `size` requests. */
 async function verify(items, size, workload, label) {
 	if (items.length !== size) throw new Error(`${label}: ${items.length} items, expected ${size}`);
@@ -252,9 +237,7 @@ async function runN8n(contender, workload, size) {
 		child.once('exit', () => resolve(Buffer.concat(chunks).toString('utf8')));
 	});
 	const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
-	const start = output.search(/^\{/m);
-	if (start < 0) throw new Error(`${id}: no run data\n${output.slice(-2000)}`);
-	const run = leadingJson(output.slice(start)).data.resultData;
+	const run = resultDataOf(output);
 	if (run.error) throw new Error(`${id}: the run failed: ${run.error.message}`);
 	const task = run.runData.Contender[0];
 	await verify(task.data.main[0], size, workload, id);

@@ -7,6 +7,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { resultDataOf } from '../../../scripts/run-data.cjs';
+
 export const ROOT = path.resolve(__dirname, '..', '..', '..');
 export const ARTIFACTS = path.join(ROOT, 'artifacts', 'e2e');
 
@@ -99,22 +101,6 @@ export async function n8nCliOk(bin: string, args: string[], env: NodeJS.ProcessE
 	return result;
 }
 
-/** The JSON value at the start of `text`, ignoring whatever follows it (a failed run logs after it). */
-export function parseLeadingJson(text: string): unknown {
-	let depth = 0;
-	let inString = false;
-	for (let index = 0; index < text.length; index++) {
-		const char = text[index];
-		if (inString) {
-			if (char === '\\') index++;
-			else if (char === '"') inString = false;
-		} else if (char === '"') inString = true;
-		else if (char === '{' || char === '[') depth++;
-		else if ((char === '}' || char === ']') && --depth === 0) return JSON.parse(text.slice(0, index + 1));
-	}
-	return JSON.parse(text);
-}
-
 export interface ExecutedItem {
 	json: Record<string, unknown>;
 	pairedItem?: { item: number } | Array<{ item: number }>;
@@ -134,10 +120,7 @@ export interface ExecuteRun {
 
 /** The run data that `n8n execute --rawOutput` prints after its log lines. */
 export function runDataOf(stdout: string): ExecuteRun {
-	const start = stdout.search(/^\{/m);
-	if (start < 0) throw new Error(`No run data in the output of n8n execute:\n${stdout}`);
-	const run = parseLeadingJson(stdout.slice(start)) as { data: { resultData: ExecuteRun } };
-	return run.data.resultData;
+	return resultDataOf(stdout) as ExecuteRun;
 }
 
 /** The items one node put out, per output index, from its first run. */
