@@ -30,7 +30,7 @@ export function writeReport(folder) {
 - Date: ${result.date}
 - Machine: ${result.machine}
 - Node.js ${result.node}; n8n ${result.n8n}; this package ${result.tarball} (${result.tarballKb} kB packed, no runtime dependencies)
-- ${result.rounds} rounds per cell, contenders alternating; medians shown
+- ${result.rounds} rounds per cell, contenders alternating; medians shown${result.repeatedRuns ? `; ${result.repeatedRuns} run(s) repeated because n8n's printed run data was not readable JSON` : ''}
 
 ![Time per item on n8n ${result.n8n}](results-${tag}.svg)
 

@@ -91,6 +91,7 @@ function inputItems(name: string): Array<Record<string, unknown>> {
 }
 
 const workflowId = (fixture: string, mode: Mode) => `e2e-${fixture}-${mode}`;
+const FAULTS_WORKFLOW = 'e2e-network-faults';
 
 /** The answer id check: sequences get ids from the service, the rest echo the input's. */
 function expectSuccess(json: Record<string, unknown>, expected: { id: string }): void {
@@ -130,6 +131,16 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s, package installed from its
 				writeFileSync(path.join(workflows, `${workflow.id}.json`), JSON.stringify(workflow));
 			}
 		}
+		// Network faults: contact-archive with Request Options › Timeout at 300 ms.
+		const faults = fixtureJson('contact-archive') as ReturnType<typeof fixtureJson> & { nodes: Array<Record<string, unknown>> };
+		faults.id = FAULTS_WORKFLOW;
+		faults.name = 'e2e network faults';
+		for (const node of faults.nodes) {
+			if (node.name !== 'Outreach Sequences') continue;
+			node.onError = 'continueRegularOutput';
+			node.parameters = { ...(node.parameters as object), requestOptions: { timeout: 300 } };
+		}
+		writeFileSync(path.join(workflows, `${FAULTS_WORKFLOW}.json`), JSON.stringify(faults));
 		await n8nCliOk(bin, ['import:workflow', '--separate', `--input=${workflows}`], env);
 	});
 
@@ -174,6 +185,28 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s, package installed from its
 		} finally {
 			elsewhere.close();
 		}
+	});
+
+	test.each([
+		{
+			fault: 'an answer slower than Request Options › Timeout',
+			setup: { delayMs: 1500 },
+			error: 'The outreach service did not answer the request to archive contact "c-42" within 300 ms, the limit set in Request Options › Timeout.',
+		},
+		{
+			fault: 'a connection dropped before the answer',
+			setup: { drop: 'before-response' as const },
+			error: 'The connection to the outreach service was reset before its answer to archive contact "c-42" was complete. The service may or may not have carried it out.',
+		},
+	])('$fault: the item says so in those words, the others are unaffected', async ({ setup, error }) => {
+		await sandbox.reset();
+		await sandbox.addFault({ pathPrefix: '/v1/contacts/c-42/', ...setup });
+		const result = await n8nCli(bin, ['execute', `--id=${FAULTS_WORKFLOW}`, '--rawOutput'], env);
+		recordLog(`cli-${version}-${setup.drop ?? 'timeout'}`, `exit ${result.code}\n${result.stdout}${result.stderr}`);
+		const [items] = outputsOf(runDataOf(result.stdout), 'Outreach Sequences');
+		expect(items.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
+		expect(items[0].json).toEqual({ error });
+		expect(items[3].json.id).toBe('a/b?c#d');
 	});
 
 	describe.each(EXPECTED)('$fixture', (expected) => {
