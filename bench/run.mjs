@@ -9,7 +9,8 @@
 //
 // Env: BENCH_N8N (default 2.41.1), BENCH_SIZES (default 2000,10000),
 // BENCH_ROUNDS (default 3), BENCH_OUT (default bench/, where results go),
-// BENCH_PROFILE=0 (skip the CPU profile of archive contact at the first size).
+// BENCH_PROFILE=0 (skip the CPU profile of archive contact at the first size),
+// BENCH_PROFILE_DETAIL=<origin> (also print that origin's top functions).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -319,6 +320,16 @@ async function profile(workload, size) {
 			self[category] = (self[category] ?? 0) + (prof.timeDeltas[index] ?? 0) / 1000;
 		});
 		totals[contender] = self;
+		if (process.env.BENCH_PROFILE_DETAIL) {
+			const detail = {};
+			prof.samples.forEach((id, index) => {
+				const frame = byId.get(id).callFrame;
+				if (categorize(frame) !== process.env.BENCH_PROFILE_DETAIL) return;
+				const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('node_modules/').pop()}:${frame.lineNumber}`;
+				detail[key] = (detail[key] ?? 0) + (prof.timeDeltas[index] ?? 0) / 1000;
+			});
+			log(`${contender}: ${Object.entries(detail).sort((a, b) => b[1] - a[1]).slice(0, 12).map(([key, ms]) => `\n  ${ms.toFixed(0)} ms ${key}`).join('')}`);
+		}
 	}
 	const categories = [...new Set([...Object.keys(totals.ours), ...Object.keys(totals.http)])].sort((a, b) => (totals.http[b] ?? 0) - (totals.http[a] ?? 0));
 	lines.push('| Origin | This node, ms | HTTP Request node, ms | Difference per item, ms |', '|---|---:|---:|---:|');

@@ -92,6 +92,10 @@ function inputItems(name: string): Array<Record<string, unknown>> {
 
 const workflowId = (fixture: string, mode: Mode) => `e2e-${fixture}-${mode}`;
 const FAULTS_WORKFLOW = 'e2e-network-faults';
+const UNREACHABLE = {
+	'e2e-refused': { id: 'e2eRefused', name: 'Outreach refused' },
+	'e2e-unknown-host': { id: 'e2eUnknownHost', name: 'Outreach unknown host' },
+};
 
 /** The answer id check: sequences get ids from the service, the rest echo the input's. */
 function expectSuccess(json: Record<string, unknown>, expected: { id: string }): void {
@@ -104,6 +108,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s, package installed from its
 	let bin: string;
 	let env: NodeJS.ProcessEnv;
 	let sandbox: SandboxProcess;
+	let refusedUrl = '';
 
 	beforeAll(async () => {
 		bin = prepareN8n(version);
@@ -111,12 +116,16 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s, package installed from its
 		// Each n8n process binds a task-broker port; suites run side by side.
 		env = n8nEnv(folder, { N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
 		sandbox = await SandboxProcess.start(TEST_API_KEYS.cli);
+		refusedUrl = `http://127.0.0.1:${await freePort()}`;
 
 		const work = mkdtempSync(path.join(tmpdir(), 'outreach-e2e-import-'));
 		writeFileSync(
 			path.join(work, 'credentials.json'),
 			JSON.stringify([
 				{ id: 'e2eSandbox', name: 'Outreach sandbox', type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: sandbox.url } },
+				// Base URLs where nothing answers: a closed port, and a host DNS does not know.
+				{ id: 'e2eRefused', name: 'Outreach refused', type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: refusedUrl } },
+				{ id: 'e2eUnknownHost', name: 'Outreach unknown host', type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: 'http://outreach-sandbox.invalid' } },
 			]),
 		);
 		await n8nCliOk(bin, ['import:credentials', `--input=${path.join(work, 'credentials.json')}`], env);
@@ -141,6 +150,13 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s, package installed from its
 			node.parameters = { ...(node.parameters as object), requestOptions: { timeout: 300 } };
 		}
 		writeFileSync(path.join(workflows, `${FAULTS_WORKFLOW}.json`), JSON.stringify(faults));
+		for (const [id, credential] of Object.entries(UNREACHABLE)) {
+			const copy = JSON.parse(JSON.stringify(faults)) as typeof faults;
+			copy.id = id;
+			copy.name = `e2e ${id}`;
+			for (const node of copy.nodes) if (node.name === 'Outreach Sequences') node.credentials = { outreachSequencesApi: credential };
+			writeFileSync(path.join(workflows, `${id}.json`), JSON.stringify(copy));
+		}
 		await n8nCliOk(bin, ['import:workflow', '--separate', `--input=${workflows}`], env);
 	});
 
@@ -198,15 +214,32 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s, package installed from its
 			setup: { drop: 'before-response' as const },
 			error: 'The connection to the outreach service was reset before its answer to archive contact "c-42" was complete. The service may or may not have carried it out.',
 		},
+		{
+			fault: 'a reset in the middle of the answer',
+			setup: { drop: 'mid-body' as const, status: 200, body: { id: 'c-42', status: 'archived' } },
+			error: 'The connection to the outreach service was reset before its answer to archive contact "c-42" was complete. The service may or may not have carried it out.',
+		},
 	])('$fault: the item says so in those words, the others are unaffected', async ({ setup, error }) => {
 		await sandbox.reset();
 		await sandbox.addFault({ pathPrefix: '/v1/contacts/c-42/', ...setup });
 		const result = await n8nCli(bin, ['execute', `--id=${FAULTS_WORKFLOW}`, '--rawOutput'], env);
-		recordLog(`cli-${version}-${setup.drop ?? 'timeout'}`, `exit ${result.code}\n${result.stdout}${result.stderr}`);
+		recordLog(`cli-${version}-${'drop' in setup ? setup.drop : 'timeout'}`, `exit ${result.code}\n${result.stdout}${result.stderr}`);
 		const [items] = outputsOf(runDataOf(result.stdout), 'Outreach Sequences');
 		expect(items.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
 		expect(items[0].json).toEqual({ error });
 		expect(items[3].json.id).toBe('a/b?c#d');
+	});
+
+	test.each([
+		{ workflow: 'e2e-refused', error: () => `Could not connect to the outreach service at ${refusedUrl}: the connection was refused. Check the credential's Base URL and that the service is running.` },
+		{ workflow: 'e2e-unknown-host', error: () => 'The host "outreach-sandbox.invalid" in the credential\'s Base URL could not be found: the DNS lookup failed.' },
+	])('$workflow: every item says what is wrong with the Base URL', async ({ workflow, error }) => {
+		const result = await n8nCli(bin, ['execute', `--id=${workflow}`, '--rawOutput'], env);
+		recordLog(`cli-${version}-${workflow}`, `exit ${result.code}\n${result.stdout}${result.stderr}`);
+		const [items] = outputsOf(runDataOf(result.stdout), 'Outreach Sequences');
+		expect(items.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
+		// Item 2 has an empty ID: it fails validation whatever the Base URL.
+		expect(items.map((item) => item.json.error)).toEqual([error(), error(), expect.stringMatching(/^Contact ID is empty/), error()]);
 	});
 
 	describe.each(EXPECTED)('$fixture', (expected) => {

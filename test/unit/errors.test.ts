@@ -92,6 +92,18 @@ test('transportFaultOf finds the network code wherever it is nested', () => {
 	expect(transportFaultOf(loop)).toEqual({ message: 'loop' });
 });
 
+test('transportFaultOf reads the code n8n 1.x keeps as httpCode on its NodeApiError', () => {
+	// n8n 1.123's httpRequestWithAuthentication wraps the HTTP library's error
+	// like this: its own message, the code as httpCode, no cause chain.
+	const timeout = Object.assign(new Error('The connection was aborted, perhaps the server is offline'), { httpCode: 'ECONNABORTED' });
+	expect(transportFaultOf(timeout)).toEqual({ code: 'ECONNABORTED', message: 'The connection was aborted, perhaps the server is offline' });
+	// An HTTP status is not a network code.
+	expect(transportFaultOf(Object.assign(new Error('Not found'), { httpCode: '404' })).code).toBeUndefined();
+	// A code further down the chain wins over the wrapper's.
+	const inner = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+	expect(transportFaultOf(Object.assign(new Error('wrapped'), { httpCode: 'ECONNABORTED', cause: inner })).code).toBe('ECONNRESET');
+});
+
 test('redact replaces every occurrence of the key', () => {
 	expect(redact('k=abcd1234, again abcd1234', 'abcd1234')).toBe('k=[API key], again [API key]');
 	expect(redact('short', 'ab')).toBe('short');

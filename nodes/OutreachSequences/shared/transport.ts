@@ -51,21 +51,31 @@ function toNodeApiError(
 	});
 }
 
-/** The network code of an error from the HTTP helpers, wherever it is nested. */
+const NETWORK_CODE = /^[A-Z_]+$/;
+
+/**
+ * The network code of an error from the HTTP helpers, wherever it is nested.
+ * n8n 2.x keeps the HTTP library's error, with its `code`, in the cause chain;
+ * n8n 1.x wraps it in a NodeApiError that keeps only the code, as `httpCode`.
+ */
 export function transportFaultOf(error: unknown): TransportFault {
 	const seen = new Set<unknown>();
 	let current: unknown = error;
 	let message: string | undefined;
+	let wrappedCode: string | undefined;
 	while (typeof current === 'object' && current !== null && !seen.has(current)) {
 		seen.add(current);
-		const candidate = current as { code?: unknown; message?: unknown; cause?: unknown };
+		const candidate = current as { code?: unknown; httpCode?: unknown; message?: unknown; cause?: unknown };
 		if (message === undefined && typeof candidate.message === 'string') message = candidate.message;
-		if (typeof candidate.code === 'string' && /^[A-Z_]+$/.test(candidate.code)) {
+		if (typeof candidate.code === 'string' && NETWORK_CODE.test(candidate.code)) {
 			return { code: candidate.code, message: typeof candidate.message === 'string' ? candidate.message : message };
+		}
+		if (wrappedCode === undefined && typeof candidate.httpCode === 'string' && NETWORK_CODE.test(candidate.httpCode)) {
+			wrappedCode = candidate.httpCode;
 		}
 		current = candidate.cause;
 	}
-	return { message };
+	return { code: wrappedCode, message };
 }
 
 /** Send one request and return the service's JSON object unchanged, or throw NodeApiError. */
