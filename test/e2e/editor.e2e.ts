@@ -173,4 +173,20 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 		await page.screenshot({ path: screenshotPath('credential-form-wrong-key') });
 		await context.close();
 	});
+
+	test('Execute workflow on an example runs the node against the sandbox, as the README tells users to do', async () => {
+		await sandbox.reset();
+		const { page } = await newPage('light');
+		await page.goto(`${server.url}/workflow/outreach-get-use-case`);
+		await page.locator('[data-test-id="canvas-node"][data-node-name="Get Use Case"]').waitFor({ timeout: 60_000 });
+		await page.locator('[data-test-id="execute-workflow-button"]').click();
+		await page
+			.locator('[data-test-id="canvas-node"][data-node-name="Get Use Case"] [data-test-id="canvas-node-status-success"]')
+			.waitFor({ timeout: 60_000 });
+		await page.screenshot({ path: screenshotPath('example-executed') });
+		const requests = await sandbox.requests();
+		expect(requests.map((request) => `${request.method} ${request.url}`)).toEqual(['GET /v1/use_cases/uc-1']);
+		expect(requests[0].headers['x-api-key']).toBe(sandbox.apiKey);
+		await context.close();
+	});
 });
