@@ -28,8 +28,6 @@ const sizes = (process.env.BENCH_SIZES ?? '2000,10000').split(',').map(Number);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const outDir = path.resolve(root, process.env.BENCH_OUT ?? 'bench');
 const apiKey = 'bench-key-6a0f3e';
-/** This node's limit on requests in flight (nodes/OutreachSequences/shared/execute.ts). */
-const CONCURRENCY = 32;
 const PACKAGE = 'n8n-nodes-outreach-sequences';
 
 const log = (text) => process.stderr.write(`${text}\n`);
@@ -52,6 +50,8 @@ const n8n = path.join(root, '.cache', `n8n-${version}`, 'node_modules', '.bin', 
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'outreach-bench-'));
 execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+/** The floor keeps as many requests in flight as this node does. */
+const { MAX_IN_FLIGHT: CONCURRENCY } = await import(path.join(root, 'dist', 'nodes', 'OutreachSequences', 'shared', 'execute.js'));
 const tarballName = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: root, encoding: 'utf8' }).trim();
 const tarball = path.join(work, tarballName);
 const nodesDir = path.join(work, 'user', '.n8n', 'nodes');

@@ -5,14 +5,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
+import { MAX_IN_FLIGHT } from '../../nodes/OutreachSequences/shared/execute';
 import { runFixture } from '../harness/workflows';
 import { useEnvironment } from '../harness/setup';
 
 const env = useEnvironment();
 const N = 10_000;
 const REPORT = path.resolve(__dirname, '..', '..', 'artifacts', 'volume');
-/** The node's own limit on requests in flight (shared/execute.ts). */
-const NODE_MAX_IN_FLIGHT = 32;
 
 // Mostly found, every 500th one not: successes and errors interleave.
 const ids = Array.from({ length: N }, (_, index) => (index % 500 === 499 ? `zz-${index}` : index % 2 ? 'uc-2' : 'uc-1'));
@@ -35,7 +34,7 @@ function report(name: string, data: Record<string, unknown>): void {
 }
 
 describe.each([
-	{ name: 'without batching', requestOptions: {}, limit: NODE_MAX_IN_FLIGHT },
+	{ name: 'without batching', requestOptions: {}, limit: MAX_IN_FLIGHT },
 	{ name: 'with batching (10 per batch)', requestOptions: { batching: { batch: { batchSize: 10, batchInterval: 0 } } }, limit: 10 },
 ])('$name', ({ name, requestOptions, limit }) => {
 	test(`${N} items give ${N} outputs in order, and at most ${limit} requests in flight`, async () => {
