@@ -75,12 +75,55 @@ interface Answer {
 const message = (status: number, text: string, extra: JsonObject = {}): Answer => ({ status, body: { message: text, ...extra } });
 const NOT_FOUND = 'Resource not found';
 
+/**
+ * A token bucket shared by every API route: `rate` requests per second, up to
+ * `burst` at once. A request without a token gets 429, with Retry-After in
+ * seconds, as an HTTP date, or not at all. The contract shows no limits and no
+ * 429; this is the sandbox's own, for trying rate-limit handling.
+ */
+export interface RateLimit {
+	rate: number;
+	burst: number;
+	retryAfter: 'seconds' | 'date' | 'none';
+}
+
+class TokenBucket {
+	readonly limit: RateLimit;
+	private tokens: number;
+	private refilledAt = Date.now();
+
+	constructor(limit: RateLimit) {
+		this.limit = limit;
+		this.tokens = limit.burst;
+	}
+
+	/** undefined when a token was taken; otherwise the ms until one is due. */
+	take(): number | undefined {
+		const now = Date.now();
+		this.tokens = Math.min(this.limit.burst, this.tokens + ((now - this.refilledAt) * this.limit.rate) / 1000);
+		this.refilledAt = now;
+		if (this.tokens >= 1) {
+			this.tokens -= 1;
+			return undefined;
+		}
+		return ((1 - this.tokens) * 1000) / this.limit.rate;
+	}
+}
+
+/** The Retry-After header for a wait, in the form the limit asks for. */
+export function retryAfterHeader(limit: RateLimit, waitMs: number, now = Date.now()): Record<string, string> {
+	if (limit.retryAfter === 'none') return {};
+	if (limit.retryAfter === 'seconds') return { 'Retry-After': String(Math.max(1, Math.ceil(waitMs / 1000))) };
+	return { 'Retry-After': new Date(Math.ceil((now + waitMs) / 1000) * 1000).toUTCString() };
+}
+
 export interface SandboxOptions {
 	port?: number;
 	host?: string;
 	apiKey?: string;
 	/** Also seed this many contacts, bulk-0 … bulk-<n-1>. */
 	bulkContacts?: number;
+	rateLimit?: RateLimit;
 }
 
 export class Sandbox {
@@ -89,6 +132,7 @@ export class Sandbox {
 	inFlight = 0;
 	maxInFlight = 0;
 	private faults: Fault[] = [];
+	private bucket?: TokenBucket;
 	private store: Store;
 	private server?: http.Server;
 	private api: OpenAPIBackend;
@@ -99,6 +143,7 @@ export class Sandbox {
 		this.options = options;
 		this.store = this.seeded();
 		this.apiKey = options.apiKey ?? DEFAULT_API_KEY;
+		this.setRateLimit(options.rateLimit);
 		this.api = new OpenAPIBackend({
 			definition: OPENAPI_DOCUMENT,
 			// openapi-backend checks documents against the OpenAPI 3.0 schema only;
@@ -162,6 +207,12 @@ export class Sandbox {
 		this.requests = [];
 		this.maxInFlight = 0;
 		this.sequenceCount = 0;
+		this.setRateLimit(this.options.rateLimit);
+	}
+
+	/** Start (or, with undefined, stop) limiting the rate of API requests. */
+	setRateLimit(limit: RateLimit | undefined): void {
+		this.bucket = limit ? new TokenBucket(limit) : undefined;
 	}
 
 	addFault(fault: Fault): void {
@@ -212,6 +263,13 @@ export class Sandbox {
 			return;
 		}
 
+		const wait = this.bucket?.take();
+		if (wait !== undefined && this.bucket) {
+			record.status = 429;
+			res.writeHead(429, { 'Content-Type': 'application/json', ...retryAfterHeader(this.bucket.limit, wait) });
+			res.end(JSON.stringify({ message: 'Too many requests' }));
+			return;
+		}
 		const fault = this.takeFault(req);
 		if (fault?.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
 		if (res.destroyed) return;
@@ -330,7 +388,21 @@ export class Sandbox {
 		return result;
 	}
 
-	/** Test support for other processes: /__sandbox/requests, /faults, /reset, /records. */
+	/** Counts over the recorded API requests: by status, and creates of the same sequence name. */
+	summary(): JsonObject {
+		const requests = this.requests.filter((entry) => !entry.url.startsWith('/__sandbox/'));
+		const byStatus: Record<string, number> = {};
+		for (const entry of requests) byStatus[String(entry.status)] = (byStatus[String(entry.status)] ?? 0) + 1;
+		const created = new Map<string, number>();
+		for (const sequence of this.store.sequences.values()) {
+			const name = JSON.stringify(sequence.name);
+			created.set(name, (created.get(name) ?? 0) + 1);
+		}
+		const duplicates = [...created.values()].reduce((sum, count) => sum + count - 1, 0);
+		return { requests: requests.length, byStatus, sequencesCreated: this.store.sequences.size, duplicateNames: duplicates, maxInFlight: this.maxInFlight };
+	}
+
+	/** Test support for other processes: /__sandbox/requests, /summary, /faults, /rate-limit, /reset, /records. */
 	private control(req: http.IncomingMessage, body: string): Answer {
 		const route = `${req.method} ${(req.url ?? '').split('?')[0]}`;
 		const record = /^GET \/__sandbox\/records\/(contacts|contactLists|useCases|sequences)\/(.+)$/.exec(route);
@@ -341,6 +413,12 @@ export class Sandbox {
 		if (route === 'GET /__sandbox/requests') {
 			const requests = this.requests.filter((entry) => !entry.url.startsWith('/__sandbox/'));
 			return { status: 200, body: { requests: requests as unknown as Json, maxInFlight: this.maxInFlight } };
+		}
+		if (route === 'GET /__sandbox/summary') return { status: 200, body: this.summary() };
+		if (route === 'POST /__sandbox/rate-limit') {
+			const limit = JSON.parse(body || 'null') as RateLimit | null;
+			this.setRateLimit(limit ?? undefined);
+			return { status: 204 };
 		}
 		if (route === 'POST /__sandbox/faults') {
 			this.addFault(JSON.parse(body || '{}') as Fault);

@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import type { Fault } from '../harness/sandbox';
-import { runFixture } from '../harness/workflows';
+import { NOT_SENT_AGAIN, RETRY_OFF, runFixture } from '../harness/workflows';
 import { useEnvironment } from '../harness/setup';
 
 const env = useEnvironment();
@@ -45,28 +45,36 @@ describe('HTTP answers', () => {
 		[422, { detail: 'bad state' }, /^The outreach service refused to archive contact "c-43" \(HTTP 422\): bad state$/],
 		[404, { message: 'Resource not found' }, /^Contact "c-43" was not found \(HTTP 404\): Resource not found$/],
 		[404, '', /^Contact "c-43" was not found \(HTTP 404\)$/],
-		[500, { message: 'boom' }, /^The outreach service failed \(HTTP 500\) to archive contact "c-43": boom\. Try again later, or turn on Settings › Retry On Fail\.$/],
+		[500, { message: 'boom' }, /^The outreach service failed \(HTTP 500\) to archive contact "c-43": boom\. Try again later\.$/],
 		[502, '<html><body>Bad gateway</body></html>', /^The outreach service failed \(HTTP 502\) to archive contact "c-43", and its answer is not JSON\./],
-		[503, '', /^The outreach service failed \(HTTP 503\) to archive contact "c-43"\. Try again later/],
+		[503, '', /^The outreach service failed \(HTTP 503\) to archive contact "c-43"\. Try again later.* The item was sent once; Request Options › Rate Limit Handling is off/],
 		[504, { message: 'upstream timeout' }, /^The outreach service failed \(HTTP 504\) to archive contact "c-43": upstream timeout\./],
 		[418, 'I am a teapot', /^The outreach service failed \(HTTP 418\) to archive contact "c-43", and its answer is not JSON\. Check that the credential's Base URL is the address of the service's API\.$/],
 	])('HTTP %i with body %j', async (status, body, expected) => {
-		const { message, error } = await archiveWithFault({ status, body, times: 1 });
+		const { message, error } = await archiveWithFault({ status, body, times: 1 }, RETRY_OFF);
 		expect(message).toMatch(expected);
 		expect(error).toMatchObject({ httpCode: String(status) });
 	});
 
-	test('429 names the rate limit, the Retry-After value and where to slow down', async () => {
-		const { message } = await archiveWithFault({ status: 429, body: { message: 'Too many requests' }, headers: { 'Retry-After': '30' } });
+	test('429 with Rate Limit Handling off names the rate limit, the Retry-After value and the option', async () => {
+		const { message } = await archiveWithFault(
+			{ status: 429, body: { message: 'Too many requests' }, headers: { 'Retry-After': '30' } },
+			RETRY_OFF,
+		);
 		expect(message).toBe(
-			'The outreach service is rate-limiting requests (HTTP 429): Too many requests. It asked to wait 30 seconds (Retry-After: 30). Space the requests out with Request Options › Batching, or turn on Settings › Retry On Fail.',
+			`The outreach service is rate-limiting requests (HTTP 429): Too many requests. It asked to wait 30 seconds (Retry-After: 30). ${NOT_SENT_AGAIN}`,
 		);
 	});
 
-	test('429 without Retry-After', async () => {
-		const { message } = await archiveWithFault({ status: 429, body: '' });
+	test('429 without Retry-After, with Rate Limit Handling off', async () => {
+		const { message } = await archiveWithFault({ status: 429, body: '' }, RETRY_OFF);
+		expect(message).toBe(`The outreach service is rate-limiting requests (HTTP 429). ${NOT_SENT_AGAIN}`);
+	});
+
+	test('429 asking for a longer wait than Max Wait fails at once, and says so', async () => {
+		const { message } = await archiveWithFault({ status: 429, body: '', headers: { 'Retry-After': '3600' } });
 		expect(message).toBe(
-			'The outreach service is rate-limiting requests (HTTP 429). Space the requests out with Request Options › Batching, or turn on Settings › Retry On Fail.',
+			'The outreach service is rate-limiting requests (HTTP 429). It asked to wait 3600 seconds (Retry-After: 3600). The item was sent once; that wait (3600 seconds) is longer than the 60 seconds that Request Options › Rate Limit Handling › Max Wait (Seconds) allows, so it was not sent again.',
 		);
 	});
 

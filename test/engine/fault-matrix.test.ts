@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workflow';
 
 import type { Fault } from '../harness/sandbox';
-import { runFixture, type FixtureRun, type OnError } from '../harness/workflows';
+import { NOT_SENT_AGAIN, RETRY_OFF, runFixture, type FixtureRun, type OnError } from '../harness/workflows';
 import { useEnvironment } from '../harness/setup';
 
 const env = useEnvironment();
@@ -115,11 +115,12 @@ function httpMessage(status: number, kind: BodyKind, retryAfter?: string): strin
 	}
 	if (status === 429) {
 		const wait = retryAfter ? ` It asked to wait ${retryAfter} seconds (Retry-After: ${retryAfter}).` : '';
-		return `The outreach service is rate-limiting requests (HTTP 429)${quoted}.${wait} Space the requests out with Request Options › Batching, or turn on Settings › Retry On Fail.`;
+		return `The outreach service is rate-limiting requests (HTTP 429)${quoted}.${wait} ${NOT_SENT_AGAIN}`;
 	}
 	const notJsonText = notJson ? ', and its answer is not JSON' : '';
 	if (status >= 500) {
-		return `The outreach service failed (HTTP ${status}) to ${SUBJECT}${quoted}${notJsonText}. Try again later, or turn on Settings › Retry On Fail.`;
+		const notSentAgain = status === 503 ? ` ${NOT_SENT_AGAIN}` : '';
+		return `The outreach service failed (HTTP ${status}) to ${SUBJECT}${quoted}${notJsonText}. Try again later.${notSentAgain}`;
 	}
 	if (notJson) {
 		return `The outreach service failed (HTTP ${status}) to ${SUBJECT}${notJsonText}. Check that the credential's Base URL is the address of the service's API.`;
@@ -135,6 +136,8 @@ const httpCases: Case[] = STATUSES.flatMap((status) =>
 		const headers = 'headers' in BODIES[kind] ? (BODIES[kind] as { headers: Record<string, string> }).headers : undefined;
 		return {
 			name: `HTTP ${status} with a ${kind} body`,
+			// 429 and 503 would be sent again; here their texts are under test.
+			parameters: status === 429 || status === 503 ? RETRY_OFF : undefined,
 			fault: { status, body, headers },
 			failing: [FAULTY],
 			message: httpMessage(status, kind),
@@ -145,6 +148,7 @@ const httpCases: Case[] = STATUSES.flatMap((status) =>
 httpCases.push({
 	name: 'HTTP 429 with Retry-After',
 	fault: { status: 429, body: { message: 'Service says no' }, headers: { 'Retry-After': '30' } },
+	parameters: RETRY_OFF,
 	failing: [FAULTY],
 	message: httpMessage(429, 'json', '30'),
 });

@@ -6,10 +6,18 @@ import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
 
-import type { Fault, RecordedRequest } from '../../sandbox/server.ts';
+import type { Fault, RateLimit, RecordedRequest } from '../../sandbox/server.ts';
 import { TEST_API_KEYS } from './keys';
 
-export type { Fault, RecordedRequest };
+export type { Fault, RateLimit, RecordedRequest };
+
+export interface SandboxSummary {
+	requests: number;
+	byStatus: Record<string, number>;
+	sequencesCreated: number;
+	duplicateNames: number;
+	maxInFlight: number;
+}
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -53,6 +61,15 @@ export class SandboxProcess {
 
 	async addFault(fault: Fault): Promise<void> {
 		await this.control('POST', 'faults', fault);
+	}
+
+	/** Limit API requests to a token bucket; undefined lifts the limit. */
+	async setRateLimit(limit: RateLimit | undefined): Promise<void> {
+		await this.control('POST', 'rate-limit', limit ?? null);
+	}
+
+	async summary(): Promise<SandboxSummary> {
+		return (await (await this.control('GET', 'summary')).json()) as SandboxSummary;
 	}
 
 	async reset(): Promise<void> {

@@ -10,6 +10,10 @@ import type { SandboxProcess } from './sandbox';
 export const OUTREACH = 'Outreach Sequences';
 export const CREDENTIAL_ID = 'sandbox-credential';
 
+/** Request Options with Rate Limit Handling off: an item the service pushes back on fails at once. */
+export const RETRY_OFF = { requestOptions: { rateLimitHandling: { settings: { enabled: false } } } };
+export const NOT_SENT_AGAIN = 'The item was sent once; Request Options › Rate Limit Handling is off, so it was not sent again.';
+
 export type OnError = 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
 
 export function loadFixture(name: string): WorkflowFixture {

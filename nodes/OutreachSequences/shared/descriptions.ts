@@ -2,6 +2,7 @@ import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_TIMEOUT_MS, MAX_IN_FLIGHT } from './execute';
 import { Field } from './names';
+import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_WAIT_SECONDS } from './retry';
 
 /** A required identifier that goes into the request path. */
 export function identifierProperty(field: {
@@ -30,7 +31,8 @@ export const requestOptionsProperty: INodeProperties = {
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	description: 'How fast to send the requests, how long to wait for answers, and whether to accept unverified certificates',
+	description:
+		"How fast to send the requests, what to do when the service is rate-limiting, how long to wait for answers, and whether to accept unverified certificates",
 	options: [
 		{
 			displayName: 'Batching',
@@ -39,7 +41,7 @@ export const requestOptionsProperty: INodeProperties = {
 			type: 'fixedCollection',
 			typeOptions: { multipleValues: false },
 			default: { [Field.batch]: {} },
-			description: `Send the items in batches, to stay under the service's rate limit. Without batching, up to ${MAX_IN_FLIGHT} requests are in flight at once.`,
+			description: `Send the items in fixed batches with a pause between them. Without batching, up to ${MAX_IN_FLIGHT} requests are in flight at once, and Rate Limit Handling adapts the pace to the service.`,
 			options: [
 				{
 					displayName: 'Batching',
@@ -71,6 +73,49 @@ export const requestOptionsProperty: INodeProperties = {
 			type: 'boolean',
 			default: false,
 			description: "Whether to connect even if the service's TLS certificate can't be verified",
+		},
+		{
+			displayName: 'Rate Limit Handling',
+			name: Field.rateLimitHandling,
+			placeholder: 'Add Rate Limit Handling',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: false },
+			default: { [Field.rateLimitSettings]: {} },
+			description:
+				"On unless turned off here. When the service answers 429 (rate limited) or 503 (unavailable), the node waits as long as the service asks (Retry-After), slows down, and sends that item again. A request the service may have carried out (a create after a timeout, a reset or a 5xx other than 503) is never sent again.",
+			options: [
+				{
+					displayName: 'Rate Limit Handling',
+					name: Field.rateLimitSettings,
+					values: [
+						{
+							displayName: 'Wait and Retry',
+							name: Field.retryEnabled,
+							type: 'boolean',
+							default: true,
+							description:
+								'Whether to wait and send an item again when the service is rate-limiting or unavailable. Off: such an item fails at once.',
+						},
+						{
+							displayName: 'Max Retries per Item',
+							name: Field.maxRetries,
+							type: 'number',
+							typeOptions: { minValue: 0 },
+							default: DEFAULT_MAX_RETRIES,
+							description: 'How many times one item may be sent again before it fails',
+						},
+						{
+							displayName: 'Max Wait (Seconds)',
+							name: Field.maxWait,
+							type: 'number',
+							typeOptions: { minValue: 0 },
+							default: DEFAULT_MAX_WAIT_SECONDS,
+							description:
+								'The longest single wait the node accepts. If the service asks for a longer one, the item fails instead of waiting.',
+						},
+					],
+				},
+			],
 		},
 		{
 			displayName: 'Timeout',

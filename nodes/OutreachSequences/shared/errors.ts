@@ -26,7 +26,8 @@ export function describeSubject(subject: Subject): string {
 
 const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-function header(headers: Record<string, unknown>, name: string): string | undefined {
+/** A response header, whatever its case; the first value of a list. */
+export function header(headers: Record<string, unknown>, name: string): string | undefined {
 	const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name);
 	const value = key === undefined ? undefined : headers[key];
 	if (Array.isArray(value)) return value.length ? String(value[0]) : undefined;
@@ -99,14 +100,14 @@ export function describeHttpFailure(answer: HttpAnswer, subject: Subject, creden
 	}
 	if (status === 429) {
 		return {
-			message: `${capitalize(SERVICE)} is rate-limiting requests (HTTP 429)${said}.${retryAfterText(header(answer.headers, 'retry-after'))} Space the requests out with Request Options › Batching, or turn on Settings › Retry On Fail.`,
+			message: `${capitalize(SERVICE)} is rate-limiting requests (HTTP 429)${said}.${retryAfterText(header(answer.headers, 'retry-after'))}`,
 			description,
 		};
 	}
 	if (status >= 500 || isText) {
 		const kind = isText ? ', and its answer is not JSON' : '';
 		return {
-			message: `${capitalize(SERVICE)} failed (HTTP ${status}) to ${subject.verb} ${what}${said}${kind}. ${status >= 500 ? 'Try again later, or turn on Settings › Retry On Fail.' : "Check that the credential's Base URL is the address of the service's API."}`,
+			message: `${capitalize(SERVICE)} failed (HTTP ${status}) to ${subject.verb} ${what}${said}${kind}. ${status >= 500 ? 'Try again later.' : "Check that the credential's Base URL is the address of the service's API."}`,
 			description,
 		};
 	}
@@ -130,6 +131,21 @@ export interface TransportFault {
 	message?: string;
 }
 
+export type NetworkFaultKind = 'timeout' | 'refused' | 'reset' | 'dns' | 'tls' | 'cancelled' | 'other';
+
+/** What kind of network failure a request met, from its code and text. */
+export function networkFaultKind(fault: TransportFault): NetworkFaultKind {
+	const code = fault.code ?? '';
+	const raw = fault.message ?? '';
+	if (TIMEOUT_CODES.has(code) || /timeout/i.test(raw)) return 'timeout';
+	if (code === 'ECONNREFUSED') return 'refused';
+	if (RESET_CODES.has(code) || /socket hang up|aborted/i.test(raw)) return 'reset';
+	if (DNS_CODES.has(code)) return 'dns';
+	if (TLS_CODE.test(code)) return 'tls';
+	if (code === 'ERR_CANCELED' || /cancel/i.test(raw)) return 'cancelled';
+	return 'other';
+}
+
 /**
  * A request that got no HTTP answer at all. The network code goes in the
  * description only: NodeApiError swaps any message that contains one for a
@@ -143,47 +159,59 @@ export function describeTransportFailure(
 ): FailureText {
 	const code = fault.code ?? '';
 	const raw = fault.message ?? '';
-	const host = hostOf(baseUrl);
 	const attempt = `to ${subject.verb} ${describeSubject(subject)}`;
-	const details = `Base URL: ${baseUrl}. Network error: ${code || 'none'}${raw ? ` (${raw})` : ''}.`;
-
-	if (TIMEOUT_CODES.has(code) || /timeout/i.test(raw)) {
-		return {
-			message: `${capitalize(SERVICE)} did not answer the request ${attempt} within ${timeoutMs} ms, the limit set in Request Options › Timeout.`,
-			description: details,
-		};
-	}
-	if (code === 'ECONNREFUSED') {
-		return {
-			message: `Could not connect to ${SERVICE} at ${baseUrl}: the connection was refused. Check the credential's Base URL and that the service is running.`,
-			description: details,
-		};
-	}
-	if (RESET_CODES.has(code) || /socket hang up|aborted/i.test(raw)) {
-		return {
-			message: `The connection to ${SERVICE} was reset before its answer ${attempt} was complete. The service may or may not have carried it out.`,
-			description: details,
-		};
-	}
-	if (DNS_CODES.has(code)) {
-		return {
-			message: `The host "${host}" in the credential's Base URL could not be found: the DNS lookup failed.`,
-			description: details,
-		};
-	}
-	if (TLS_CODE.test(code)) {
-		return {
-			message: `The TLS certificate of ${baseUrl} was not accepted. Turn on Request Options › Ignore SSL Issues only if you trust this server.`,
-			description: details,
-		};
-	}
-	if (code === 'ERR_CANCELED' || /cancel/i.test(raw)) {
-		return { message: `The request ${attempt} was cancelled because the execution stopped.`, description: details };
-	}
-	return {
-		message: `The request ${attempt} did not reach ${SERVICE} at ${baseUrl}. The network error is in the details.`,
-		description: details,
+	const description = `Base URL: ${baseUrl}. Network error: ${code || 'none'}${raw ? ` (${raw})` : ''}.`;
+	const messages: Record<NetworkFaultKind, () => string> = {
+		timeout: () =>
+			`${capitalize(SERVICE)} did not answer the request ${attempt} within ${timeoutMs} ms, the limit set in Request Options › Timeout.`,
+		refused: () =>
+			`Could not connect to ${SERVICE} at ${baseUrl}: the connection was refused. Check the credential's Base URL and that the service is running.`,
+		reset: () =>
+			`The connection to ${SERVICE} was reset before its answer ${attempt} was complete. The service may or may not have carried it out.`,
+		dns: () => `The host "${hostOf(baseUrl)}" in the credential's Base URL could not be found: the DNS lookup failed.`,
+		tls: () =>
+			`The TLS certificate of ${baseUrl} was not accepted. Turn on Request Options › Ignore SSL Issues only if you trust this server.`,
+		cancelled: () => `The request ${attempt} was cancelled because the execution stopped.`,
+		other: () => `The request ${attempt} did not reach ${SERVICE} at ${baseUrl}. The network error is in the details.`,
 	};
+	return { message: messages[networkFaultKind(fault)](), description };
+}
+
+/** Why an item that could have been sent again was not. */
+export interface GiveUp {
+	reason: 'disabled' | 'exhausted' | 'waitTooLong';
+	/** How many times the item was sent. */
+	attempts: number;
+	/** The wait the service last asked for, in ms. */
+	askedMs?: number;
+	maxRetries: number;
+	maxWaitMs: number;
+}
+
+const OPTION = 'Request Options › Rate Limit Handling';
+
+function seconds(ms: number): string {
+	const value = Math.round(ms / 100) / 10;
+	return `${value} second${value === 1 ? '' : 's'}`;
+}
+
+function times(count: number): string {
+	return count === 1 ? 'once' : `${count} times`;
+}
+
+/** The failure's text, plus how often the item was sent and why it was not sent again. */
+export function describeGiveUp(text: FailureText, giveUp: GiveUp): FailureText {
+	const sent = `The item was sent ${times(giveUp.attempts)}`;
+	const sentences: Record<GiveUp['reason'], () => string> = {
+		disabled: () => `${sent}; ${OPTION} is off, so it was not sent again.`,
+		exhausted: () =>
+			`${sent}, the most that ${OPTION} › Max Retries per Item (${giveUp.maxRetries}) allows${
+				giveUp.askedMs === undefined ? '' : `; the service last asked to wait ${seconds(giveUp.askedMs)}`
+			}.`,
+		waitTooLong: () =>
+			`${sent}; that wait (${seconds(giveUp.askedMs ?? 0)}) is longer than the ${seconds(giveUp.maxWaitMs)} that ${OPTION} › Max Wait (Seconds) allows, so it was not sent again.`,
+	};
+	return { message: `${text.message} ${sentences[giveUp.reason]()}`, description: text.description };
 }
 
 function hostOf(baseUrl: string): string {

@@ -25,6 +25,7 @@ export function identifierOperation(spec: {
 	resource: ResourceName;
 	operation: OperationName;
 	method: OutreachRequest['method'];
+	readOnly?: boolean;
 	/** "contact", as errors name it */
 	noun: string;
 	field: { name: string; displayName: string; description: string; placeholder: string };
@@ -35,6 +36,7 @@ export function identifierOperation(spec: {
 	return {
 		resource,
 		operation,
+		readOnly: spec.readOnly === true,
 		properties: [identifierProperty({ ...field, show: { resource: [resource], operation: [operation] } })],
 		buildRequest(context, itemIndex) {
 			const id = readIdentifier(context, itemIndex, field);

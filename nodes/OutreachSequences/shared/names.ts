@@ -44,6 +44,11 @@ export const Field = {
 	batchInterval: 'batchInterval',
 	timeout: 'timeout',
 	allowUnauthorizedCerts: 'allowUnauthorizedCerts',
+	rateLimitHandling: 'rateLimitHandling',
+	rateLimitSettings: 'settings',
+	retryEnabled: 'enabled',
+	maxRetries: 'maxRetries',
+	maxWait: 'maxWait',
 } as const;
 
 export const BodyMode = {

@@ -9,8 +9,9 @@ import type {
 import { NodeApiError } from 'n8n-workflow';
 
 import type { FailureText, HttpAnswer, TransportFault } from './errors';
-import { describeHttpFailure, describeTransportFailure } from './errors';
+import { describeHttpFailure, describeTransportFailure, header, networkFaultKind } from './errors';
 import { CREDENTIAL_TYPE } from './names';
+import type { AttemptFailure } from './retry';
 import type { OutreachRequest } from './types';
 import { isPlainObject } from './validation';
 
@@ -29,7 +30,8 @@ export function redact(text: string, secret: unknown): string {
 	return text.split(secret).join('[API key]');
 }
 
-function toNodeApiError(
+/** The one place a failure becomes the NodeApiError the user sees, with the key redacted. */
+export function failureError(
 	node: INode,
 	connection: Connection,
 	text: FailureText,
@@ -78,13 +80,17 @@ export function transportFaultOf(error: unknown): TransportFault {
 	return { code: wrappedCode, message };
 }
 
-/** Send one request and return the service's JSON object unchanged, or throw NodeApiError. */
-export async function sendRequest(
+/** One send of one request: the service's JSON object, or what failed and how to say it. */
+export type Attempt =
+	| { ok: true; json: IDataObject }
+	| { ok: false; failure: AttemptFailure; text: FailureText; httpCode?: number };
+
+/** Send one request once. Never throws for what the service or the network does. */
+export async function attemptRequest(
 	context: IExecuteFunctions,
 	connection: Connection,
 	request: OutreachRequest,
-	itemIndex: number,
-): Promise<IDataObject> {
+): Promise<Attempt> {
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url: `${connection.baseUrl}${request.path}`,
@@ -109,13 +115,21 @@ export async function sendRequest(
 			credentialsDecrypted: connection.credentials,
 		})) as HttpAnswer;
 	} catch (error) {
-		const text = describeTransportFailure(transportFaultOf(error), request.subject, connection.baseUrl, connection.timeoutMs);
-		throw toNodeApiError(context.getNode(), connection, text, itemIndex);
+		const fault = transportFaultOf(error);
+		return {
+			ok: false,
+			failure: { kind: 'network', fault: networkFaultKind(fault) },
+			text: describeTransportFailure(fault, request.subject, connection.baseUrl, connection.timeoutMs),
+		};
 	}
 
 	if (answer.statusCode >= 200 && answer.statusCode < 300 && isPlainObject(answer.body)) {
-		return answer.body as IDataObject;
+		return { ok: true, json: answer.body as IDataObject };
 	}
-	const text = describeHttpFailure(answer, request.subject, connection.credentialName);
-	throw toNodeApiError(context.getNode(), connection, text, itemIndex, answer.statusCode);
+	return {
+		ok: false,
+		failure: { kind: 'http', status: answer.statusCode, retryAfter: header(answer.headers, 'retry-after') },
+		text: describeHttpFailure(answer, request.subject, connection.credentialName),
+		httpCode: answer.statusCode,
+	};
 }

@@ -5,6 +5,7 @@ export const useCaseGet = identifierOperation({
 	resource: Resource.UseCase,
 	operation: Operation.Get,
 	method: 'GET',
+	readOnly: true,
 	noun: 'use case',
 	field: {
 		name: Field.useCaseId,

@@ -1,0 +1,102 @@
+/**
+ * When an item is sent again on its own, and after how long. Pure functions:
+ * the executor asks them, and the pacer (pacer.ts) slows the whole node down.
+ *
+ * The rule: a request is sent again only where the answer proves the service
+ * did not act on it (429, 503, a refused connection), or where acting twice
+ * does no harm (a read-only operation after 502, 504, a reset or a timeout).
+ * A create is never sent again after a timeout, a reset or a 500/502/504.
+ * A refused connection is retried only once the service has answered in this
+ * run: before that it means a wrong Base URL or a service that is down, and
+ * the user should hear so at once, not after minutes of backoff.
+ */
+import type { NetworkFaultKind } from './errors';
+
+/** What an attempt that failed tells the retry logic. */
+export type AttemptFailure =
+	| { kind: 'http'; status: number; retryAfter?: string }
+	| { kind: 'network'; fault: NetworkFaultKind };
+
+/** The user's Request Options › Rate Limit Handling, with its defaults filled in. */
+export interface RetryPolicy {
+	enabled: boolean;
+	/** How many times one item may be sent again. */
+	maxRetries: number;
+	/** The longest single wait the node accepts, in ms. */
+	maxWaitMs: number;
+}
+
+export const DEFAULT_MAX_RETRIES = 10;
+export const DEFAULT_MAX_WAIT_SECONDS = 60;
+/** Backoff without Retry-After: about 1 s, doubling, and never more than this. */
+const FIRST_BACKOFF_MS = 1000;
+const MAX_BACKOFF_MS = 30_000;
+
+export function retryPolicyOf(value: { enabled?: unknown; maxRetries?: unknown; maxWait?: unknown } | undefined): RetryPolicy {
+	const retries = Number(value?.maxRetries);
+	const wait = Number(value?.maxWait);
+	return {
+		enabled: value?.enabled !== false,
+		maxRetries: Number.isInteger(retries) && retries >= 0 ? retries : DEFAULT_MAX_RETRIES,
+		maxWaitMs: (Number.isFinite(wait) && wait >= 0 ? wait : DEFAULT_MAX_WAIT_SECONDS) * 1000,
+	};
+}
+
+/** Whether this failure proves the service did not act, or acting twice is harmless. */
+export function isSafeToResend(failure: AttemptFailure, readOnly: boolean): boolean {
+	if (failure.kind === 'http') {
+		if (failure.status === 429 || failure.status === 503) return true;
+		return readOnly && (failure.status === 502 || failure.status === 504);
+	}
+	if (failure.fault === 'refused') return true;
+	return readOnly && (failure.fault === 'reset' || failure.fault === 'timeout');
+}
+
+/**
+ * Retry-After as a wait in ms: delay-seconds or an HTTP date (RFC 9110 10.2.3).
+ * A date in the past is no wait; anything else is no answer.
+ */
+export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
+	if (value === undefined) return undefined;
+	const text = value.trim();
+	if (/^\d+$/.test(text)) return Number(text) * 1000;
+	if (!/[a-z]/i.test(text)) return undefined;
+	const at = Date.parse(text);
+	return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
+}
+
+/** Exponential backoff with jitter: near 1 s after the first failure, then 2 s, 4 s, … */
+export function backoffMs(consecutiveFailures: number, random: number): number {
+	const exponent = Math.max(0, consecutiveFailures - 1);
+	return Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** exponent) * (0.75 + random / 2);
+}
+
+export type RetryDecision =
+	| { retry: true; waitMs: number }
+	| { retry: false; reason: 'notSafe' | 'disabled' | 'exhausted' | 'waitTooLong'; waitMs?: number };
+
+/**
+ * Send this item again, and after how long? `attempts` counts the sends of the
+ * item so far, this one included.
+ */
+export function decideRetry(
+	failure: AttemptFailure,
+	situation: {
+		readOnly: boolean;
+		policy: RetryPolicy;
+		attempts: number;
+		backoffMs: number;
+		nowMs: number;
+		/** Whether the service has answered any request of this run. */
+		serviceReached: boolean;
+	},
+): RetryDecision {
+	const { policy } = situation;
+	if (!isSafeToResend(failure, situation.readOnly)) return { retry: false, reason: 'notSafe' };
+	if (failure.kind === 'network' && failure.fault === 'refused' && !situation.serviceReached) return { retry: false, reason: 'notSafe' };
+	if (!policy.enabled) return { retry: false, reason: 'disabled' };
+	const asked = failure.kind === 'http' ? parseRetryAfter(failure.retryAfter, situation.nowMs) : undefined;
+	if (asked !== undefined && asked > policy.maxWaitMs) return { retry: false, reason: 'waitTooLong', waitMs: asked };
+	if (situation.attempts > policy.maxRetries) return { retry: false, reason: 'exhausted', waitMs: asked };
+	return { retry: true, waitMs: asked ?? Math.min(situation.backoffMs, policy.maxWaitMs) };
+}
