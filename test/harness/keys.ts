@@ -5,4 +5,5 @@ export const TEST_API_KEYS = {
 	cli: 'e2e-cli-key-5d1c0b9a',
 	editor: 'e2e-editor-key-93b1d0c7',
 	queue: 'e2e-queue-key-4e8a21f0',
+	rateLimit: 'e2e-rate-limit-key-6c2f8d13',
 } as const;
