@@ -399,7 +399,22 @@ export class Sandbox {
 			created.set(name, (created.get(name) ?? 0) + 1);
 		}
 		const duplicates = [...created.values()].reduce((sum, count) => sum + count - 1, 0);
-		return { requests: requests.length, byStatus, sequencesCreated: this.store.sequences.size, duplicateNames: duplicates, maxInFlight: this.maxInFlight };
+		// The same request (method, target, body) carried out more than once.
+		const succeeded = new Map<string, number>();
+		for (const entry of requests) {
+			if ((entry.status ?? 0) < 200 || (entry.status ?? 0) >= 300) continue;
+			const key = `${entry.method} ${entry.url} ${entry.body}`;
+			succeeded.set(key, (succeeded.get(key) ?? 0) + 1);
+		}
+		const repeatedSuccesses = [...succeeded.values()].reduce((sum, count) => sum + count - 1, 0);
+		return {
+			requests: requests.length,
+			byStatus,
+			sequencesCreated: this.store.sequences.size,
+			duplicateNames: duplicates,
+			repeatedSuccesses,
+			maxInFlight: this.maxInFlight,
+		};
 	}
 
 	/** Test support for other processes: /__sandbox/requests, /summary, /faults, /rate-limit, /reset, /records. */

@@ -16,6 +16,8 @@ export interface SandboxSummary {
 	byStatus: Record<string, number>;
 	sequencesCreated: number;
 	duplicateNames: number;
+	/** Requests (method, target, body) answered 2xx more than once. */
+	repeatedSuccesses: number;
 	maxInFlight: number;
 }
 
