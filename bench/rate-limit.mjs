@@ -53,7 +53,10 @@ const control = async (route, method = 'GET') => {
 
 const freePort = () =>
 	new Promise((resolve) => {
-		const server = net.createServer().listen(0, '127.0.0.1', () => server.close(() => resolve(server.address().port)));
+		const server = net.createServer().listen(0, '127.0.0.1', () => {
+			const { port } = server.address();
+			server.close(() => resolve(port));
+		});
 	});
 const { NODE_ENV: _ignored, ...inherited } = process.env;
 const env = {
