@@ -6,4 +6,5 @@ export const TEST_API_KEYS = {
 	editor: 'e2e-editor-key-93b1d0c7',
 	queue: 'e2e-queue-key-4e8a21f0',
 	rateLimit: 'e2e-rate-limit-key-6c2f8d13',
+	schemaPreview: 'e2e-schema-preview-key-1a7d4b92',
 } as const;

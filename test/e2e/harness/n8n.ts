@@ -222,17 +222,28 @@ export const OWNER = {
 	lastName: 'Owner',
 };
 
-/** Creates the owner account through the REST API and keeps its session cookie. */
+/**
+ * Creates the owner account through the REST API and keeps its session cookie.
+ * n8n 1.x reports ready a moment before its REST routes exist, so a 404 is
+ * asked again for up to a minute.
+ */
 export async function setupOwner(url: string): Promise<string> {
-	const response = await fetch(`${url}/rest/owner/setup`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(OWNER),
-	});
-	if (!response.ok) throw new Error(`Owner setup failed: ${response.status} ${await response.text()}`);
-	const cookie = response.headers.get('set-cookie')?.split(';')[0];
-	if (!cookie) throw new Error('Owner setup returned no session cookie');
-	return cookie;
+	const deadline = Date.now() + 60_000;
+	for (;;) {
+		const response = await fetch(`${url}/rest/owner/setup`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(OWNER),
+		});
+		if (response.status === 404 && Date.now() < deadline) {
+			await new Promise((resolve) => setTimeout(resolve, 500));
+			continue;
+		}
+		if (!response.ok) throw new Error(`Owner setup failed: ${response.status} ${await response.text()}`);
+		const cookie = response.headers.get('set-cookie')?.split(';')[0];
+		if (!cookie) throw new Error('Owner setup returned no session cookie');
+		return cookie;
+	}
 }
 
 /** A REST call as the owner; throws with the body on a non-2xx answer. */
