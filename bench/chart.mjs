@@ -49,3 +49,42 @@ export function renderChart(result) {
 	);
 	return `${parts.join('\n')}\n`;
 }
+
+const RATE_COLORS = { ours: COLORS.ours, http: COLORS.http, retry: '#bf3989' };
+
+/**
+ * The rate-limited benchmark: per workload and contender, the share of items
+ * that succeeded, the duplicates the service created, and time ÷ the ideal N ÷ R.
+ */
+export function rateLimitChart(result) {
+	const left = 320;
+	const plotWidth = 300;
+	const rowHeight = 40;
+	const top = 64;
+	const maxRatio = Math.max(2, ...result.rows.map((row) => row.ofIdeal));
+	const width = left + plotWidth + 240;
+	const height = top + result.rows.length * rowHeight + 20;
+	const bars = result.rows.map((row, index) => {
+		const y = top + index * rowHeight;
+		const share = row.succeeded / result.items;
+		const ratio = row.ofIdeal / maxRatio;
+		const color = RATE_COLORS[row.key] ?? COLORS.floor;
+		return [
+			`<text x="${left - 10}" y="${y + 11}" text-anchor="end" font-weight="bold">${escape(row.workload)}</text>`,
+			`<text x="${left - 10}" y="${y + 25}" text-anchor="end">${escape(row.contender)}</text>`,
+			`<rect x="${left}" y="${y}" width="${(share * plotWidth).toFixed(1)}" height="13" fill="${color}"/>`,
+			`<text x="${left + share * plotWidth + 6}" y="${y + 11}">${(100 * share).toFixed(1)}% succeeded · ${row.duplicates.toLocaleString('en-US')} duplicates · ${row.rejected.toLocaleString('en-US')} rejected</text>`,
+			`<rect x="${left}" y="${y + 16}" width="${(ratio * plotWidth).toFixed(1)}" height="9" fill="${color}" opacity="0.45"/>`,
+			`<text x="${left + ratio * plotWidth + 6}" y="${y + 25}" font-size="11">${row.ofIdeal.toFixed(2)}× the ideal time</text>`,
+		].join('');
+	});
+	return [
+		`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="12">`,
+		'<rect width="100%" height="100%" fill="#ffffff"/>',
+		`<text x="20" y="24" font-size="15" font-weight="bold">${result.items.toLocaleString('en-US')} items, a service that allows ${result.rate} requests per second (n8n ${escape(result.n8n)})</text>`,
+		`<text x="20" y="42" font-size="11">Solid bar: share of items that succeeded. Light bar: time as a multiple of the ideal N ÷ R = ${result.idealSeconds} s (scale up to ${maxRatio.toFixed(1)}×).</text>`,
+		...bars,
+		'</svg>',
+		'',
+	].join('\n');
+}

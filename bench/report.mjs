@@ -17,11 +17,45 @@ export function resultTable(result) {
 	].join('\n');
 }
 
-export function writeReport(folder) {
-	const results = readdirSync(folder)
-		.filter((file) => /^results-.*\.json$/.test(file))
+const count = (value) => value.toLocaleString('en-US');
+
+/** The rate-limited benchmark's table: per workload and contender, what got through and at what cost. */
+export function rateLimitTable(result) {
+	const pct = (part) => `${((100 * part) / result.items).toFixed(1)}%`;
+	return [
+		'| Workload | Contender | Items succeeded | Duplicates | Requests rejected (429) | Requests in all | Time, s | Time ÷ ideal |',
+		'|---|---|---:|---:|---:|---:|---:|---:|',
+		...result.rows.map(
+			(row) =>
+				`| ${row.workload} | ${row.contender} | ${count(row.succeeded)} (${pct(row.succeeded)})${row.nodeFailed ? ', then the node failed' : ''} | ${count(row.duplicates)} | ${count(row.rejected)} (${pct(row.rejected)}) | ${count(row.requests)} | ${fixed(row.seconds, 1)} | ${row.key === 'ours' ? `**${fixed(row.ofIdeal)}×**` : `${fixed(row.ofIdeal)}×`} |`,
+		),
+	].join('\n');
+}
+
+function rateLimitSection(result) {
+	const tag = result.n8n.replace(/\W+/g, '-');
+	return `## Rate-limited, n8n ${result.n8n}
+
+Written by \`bench/rate-limit.mjs\` (also part of \`npm run bench\`). The sandbox allows ${result.rate} requests per second (a token bucket with a burst of ${result.burst}) and answers 429 with \`Retry-After\` in seconds beyond that. ${count(result.items)} items run through \`n8n execute\`, each contender in turn in one run. The ideal time is N ÷ R = ${result.idealSeconds} s. Contenders: this node on default settings; the HTTP Request node on default settings; the HTTP Request node with Settings › Retry On Fail (5 tries, 5 s apart), which acts only with On Error = Stop, so that is how it runs (the others run with On Error = Continue, to count items). *Time* is the node's own \`executionTime\`, waits and tries included. *Duplicates*: for creates, sequences the service created more than once under the same name; for archives, the same archive carried out more than once.
+
+- Date: ${result.date}
+- Machine: ${result.machine}; Node.js ${result.node}
+
+![Rate-limited: items succeeded and time ÷ ideal on n8n ${result.n8n}](rate-limit-${tag}.svg)
+
+${rateLimitTable(result)}
+`;
+}
+
+const readResults = (folder, pattern) =>
+	readdirSync(folder)
+		.filter((file) => pattern.test(file))
 		.map((file) => JSON.parse(readFileSync(path.join(folder, file), 'utf8')))
 		.sort((a, b) => b.n8n.localeCompare(a.n8n, 'en', { numeric: true }));
+
+export function writeReport(folder) {
+	const results = readResults(folder, /^results-.*\.json$/);
+	const rateLimited = readResults(folder, /^rate-limit-.*\.json$/);
 	const sections = results.map((result) => {
 		const tag = result.n8n.replace(/\W+/g, '-');
 		const profile = path.join(folder, `profile-${tag}.md`);
@@ -51,6 +85,6 @@ Written by \`npm run bench\` (\`bench/run.mjs\`). Each workload runs through \`n
 
 *ms/item* is the node's own \`executionTime\` from the run data, divided by N (the floor: its elapsed time divided by N). *Peak RSS* is the \`n8n execute\` process's maximum resident set (\`/usr/bin/time -f %M\`); *Wall* is that whole process, start-up included. Every run is checked: N items out, each a success, and N requests seen by the sandbox.
 
-${sections.join('\n')}`,
+${sections.join('\n')}${rateLimited.map((result) => `\n${rateLimitSection(result)}`).join('')}`,
 	);
 }

@@ -11,86 +11,26 @@
 // BENCH_ROUNDS (default 3), BENCH_OUT (default bench/, where results go),
 // BENCH_PROFILE=0 (skip the CPU profile of archive contact at the first size),
 // BENCH_PROFILE_DETAIL=<origin> (also print that origin's top functions).
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import os from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import readline from 'node:readline';
 
 import { resultDataOf } from '../scripts/run-data.cjs';
 import { renderChart } from './chart.mjs';
 import { resultTable, writeReport } from './report.mjs';
+import { benchWorkflow, httpNode, log, machine, oursNode, PACKAGE, prepare, root, slug } from './setup.mjs';
 
-const root = path.resolve(import.meta.dirname, '..');
 const version = process.env.BENCH_N8N ?? '2.41.1';
 const sizes = (process.env.BENCH_SIZES ?? '2000,10000').split(',').map(Number);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const outDir = path.resolve(root, process.env.BENCH_OUT ?? 'bench');
 const apiKey = 'bench-key-6a0f3e';
-const PACKAGE = 'n8n-nodes-outreach-sequences';
-
-const log = (text) => process.stderr.write(`${text}\n`);
-
-function freePort() {
-	return new Promise((resolve, reject) => {
-		const server = createServer();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address();
-			server.close(() => resolve(port));
-		});
-	});
-}
 
 // ── setup: n8n, the package, the sandbox ────────────────────────────────────
-log(`Preparing n8n ${version} …`);
-execFileSync('bash', [path.join(root, 'scripts', 'install-n8n.sh'), version], { stdio: ['ignore', 'inherit', 'inherit'] });
-const n8n = path.join(root, '.cache', `n8n-${version}`, 'node_modules', '.bin', 'n8n');
-
-const work = mkdtempSync(path.join(os.tmpdir(), 'outreach-bench-'));
-execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+const bench = await prepare({ version, apiKey, prefix: 'bench', sandboxArgs: ['--bulk-contacts', String(Math.max(...sizes))] });
+const { n8n, work, env, sandboxUrl, control } = bench;
 /** The floor keeps as many requests in flight as this node does. */
 const { MAX_IN_FLIGHT: CONCURRENCY } = await import(path.join(root, 'dist', 'nodes', 'OutreachSequences', 'shared', 'execute.js'));
-const tarballName = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: root, encoding: 'utf8' }).trim();
-const tarball = path.join(work, tarballName);
-const nodesDir = path.join(work, 'user', '.n8n', 'nodes');
-mkdirSync(nodesDir, { recursive: true });
-writeFileSync(path.join(nodesDir, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true }));
-execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: nodesDir, stdio: ['ignore', 'ignore', 'inherit'] });
-
-const maxSize = Math.max(...sizes);
-const sandbox = spawn(
-	process.execPath,
-	['--disable-warning=MODULE_TYPELESS_PACKAGE_JSON', 'sandbox/cli.ts', '--port', '0', '--key', apiKey, '--bulk-contacts', String(maxSize)],
-	{ cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
-);
-const sandboxUrl = await new Promise((resolve, reject) => {
-	readline.createInterface({ input: sandbox.stdout }).once('line', (line) => resolve(JSON.parse(line).url));
-	sandbox.once('exit', (code) => reject(new Error(`The sandbox exited with ${code}`)));
-});
-process.on('exit', () => sandbox.kill());
-/** The sandbox's test routes. One retry: a kept-alive socket the sandbox closed while idle fails once. */
-async function control(route, method = 'GET', attempt = 1) {
-	try {
-		const text = await (await fetch(`${sandboxUrl}/__sandbox/${route}`, { method })).text();
-		return text ? JSON.parse(text) : undefined;
-	} catch (error) {
-		if (attempt > 1) throw error;
-		return await control(route, method, attempt + 1);
-	}
-}
-
-const { NODE_ENV: _ignored, ...inherited } = process.env;
-const env = {
-	...inherited,
-	N8N_USER_FOLDER: path.join(work, 'user'),
-	N8N_DIAGNOSTICS_ENABLED: 'false',
-	N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-	N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
-	DB_SQLITE_POOL_SIZE: '1',
-	N8N_RUNNERS_BROKER_PORT: String(await freePort()),
-};
 
 // ── the workloads, as each contender is configured ──────────────────────────
 const SCHEDULES = [
@@ -143,72 +83,17 @@ const workloads = [
 
 const inputItem = (index) => ({ id: `bulk-${index}`, useCase: index % 2 ? 'uc-2' : 'uc-1', n: index });
 
-function workflow(id, size, contender, workload) {
-	const items = {
-		id: 'items',
-		name: 'Items',
-		type: 'n8n-nodes-base.code',
-		typeVersion: 2,
-		position: [220, 0],
-		parameters: {
-			jsCode: `return Array.from({ length: ${size} }, (_, index) => ({ json: { id: 'bulk-' + index, useCase: index % 2 ? 'uc-2' : 'uc-1', n: index } }));`,
-		},
-	};
-	const node =
-		contender === 'ours'
-			? {
-					id: 'contender',
-					name: 'Contender',
-					type: `${PACKAGE}.outreachSequences`,
-					typeVersion: 1,
-					position: [440, 0],
-					parameters: workload.ours,
-					credentials: { outreachSequencesApi: { id: 'benchOutreach', name: 'Outreach (bench)' } },
-				}
-			: {
-					id: 'contender',
-					name: 'Contender',
-					type: 'n8n-nodes-base.httpRequest',
-					typeVersion: 4.2,
-					position: [440, 0],
-					parameters: { authentication: 'genericCredentialType', genericAuthType: 'httpHeaderAuth', options: {}, ...workload.http },
-					credentials: { httpHeaderAuth: { id: 'benchHeader', name: 'X-API-Key (bench)' } },
-				};
-	return {
-		id,
-		name: id,
-		active: false,
-		nodes: [{ id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} }, items, node],
-		connections: {
-			Start: { main: [[{ node: 'Items', type: 'main', index: 0 }]] },
-			Items: { main: [[{ node: 'Contender', type: 'main', index: 0 }]] },
-		},
-		settings: { executionOrder: 'v1' },
-	};
-}
+const workflow = (id, size, contender, workload) =>
+	benchWorkflow(id, size, "{ id: 'bulk-' + index, useCase: index % 2 ? 'uc-2' : 'uc-1', n: index }", contender === 'ours' ? oursNode(workload.ours) : httpNode(workload.http));
 
-const slug = (text) => text.replace(/\W+/g, '-');
 const workflowId = (contender, workload, size) => `bench-${contender}-${slug(workload.name)}-${size}`;
 
-log('Importing the credentials and the benchmark workflows …');
-writeFileSync(
-	path.join(work, 'credentials.json'),
-	JSON.stringify([
-		{ id: 'benchOutreach', name: 'Outreach (bench)', type: 'outreachSequencesApi', data: { apiKey, baseUrl: sandboxUrl } },
-		{ id: 'benchHeader', name: 'X-API-Key (bench)', type: 'httpHeaderAuth', data: { name: 'X-API-Key', value: apiKey } },
-	]),
+log('Importing the benchmark workflows …');
+bench.importWorkflows(
+	workloads.flatMap((workload) =>
+		sizes.flatMap((size) => ['ours', 'http'].map((contender) => workflow(workflowId(contender, workload, size), size, contender, workload))),
+	),
 );
-execFileSync(n8n, ['import:credentials', `--input=${path.join(work, 'credentials.json')}`], { env, stdio: 'ignore' });
-mkdirSync(path.join(work, 'workflows'));
-for (const workload of workloads) {
-	for (const size of sizes) {
-		for (const contender of ['ours', 'http']) {
-			const id = workflowId(contender, workload, size);
-			writeFileSync(path.join(work, 'workflows', `${id}.json`), JSON.stringify(workflow(id, size, contender, workload)));
-		}
-	}
-}
-execFileSync(n8n, ['import:workflow', '--separate', `--input=${path.join(work, 'workflows')}`], { env, stdio: 'ignore' });
 
 // ── measuring ───────────────────────────────────────────────────────────────
 /** Checks that all `size` items succeeded, in order, and that the service saw `size` requests. */
@@ -242,16 +127,7 @@ async function runN8nOnce(contender, workload, size) {
 	await control('reset', 'POST');
 	const id = workflowId(contender, workload, size);
 	const rssFile = path.join(work, 'rss.txt');
-	const started = process.hrtime.bigint();
-	const output = await new Promise((resolve, reject) => {
-		const child = spawn('/usr/bin/time', ['-f', '%M', '-o', rssFile, n8n, 'execute', `--id=${id}`, '--rawOutput'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-		const chunks = [];
-		child.stdout.on('data', (chunk) => chunks.push(chunk));
-		child.stderr.resume();
-		child.once('error', reject);
-		child.once('exit', () => resolve(Buffer.concat(chunks).toString('utf8')));
-	});
-	const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+	const { stdout: output, wallMs } = await bench.execute(id, { peakRssFile: rssFile });
 	const run = resultDataOf(output);
 	if (run.error) throw new Error(`${id}: the run failed: ${run.error.message}`);
 	const task = run.runData.Contender[0];
@@ -384,17 +260,16 @@ for (const workload of workloads) {
 if (process.env.BENCH_PROFILE !== '0') await profile(workloads[0], sizes[0]);
 
 // ── report ──────────────────────────────────────────────────────────────────
-const cpus = os.cpus();
-const tag = version.replace(/\W+/g, '-');
+const tag = slug(version);
 const result = {
 	date: new Date().toISOString(),
 	n8n: version,
 	node: process.version,
-	machine: `${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}`,
+	machine: machine(),
 	rounds,
 	concurrency: CONCURRENCY,
-	tarball: tarballName,
-	tarballKb: Number((statSync(tarball).size / 1024).toFixed(1)),
+	tarball: bench.tarballName,
+	tarballKb: bench.tarballKb,
 	repeatedRuns,
 	rows,
 };
@@ -404,5 +279,4 @@ writeFileSync(path.join(outDir, `results-${tag}.json`), `${JSON.stringify(result
 writeFileSync(path.join(outDir, `results-${tag}.svg`), renderChart(result));
 writeReport(outDir);
 log(`Wrote ${path.relative(root, path.join(outDir, 'results.md'))} and results-${tag}.json/.svg`);
-sandbox.kill();
-rmSync(work, { recursive: true, force: true });
+bench.close();
