@@ -3,7 +3,7 @@
 // folder, the sandbox as its own process, the two credentials, and
 // `n8n execute` of an imported workflow.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -105,21 +105,29 @@ export async function prepare({ version, apiKey, sandboxArgs = [], prefix }) {
 			for (const workflow of workflows) writeFileSync(path.join(folder, `${workflow.id}.json`), JSON.stringify(workflow));
 			execFileSync(n8n, ['import:workflow', '--separate', `--input=${folder}`], { env, stdio: 'ignore' });
 		},
-		/** `n8n execute --id --rawOutput`, optionally under `/usr/bin/time`; resolves with stdout and the wall time. */
+		/**
+		 * `n8n execute --id --rawOutput`, optionally under `/usr/bin/time`; resolves with stdout and the wall time.
+		 * stdout goes to a file, not a pipe: through a pipe, a line from n8n's task runner (a child process on
+		 * the same stdout) could land in the middle of tens of MB of run data, which then no longer parses.
+		 */
 		async execute(id, { peakRssFile } = {}) {
 			const [command, args] = peakRssFile
 				? ['/usr/bin/time', ['-f', '%M', '-o', peakRssFile, n8n, 'execute', `--id=${id}`, '--rawOutput']]
 				: [n8n, ['execute', `--id=${id}`, '--rawOutput']];
+			const outFile = path.join(work, 'stdout.txt');
+			const out = openSync(outFile, 'w');
 			const started = process.hrtime.bigint();
-			const stdout = await new Promise((resolve, reject) => {
-				const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-				const chunks = [];
-				child.stdout.on('data', (chunk) => chunks.push(chunk));
+			await new Promise((resolve, reject) => {
+				const child = spawn(command, args, { env, stdio: ['ignore', out, 'pipe'] });
 				child.stderr.resume();
 				child.once('error', reject);
-				child.once('exit', () => resolve(Buffer.concat(chunks).toString('utf8')));
+				child.once('exit', resolve);
 			});
-			return { stdout, wallMs: Number(process.hrtime.bigint() - started) / 1e6 };
+			const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+			closeSync(out);
+			const stdout = readFileSync(outFile, 'utf8');
+			rmSync(outFile);
+			return { stdout, wallMs };
 		},
 		close() {
 			sandbox.kill();
