@@ -21,10 +21,8 @@ import {
 	n8nEnv,
 	packPackage,
 	prepareN8n,
-	setupOwner,
-	startDaemon,
+	startN8nServer,
 	userFolderWithPackage,
-	waitForHttp,
 	type N8nServer,
 } from './harness/n8n';
 
@@ -66,12 +64,7 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 		await n8nCliOk(bin, ['import:credentials', `--input=${credentials}`], env);
 		await n8nCliOk(bin, ['import:workflow', '--separate', `--input=${path.join(ROOT, 'examples')}`], env);
 
-		const daemon = startDaemon(bin, ['start'], env);
-		const url = `http://127.0.0.1:${port}`;
-		server = { url, daemon, cookie: '' };
-		await waitForHttp(`${url}/healthz/readiness`, daemon);
-		server.cookie = await setupOwner(url);
-
+		server = await startN8nServer(bin, env, port);
 		browser = await launchChromium();
 	});
 

@@ -27,10 +27,8 @@ import {
 	packPackage,
 	prepareN8n,
 	rest,
-	setupOwner,
-	startDaemon,
+	startN8nServer,
 	userFolderWithPackage,
-	waitForHttp,
 	type N8nServer,
 } from './harness/n8n';
 
@@ -96,11 +94,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: schema preview of the unex
 		writeFileSync(path.join(work, 'workflow.json'), JSON.stringify(workflow()));
 		await n8nCliOk(bin, ['import:credentials', `--input=${path.join(work, 'credentials.json')}`], env);
 		await n8nCliOk(bin, ['import:workflow', `--input=${path.join(work, 'workflow.json')}`], env);
-		const daemon = startDaemon(bin, ['start'], env);
-		const url = `http://127.0.0.1:${port}`;
-		server = { url, daemon, cookie: '' };
-		await waitForHttp(`${url}/healthz/readiness`, daemon);
-		server.cookie = await setupOwner(url);
+		server = await startN8nServer(bin, env, port);
 		browser = await launchChromium();
 	});
 

@@ -258,3 +258,11 @@ export async function rest<T>(server: N8nServer, method: string, route: string, 
 	const parsed = JSON.parse(text) as { data?: T };
 	return (parsed.data ?? parsed) as T;
 }
+
+/** `n8n start` on `port`, ready and with the owner signed in: what the editor suites drive. */
+export async function startN8nServer(bin: string, env: NodeJS.ProcessEnv, port: number): Promise<N8nServer> {
+	const daemon = startDaemon(bin, ['start'], env);
+	const url = `http://127.0.0.1:${port}`;
+	await waitForHttp(`${url}/healthz/readiness`, daemon);
+	return { url, daemon, cookie: await setupOwner(url) };
+}
