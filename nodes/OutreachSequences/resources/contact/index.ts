@@ -20,7 +20,7 @@ export const contactDescription: INodeProperties[] = [
 			{
 				name: 'Archive',
 				value: Operation.Archive,
-				action: 'Archive a contact',
+				action: 'Archive contact',
 				description: 'Remove a contact from active use. The service keeps it and can restore it later.',
 			},
 		],

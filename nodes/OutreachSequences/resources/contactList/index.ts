@@ -20,7 +20,7 @@ export const contactListDescription: INodeProperties[] = [
 			{
 				name: 'Archive',
 				value: Operation.Archive,
-				action: 'Archive a contact list',
+				action: 'Archive contact list',
 				description: 'Remove a contact list from active use. The service keeps it and can restore it later.',
 			},
 		],

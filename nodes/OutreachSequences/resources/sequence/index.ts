@@ -20,7 +20,7 @@ export const sequenceDescription: INodeProperties[] = [
 			{
 				name: 'Create',
 				value: Operation.Create,
-				action: 'Create a sequence',
+				action: 'Create sequence',
 				description: 'Create an outreach sequence from a name, optional details and schedule steps',
 			},
 		],

@@ -20,7 +20,7 @@ export const useCaseDescription: INodeProperties[] = [
 			{
 				name: 'Get',
 				value: Operation.Get,
-				action: 'Get a use case',
+				action: 'Get use case',
 				description: 'Get a use case by its identifier, with its title, description, status and actions',
 			},
 		],
