@@ -62,7 +62,7 @@ export function rateLimitChart(result) {
 	const rowHeight = 40;
 	const top = 64;
 	const maxRatio = Math.max(2, ...result.rows.map((row) => row.ofIdeal));
-	const width = left + plotWidth + 240;
+	const width = left + plotWidth + 320;
 	const height = top + result.rows.length * rowHeight + 20;
 	const bars = result.rows.map((row, index) => {
 		const y = top + index * rowHeight;
