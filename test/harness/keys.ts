@@ -7,4 +7,5 @@ export const TEST_API_KEYS = {
 	queue: 'e2e-queue-key-4e8a21f0',
 	rateLimit: 'e2e-rate-limit-key-6c2f8d13',
 	schemaPreview: 'e2e-schema-preview-key-1a7d4b92',
+	installPaths: 'e2e-install-paths-key-8b3e5c70',
 } as const;
