@@ -182,3 +182,14 @@ test('every example workflow uses an operation the node offers, and the sandbox 
 	}
 	expect([...used].sort()).toEqual([...operations].sort());
 });
+
+test('every operation has a tool description of its own, shown only on the AI Agent tool variant', () => {
+	const toolDescriptions = description.properties.filter((property) => property.name === 'toolDescription');
+	const covered = toolDescriptions.map((property) => `${property.displayOptions?.show?.resource}/${property.displayOptions?.show?.operation}`);
+	expect(covered.sort()).toEqual(['contact/archive', 'contactList/archive', 'sequence/create', 'useCase/get']);
+	for (const property of toolDescriptions) {
+		expect(property.displayOptions?.show?.['@tool']).toEqual([true]);
+		expect(String(property.default).length).toBeGreaterThan(150);
+		expect(String(property.default)).not.toMatch(/ in Outreach Sequences$/);
+	}
+});

@@ -24,6 +24,24 @@ export function identifierProperty(field: {
 	};
 }
 
+/**
+ * What the AI Agent tells its model about this operation when the node is its
+ * tool. n8n uses a node's own `toolDescription` field instead of adding its
+ * generic one ("<action> in <node>"), and shows it only on the tool variant
+ * (`@tool`); the user can still rewrite it there.
+ */
+export function toolDescriptionProperty(show: IDisplayOptions['show'], text: string): INodeProperties {
+	return {
+		displayName: 'Tool Description',
+		name: Field.toolDescription,
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: text,
+		description: 'What the AI Agent tells its model this tool does and what to give it. The default is written for this operation.',
+		displayOptions: { show: { ...show, '@tool': [true] } },
+	};
+}
+
 /** Pacing, timeout and TLS settings that apply to every operation. */
 export const requestOptionsProperty: INodeProperties = {
 	displayName: 'Request Options',

@@ -7,6 +7,7 @@ import type { Epoch } from './pacer';
 import { RequestPacer } from './pacer';
 import type { RetryDecision, RetryPolicy } from './retry';
 import { backoffMs, decideRetry, retryPolicyOf } from './retry';
+import { failuresAsItems } from './tool';
 import type { Attempt, Connection } from './transport';
 import { attemptRequest, failureError } from './transport';
 import type { OperationDefinition, OutreachRequest } from './types';
@@ -167,7 +168,7 @@ export async function runOperation(
 	definition: OperationDefinition,
 ): Promise<INodeExecutionData[][]> {
 	const items = context.getInputData();
-	const continueOnFail = context.continueOnFail();
+	const continueOnFail = failuresAsItems(context.continueOnFail(), context.getNode().type);
 	const options = context.getNodeParameter(Field.requestOptions, 0, {}) as RequestOptionsValue;
 	const pace = paceOf(options);
 	const policy: RetryPolicy = retryPolicyOf(options.rateLimitHandling?.settings);

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { identifierProperty } from './descriptions';
+import { identifierProperty, toolDescriptionProperty } from './descriptions';
 import type { OperationName, ResourceName } from './names';
 import type { OperationDefinition, OutreachRequest } from './types';
 import { encodePathSegment, toIdentifier } from './validation';
@@ -29,6 +29,8 @@ export function identifierOperation(spec: {
 	/** "contact", as errors name it */
 	noun: string;
 	field: { name: string; displayName: string; description: string; placeholder: string };
+	/** What a model using the node as a tool is told (see toolDescriptionProperty). */
+	toolDescription: string;
 	/** The path, given the identifier already encoded as one segment. */
 	path: (segment: string) => string;
 }): OperationDefinition {
@@ -37,7 +39,10 @@ export function identifierOperation(spec: {
 		resource,
 		operation,
 		readOnly: spec.readOnly === true,
-		properties: [identifierProperty({ ...field, show: { resource: [resource], operation: [operation] } })],
+		properties: [
+			identifierProperty({ ...field, show: { resource: [resource], operation: [operation] } }),
+			toolDescriptionProperty({ resource: [resource], operation: [operation] }, spec.toolDescription),
+		],
 		buildRequest(context, itemIndex) {
 			const id = readIdentifier(context, itemIndex, field);
 			return {

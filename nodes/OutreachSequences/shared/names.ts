@@ -49,6 +49,7 @@ export const Field = {
 	retryEnabled: 'enabled',
 	maxRetries: 'maxRetries',
 	maxWait: 'maxWait',
+	toolDescription: 'toolDescription',
 } as const;
 
 export const BodyMode = {

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { toolDescriptionProperty } from '../../shared/descriptions';
 import { BodyMode, Field, Operation, Resource } from '../../shared/names';
 import type { OperationDefinition } from '../../shared/types';
 import { toJsonObjectText, toScriptList, toWholeNumber } from '../../shared/validation';
@@ -88,7 +89,8 @@ export const sequenceCreateDescription: INodeProperties[] = [
 		placeholder: 'Add Schedule',
 		default: {},
 		displayOptions: { show: showOnlyForFields },
-		description: 'The steps of the sequence, each at a day and time, with the scripts it runs',
+		description:
+			'The steps of the sequence, each at a day and time, with the scripts it runs. When the node is an AI Agent tool, the model cannot add rows here: to let it give the steps, use Send Body › Using JSON with the JSON Body from the model.',
 		options: [
 			{
 				displayName: 'Schedule',
@@ -114,6 +116,10 @@ export const sequenceCreateDescription: INodeProperties[] = [
 			},
 		],
 	},
+	toolDescriptionProperty(
+		showOnlyForSequenceCreate,
+		'Creates one new outreach sequence in the outreach service and returns it as JSON, with the id the service gave it. Every call creates another sequence, so call it once per sequence. Give Name, the name of the sequence. Where the tool asks for them: Description, what the sequence is for; Criteria, a condition as text that decides which contacts it applies to; Timezone; or a JSON Body, an object with any of name, description, criteria, timezone and schedules (a list of steps, each with dayOffset, hour, minute and delayInMinutes as whole numbers, and sequenceScripts, a list of script IDs). If it fails, the result is one sentence saying what went wrong.',
+	),
 ];
 
 function fail(context: IExecuteFunctions, itemIndex: number, message: string): never {

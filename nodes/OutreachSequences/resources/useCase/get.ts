@@ -14,6 +14,8 @@ export const useCaseGet = identifierOperation({
 		description:
 			'Identifier of the use case to get. Surrounding spaces are ignored, and a number from an expression is used as text.',
 	},
+	toolDescription:
+		'Gets one use case from the outreach service: a goal that phone scripts work towards. Give Use Case ID, the identifier of the use case exactly as the service knows it. Returns the use case as JSON: id, title, description, status and actions. Changes nothing. If it fails, the result is one sentence saying what went wrong, for example that no such use case exists.',
 	path: (id) => `/v1/use_cases/${id}`,
 });
 
