@@ -8,4 +8,5 @@ export const TEST_API_KEYS = {
 	rateLimit: 'e2e-rate-limit-key-6c2f8d13',
 	schemaPreview: 'e2e-schema-preview-key-1a7d4b92',
 	installPaths: 'e2e-install-paths-key-8b3e5c70',
+	aiAgent: 'e2e-ai-agent-key-2d9f6a41',
 } as const;
