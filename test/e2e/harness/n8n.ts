@@ -2,7 +2,7 @@
 // package packed and installed the way n8n's community-package installer does,
 // the n8n CLI, and `n8n start` / `n8n worker` processes.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -80,16 +80,24 @@ export interface CliResult {
 	stderr: string;
 }
 
-/** Runs one n8n CLI command to the end. */
+/**
+ * Runs one n8n CLI command to the end. Its stdout goes to a file, not a pipe:
+ * through a pipe, the megabytes of run data that `n8n execute --rawOutput`
+ * prints came back cut short, or with another process's line inside.
+ */
 export function n8nCli(bin: string, args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(bin, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-		let stdout = '';
+	const folder = mkdtempSync(path.join(tmpdir(), 'outreach-n8n-cli-'));
+	const file = path.join(folder, 'stdout.txt');
+	const out = openSync(file, 'w');
+	return new Promise<CliResult>((resolve, reject) => {
+		const child = spawn(bin, args, { env, stdio: ['ignore', out, 'pipe'] });
 		let stderr = '';
-		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+		child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
 		child.once('error', reject);
-		child.once('exit', (code) => resolve({ code, stdout, stderr }));
+		child.once('exit', (code) => resolve({ code, stdout: readFileSync(file, 'utf8'), stderr }));
+	}).finally(() => {
+		closeSync(out);
+		rmSync(folder, { recursive: true, force: true });
 	});
 }
 
