@@ -83,8 +83,9 @@ function setupFailure(context: IExecuteFunctions, error: unknown, itemIndex: num
 	});
 }
 
-function itemsText(count: number): string {
-	return `${count} item${count === 1 ? '' : 's'}`;
+/** "1 item goes on", "3 items go on" */
+function itemsGoOnText(count: number): string {
+	return count === 1 ? '1 item goes on' : `${count} items go on`;
 }
 
 /** "1.5 s" */
@@ -216,7 +217,7 @@ export async function runOperation(
 		if (decision.retry) {
 			if (pacer.pushedBack(ticket, decision.waitMs)) {
 				context.logger.info(
-					`Outreach Sequences: the service pushed back (${describeFailure(attempt)}); no new request starts for ${secondsText(decision.waitMs)}, then ${itemsText(remaining())} go on at up to ${pacer.inFlightLimit} in flight`,
+					`Outreach Sequences: the service pushed back (${describeFailure(attempt)}); no new request starts for ${secondsText(decision.waitMs)}, then ${itemsGoOnText(remaining())} at up to ${pacer.inFlightLimit} in flight`,
 				);
 			}
 			return true;
