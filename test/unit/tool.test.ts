@@ -1,17 +1,43 @@
-// As an AI Agent's tool, a failure is the tool's result in words, whatever On Error says.
-import { failuresAsItems, isToolVariant } from '../../nodes/OutreachSequences/shared/tool';
+// As a tool, a failure reaches the caller in the one form that caller reads as
+// a failure, whatever On Error says: the AI Agent's model gets it as the
+// tool's result, and the MCP Server Trigger's client gets an error result.
+import { MCP_SERVER_TRIGGER_TYPE, failsToCaller, failuresAsItems, isToolVariant } from '../../nodes/OutreachSequences/shared/tool';
 import { NODE_TYPE } from '../harness/engine';
 
+const AGENT = '@n8n/n8n-nodes-langchain.agent';
+const TOOL = `${NODE_TYPE}Tool`;
+
 test('the tool variant is the node type plus "Tool", as n8n names it', () => {
-	expect(isToolVariant(`${NODE_TYPE}Tool`)).toBe(true);
+	expect(isToolVariant(TOOL)).toBe(true);
 	expect(isToolVariant(NODE_TYPE)).toBe(false);
 });
 
+test('the MCP Server Trigger is the type n8n ships in @n8n/n8n-nodes-langchain', () => {
+	expect(MCP_SERVER_TRIGGER_TYPE).toBe('@n8n/n8n-nodes-langchain.mcpTrigger');
+});
+
 test.each([
-	{ continueOnFail: false, type: NODE_TYPE, expected: false },
-	{ continueOnFail: true, type: NODE_TYPE, expected: true },
-	{ continueOnFail: false, type: `${NODE_TYPE}Tool`, expected: true },
-	{ continueOnFail: true, type: `${NODE_TYPE}Tool`, expected: true },
-])('On Error continues: $continueOnFail, node $type → failures as items: $expected', ({ continueOnFail, type, expected }) => {
-	expect(failuresAsItems(continueOnFail, type)).toBe(expected);
+	{ caller: MCP_SERVER_TRIGGER_TYPE, expected: true },
+	{ caller: AGENT, expected: false },
+	{ caller: '@n8n/n8n-nodes-langchain.toolExecutor', expected: false },
+	{ caller: undefined, expected: false },
+])('caller $caller reads only a thrown error as a failure: $expected', ({ caller, expected }) => {
+	expect(failsToCaller(caller)).toBe(expected);
+});
+
+test.each([
+	// The regular node: On Error decides, whoever runs it.
+	{ continueOnFail: false, type: NODE_TYPE, caller: NODE_TYPE, expected: false },
+	{ continueOnFail: true, type: NODE_TYPE, caller: NODE_TYPE, expected: true },
+	{ continueOnFail: false, type: NODE_TYPE, caller: MCP_SERVER_TRIGGER_TYPE, expected: false },
+	{ continueOnFail: true, type: NODE_TYPE, caller: MCP_SERVER_TRIGGER_TYPE, expected: true },
+	// An AI Agent's tool: the failure is the result, whatever On Error says.
+	{ continueOnFail: false, type: TOOL, caller: AGENT, expected: true },
+	{ continueOnFail: true, type: TOOL, caller: AGENT, expected: true },
+	{ continueOnFail: false, type: TOOL, caller: undefined, expected: true },
+	// The MCP Server Trigger's tool: the node fails, whatever On Error says.
+	{ continueOnFail: false, type: TOOL, caller: MCP_SERVER_TRIGGER_TYPE, expected: false },
+	{ continueOnFail: true, type: TOOL, caller: MCP_SERVER_TRIGGER_TYPE, expected: false },
+])('On Error continues: $continueOnFail, node $type, run by $caller → failures as items: $expected', ({ continueOnFail, type, caller, expected }) => {
+	expect(failuresAsItems(continueOnFail, type, caller)).toBe(expected);
 });

@@ -66,6 +66,14 @@ async function connect(context: IExecuteFunctions, options: RequestOptionsValue)
 	};
 }
 
+/**
+ * The type of the node that runs this one as a tool: n8n hands a tool its
+ * caller's execution data (the AI Agent's, or the MCP Server Trigger's).
+ */
+function callerTypeOf(context: IExecuteFunctions): string | undefined {
+	return context.getExecuteData().node?.type;
+}
+
 function asItemError(context: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		error.context.itemIndex = itemIndex;
@@ -169,7 +177,7 @@ export async function runOperation(
 	definition: OperationDefinition,
 ): Promise<INodeExecutionData[][]> {
 	const items = context.getInputData();
-	const continueOnFail = failuresAsItems(context.continueOnFail(), context.getNode().type);
+	const continueOnFail = failuresAsItems(context.continueOnFail(), context.getNode().type, callerTypeOf(context));
 	const options = context.getNodeParameter(Field.requestOptions, 0, {}) as RequestOptionsValue;
 	const pace = paceOf(options);
 	const policy: RetryPolicy = retryPolicyOf(options.rateLimitHandling?.settings);

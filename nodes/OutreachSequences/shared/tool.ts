@@ -1,18 +1,38 @@
 /**
+ * n8n's MCP Server Trigger: the node that serves the tools wired to it to MCP
+ * clients. A tool's thrown error is what it marks as an error result
+ * (`isError: true`, with the error's message as the text); whatever a tool
+ * returns, it sends as a normal result.
+ */
+export const MCP_SERVER_TRIGGER_TYPE = '@n8n/n8n-nodes-langchain.mcpTrigger';
+
+/**
  * Whether a failed item becomes an output item `{ error: <text> }` instead of
  * failing the node.
  *
- * Always true when the node runs as an AI Agent's tool (n8n gives the tool
- * variant the node's type plus "Tool"): the agent goes on after a failed tool
- * call whatever On Error says. The failure's plain-words text as the tool's
- * result is then what the model can read and act on; a thrown error would
- * reach it as an empty result.
+ * When the node runs as a tool (n8n gives the tool variant the node's type
+ * plus "Tool"), the caller decides, whatever On Error says, because each
+ * caller reads a failure in one form only:
+ * - an AI Agent goes on after a failed tool call, and a thrown error reaches
+ *   its model as an empty result, so the failure's plain-words text is the
+ *   tool's result;
+ * - the MCP Server Trigger reads only a thrown error as a failure, so the
+ *   node fails, and the MCP client gets an error result with the same text.
+ *
+ * `callerType` is the type of the node that runs the tool: the AI Agent, the
+ * MCP Server Trigger, or undefined when it is not known.
  */
-export function failuresAsItems(continueOnFail: boolean, nodeType: string): boolean {
-	return continueOnFail || isToolVariant(nodeType);
+export function failuresAsItems(continueOnFail: boolean, nodeType: string, callerType?: string): boolean {
+	if (!isToolVariant(nodeType)) return continueOnFail;
+	return !failsToCaller(callerType);
 }
 
-/** The type n8n gives this node when it is an AI Agent's tool: `<package>.outreachSequencesTool`. */
+/** The type n8n gives this node when it is an AI tool: `<package>.outreachSequencesTool`. */
 export function isToolVariant(nodeType: string): boolean {
 	return nodeType.endsWith('Tool');
+}
+
+/** Whether a tool's caller reads only a thrown error as a failed call. */
+export function failsToCaller(callerType: string | undefined): boolean {
+	return callerType === MCP_SERVER_TRIGGER_TYPE;
 }
