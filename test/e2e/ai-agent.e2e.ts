@@ -15,7 +15,7 @@ import path from 'node:path';
 import { TEST_API_KEYS } from '../harness/keys';
 import { SandboxProcess } from '../harness/sandbox';
 import { recordLog } from './harness/logs';
-import { N8N_CURRENT, N8N_MAINTAINED, PACKAGE_NAME, ROOT, freePort, n8nCli, n8nCliOk, n8nEnv, outputsOf, packPackage, prepareN8n, runDataOf, userFolderWithPackage } from './harness/n8n';
+import { N8N_CURRENT, N8N_MAINTAINED, PACKAGE_NAME, declaredToolDescription, freePort, n8nCli, n8nCliOk, n8nEnv, outputsOf, packPackage, prepareN8n, runDataOf, userFolderWithPackage } from './harness/n8n';
 
 const MODEL_KEY = 'sk-stand-in-not-a-real-key';
 
@@ -144,20 +144,6 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: the node as an AI Agent to
 		const log = `exit ${result.code}\n${result.stdout}${result.stderr}`;
 		recordLog(`agent-${version}-${id}`, log);
 		return { run: runDataOf(result.stdout), log, requests: await sandbox.requests(), sent: [...model.requests] };
-	}
-
-	/** The tool description the node declares for an operation (its `toolDescription` default), from the built node. */
-	function declaredToolDescription(resource: string, operation: string): string {
-		const { OutreachSequences } = require(path.join(ROOT, 'dist', 'nodes', 'OutreachSequences', 'OutreachSequences.node.js')) as {
-			OutreachSequences: new () => { description: { properties: Array<{ name: string; default: unknown; displayOptions?: { show?: Record<string, unknown[]> } }> } };
-		};
-		const property = new OutreachSequences().description.properties.find(
-			(candidate) =>
-				candidate.name === 'toolDescription' &&
-				candidate.displayOptions?.show?.resource?.includes(resource) &&
-				candidate.displayOptions?.show?.operation?.includes(operation),
-		);
-		return String(property?.default);
 	}
 
 	const toolMessage = (sent: ChatRequest[]) => sent[1]?.messages.find((message) => message.role === 'tool');

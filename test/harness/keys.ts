@@ -9,4 +9,5 @@ export const TEST_API_KEYS = {
 	schemaPreview: 'e2e-schema-preview-key-1a7d4b92',
 	installPaths: 'e2e-install-paths-key-8b3e5c70',
 	aiAgent: 'e2e-ai-agent-key-2d9f6a41',
+	mcp: 'e2e-mcp-key-0b5e7c38',
 } as const;

@@ -109,6 +109,30 @@ export async function n8nCliOk(bin: string, args: string[], env: NodeJS.ProcessE
 	return result;
 }
 
+/**
+ * Makes an imported workflow's triggers live: `publish:workflow` on n8n 2.x,
+ * `update:workflow --active=true` on 1.x, which has no publishing.
+ */
+export async function publishWorkflow(bin: string, version: string, id: string, env: NodeJS.ProcessEnv): Promise<void> {
+	const args = Number(version.split('.')[0]) >= 2 ? ['publish:workflow', `--id=${id}`] : ['update:workflow', `--id=${id}`, '--active=true'];
+	await n8nCliOk(bin, args, env);
+}
+
+/** The tool description the node declares for an operation (its `toolDescription` default), from the built node. */
+export function declaredToolDescription(resource: string, operation: string): string {
+	const { OutreachSequences } = require(path.join(ROOT, 'dist', 'nodes', 'OutreachSequences', 'OutreachSequences.node.js')) as {
+		OutreachSequences: new () => { description: { properties: Array<{ name: string; default: unknown; displayOptions?: { show?: Record<string, unknown[]> } }> } };
+	};
+	const property = new OutreachSequences().description.properties.find(
+		(candidate) =>
+			candidate.name === 'toolDescription' &&
+			candidate.displayOptions?.show?.resource?.includes(resource) &&
+			candidate.displayOptions?.show?.operation?.includes(operation),
+	);
+	if (typeof property?.default !== 'string') throw new Error(`The built node declares no tool description for ${resource} › ${operation}`);
+	return property.default;
+}
+
 export interface ExecutedItem {
 	json: Record<string, unknown>;
 	pairedItem?: { item: number } | Array<{ item: number }>;
