@@ -10,6 +10,7 @@ import path from 'node:path';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import { TEST_API_KEYS } from '../harness/keys';
@@ -250,21 +251,54 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: the four operations as too
 			);
 			expect(refused).toBeInstanceOf(Error);
 			// The SDK's transport error carries the HTTP status n8n answered with.
-			expect([401, 403]).toContain(refused?.code);
+			expect(refused?.code).toBe(403);
 			received.push(refused?.message);
 		});
+	});
+
+	test('a client that only speaks stdio, through mcp-remote as the README sets it up: the four tools, and a call that works', async () => {
+		// The README's configuration: `npx mcp-remote <URL> --header Authorization:${AUTH_HEADER}`,
+		// with the token in the AUTH_HEADER environment variable, which mcp-remote expands.
+		const transport = new StdioClientTransport({
+			command: process.execPath,
+			args: [path.join(ROOT, 'node_modules', 'mcp-remote', 'dist', 'proxy.js'), endpoint.href, '--header', 'Authorization:${AUTH_HEADER}'],
+			env: {
+				PATH: process.env.PATH ?? '',
+				HOME: process.env.HOME ?? tmpdir(),
+				AUTH_HEADER: `Bearer ${MCP_TOKEN}`,
+				MCP_REMOTE_CONFIG_DIR: mkdtempSync(path.join(tmpdir(), 'outreach-e2e-mcp-remote-')),
+			},
+			stderr: 'pipe',
+		});
+		let stderr = '';
+		transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+		const client = new Client({ name: 'outreach-e2e-stdio', version: '1.0.0' });
+		try {
+			await client.connect(transport);
+			const { tools } = await client.listTools();
+			received.push(tools);
+			expect(tools.map((tool) => tool.name).sort()).toEqual(Object.keys(TOOLS).sort());
+			await sandbox.reset();
+			const result = await call(client, 'Get_Use_Case', { useCaseId: 'uc-1' });
+			expect(result.isError).toBeFalsy();
+			expect(itemsOf(result)).toEqual([await sandbox.record('useCases', 'uc-1')]);
+			await expectOneRequest('GET', '/v1/use_cases/uc-1');
+		} finally {
+			await client.close();
+			recordLog(`mcp-${version}-mcp-remote`, stderr);
+		}
 	});
 
 	test.each([
 		['no token', {}],
 		['a wrong token', { Authorization: 'Bearer not-the-token' }],
-	])('over plain HTTP, %s gets 401 or 403 and no MCP answer', async (_label, headers) => {
+	])('over plain HTTP, %s gets 403 and no MCP answer', async (_label, headers) => {
 		const response = await fetch(endpoint, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
 			body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
 		});
-		expect([401, 403]).toContain(response.status);
+		expect(response.status).toBe(403);
 		expect(await response.text()).not.toMatch(/Get_Use_Case|"tools"/);
 	});
 
