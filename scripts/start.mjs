@@ -2,7 +2,7 @@
 // next to the sandbox, with a credential and one example workflow per
 // operation ready to run. Ctrl-C stops everything it started.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -12,6 +12,8 @@ const version = process.env.N8N_VERSION ?? '2.41.1';
 const port = Number(process.env.N8N_PORT ?? 5678);
 const sandboxPort = Number(process.env.SANDBOX_PORT ?? 4010);
 const apiKey = process.env.SANDBOX_API_KEY ?? 'sandbox-key-0123456789';
+// The token MCP clients send to the "Outreach tools for MCP clients" workflow.
+const mcpToken = process.env.MCP_TOKEN ?? 'local-mcp-token-0123456789';
 const userFolder = path.join(root, '.n8n-local', 'user');
 const n8n = path.join(root, '.cache', `n8n-${version}`, 'node_modules', '.bin', 'n8n');
 const children = [];
@@ -69,12 +71,13 @@ const env = {
 	DB_SQLITE_POOL_SIZE: '1',
 };
 
-step('Importing the "Outreach sandbox" credential and the example workflows');
+step('Importing the "Outreach sandbox" and "MCP client token" credentials and the example workflows');
 const credentialFile = path.join(userFolder, 'outreach-sandbox.credentials.json');
 writeFileSync(
 	credentialFile,
 	JSON.stringify([
 		{ id: 'outreachSandbox', name: 'Outreach sandbox', type: 'outreachSequencesApi', data: { apiKey, baseUrl: sandboxUrl } },
+		{ id: 'outreachMcpToken', name: 'MCP client token', type: 'httpBearerAuth', data: { token: mcpToken } },
 	]),
 );
 run(n8n, ['import:credentials', `--input=${credentialFile}`], { env, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -83,6 +86,12 @@ for (const file of examples) {
 	run(n8n, ['import:workflow', `--input=${path.join(root, 'examples', file)}`], { env, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 console.log(`  ${examples.length} workflows: ${examples.map((file) => file.replace('.workflow.json', '')).join(', ')}`);
+// The MCP Server Trigger answers only once its workflow is published (2.x) or active (1.x).
+const mcpWorkflow = JSON.parse(readFileSync(path.join(root, 'examples', 'mcp-server.workflow.json'), 'utf8'));
+const mcpPath = mcpWorkflow.nodes.find((node) => node.type === '@n8n/n8n-nodes-langchain.mcpTrigger').parameters.path;
+const publish = Number(version.split('.')[0]) >= 2 ? ['publish:workflow', `--id=${mcpWorkflow.id}`] : ['update:workflow', `--id=${mcpWorkflow.id}`, '--active=true'];
+run(n8n, publish, { env, stdio: ['ignore', 'ignore', 'inherit'] });
+console.log(`  published "${mcpWorkflow.name}"`);
 
 step(`Starting n8n ${version} on port ${port}`);
 const server = spawn(n8n, ['start'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -98,6 +107,12 @@ for (let attempt = 0; attempt < 180; attempt++) {
 	if (ready) break;
 	await new Promise((resolve) => setTimeout(resolve, 1000));
 }
+// n8n is ready a moment before the published workflow's webhooks are: wait for the MCP URL.
+for (let attempt = 0; attempt < 60; attempt++) {
+	const registered = await fetch(`http://localhost:${port}/mcp/${mcpPath}`, { method: 'POST' }).then((response) => response.status !== 404, () => false);
+	if (registered) break;
+	await new Promise((resolve) => setTimeout(resolve, 1000));
+}
 
 console.log(`
 ────────────────────────────────────────────────────────────────
@@ -108,6 +123,10 @@ console.log(`
     with every operation), then click "Execute workflow".
  3. The node talks to the sandbox at ${sandboxUrl}
     through the "Outreach sandbox" credential.
+
+ MCP clients: http://localhost:${port}/mcp/${mcpPath}
+    with the header  Authorization: Bearer ${mcpToken}
+    (README › Use from an MCP client)
 
  Ctrl-C stops n8n and the sandbox.
 ────────────────────────────────────────────────────────────────`);
