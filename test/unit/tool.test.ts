@@ -1,7 +1,7 @@
 // As a tool, a failure reaches the caller in the one form that caller reads as
 // a failure, whatever On Error says: the AI Agent's model gets it as the
 // tool's result, and the MCP Server Trigger's client gets an error result.
-import { MCP_SERVER_TRIGGER_TYPE, failsToCaller, failuresAsItems, isToolVariant } from '../../nodes/OutreachSequences/shared/tool';
+import { MCP_SERVER_TRIGGER_TYPE, failsToCaller, failuresAsItems, isToolVariant, toolCallerType } from '../../nodes/OutreachSequences/shared/tool';
 import { NODE_TYPE } from '../harness/engine';
 
 const AGENT = '@n8n/n8n-nodes-langchain.agent';
@@ -14,6 +14,22 @@ test('the tool variant is the node type plus "Tool", as n8n names it', () => {
 
 test('the MCP Server Trigger is the type n8n ships in @n8n/n8n-nodes-langchain', () => {
 	expect(MCP_SERVER_TRIGGER_TYPE).toBe('@n8n/n8n-nodes-langchain.mcpTrigger');
+});
+
+test.each([
+	// The AI Agent (v2.x, LangChain): the tool gets the agent's execution data.
+	{ run: { executeDataNodeType: AGENT, ownExecuteData: false, toolExecution: true }, expected: AGENT },
+	// The MCP Server Trigger in regular mode: the trigger's execution data.
+	{ run: { executeDataNodeType: MCP_SERVER_TRIGGER_TYPE, ownExecuteData: false, toolExecution: true }, expected: MCP_SERVER_TRIGGER_TYPE },
+	// n8n 1.x has no isToolExecution; the caller's execution data still names it.
+	{ run: { executeDataNodeType: MCP_SERVER_TRIGGER_TYPE, ownExecuteData: false, toolExecution: false }, expected: MCP_SERVER_TRIGGER_TYPE },
+	// The queue-mode worker's MCP tool call: its own execution data, run as a tool.
+	{ run: { executeDataNodeType: TOOL, ownExecuteData: true, toolExecution: true }, expected: MCP_SERVER_TRIGGER_TYPE },
+	// A step of the workflow, or the AI Agent v3's tool step (n8n 2.x engine requests): nobody to tell apart.
+	{ run: { executeDataNodeType: TOOL, ownExecuteData: true, toolExecution: false }, expected: undefined },
+	{ run: { executeDataNodeType: NODE_TYPE, ownExecuteData: true, toolExecution: false }, expected: undefined },
+])('run $run → caller $expected', ({ run, expected }) => {
+	expect(toolCallerType(run)).toBe(expected);
 });
 
 test.each([

@@ -7,7 +7,7 @@ import type { Epoch } from './pacer';
 import { RequestPacer } from './pacer';
 import type { RetryDecision, RetryPolicy } from './retry';
 import { backoffMs, decideRetry, retryPolicyOf } from './retry';
-import { failuresAsItems } from './tool';
+import { failuresAsItems, toolCallerType } from './tool';
 import type { Attempt, Connection } from './transport';
 import { attemptRequest, failureError } from './transport';
 import type { OperationDefinition, OutreachRequest } from './types';
@@ -66,12 +66,15 @@ async function connect(context: IExecuteFunctions, options: RequestOptionsValue)
 	};
 }
 
-/**
- * The type of the node that runs this one as a tool: n8n hands a tool its
- * caller's execution data (the AI Agent's, or the MCP Server Trigger's).
- */
+/** How n8n runs this node, for toolCallerType. */
 function callerTypeOf(context: IExecuteFunctions): string | undefined {
-	return context.getExecuteData().node?.type;
+	const caller = context.getExecuteData().node;
+	return toolCallerType({
+		executeDataNodeType: caller.type,
+		ownExecuteData: caller.name === context.getNode().name,
+		// Not in n8n 1.x.
+		toolExecution: typeof context.isToolExecution === 'function' && context.isToolExecution(),
+	});
 }
 
 function asItemError(context: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {

@@ -32,6 +32,30 @@ export function isToolVariant(nodeType: string): boolean {
 	return nodeType.endsWith('Tool');
 }
 
+/** What n8n shows a node about how it is being run. */
+export interface RunSignals {
+	/** The type of the node whose execution data n8n handed this one (`getExecuteData().node`). */
+	executeDataNodeType: string | undefined;
+	/** Whether that node is this node itself. */
+	ownExecuteData: boolean;
+	/** n8n's `isToolExecution()` (n8n 2.x): run through a tool call, not as a step of the workflow. */
+	toolExecution: boolean;
+}
+
+/**
+ * The type of the node that runs this one as a tool, or undefined when it is
+ * not known.
+ * - n8n hands a tool its caller's execution data: the AI Agent's, or the MCP
+ *   Server Trigger's.
+ * - In queue mode, n8n 2.x's worker runs an MCP Server Trigger's tool call
+ *   (and nothing else) as a tool call that holds the tool's own execution
+ *   data: that is the trigger too.
+ */
+export function toolCallerType(run: RunSignals): string | undefined {
+	if (run.ownExecuteData) return run.toolExecution ? MCP_SERVER_TRIGGER_TYPE : undefined;
+	return run.executeDataNodeType;
+}
+
 /** Whether a tool's caller reads only a thrown error as a failed call. */
 export function failsToCaller(callerType: string | undefined): boolean {
 	return callerType === MCP_SERVER_TRIGGER_TYPE;
