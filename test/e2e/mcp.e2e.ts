@@ -30,6 +30,7 @@ import {
 	publishWorkflow,
 	startN8nServer,
 	userFolderWithPackage,
+	waitForWebhook,
 	type N8nServer,
 } from './harness/n8n';
 
@@ -72,20 +73,6 @@ interface ToolResult {
 	content: Array<{ type: string; text?: string }>;
 }
 
-/**
- * n8n reports ready before it has registered the published workflow's
- * webhooks; until then the MCP URL answers 404.
- */
-async function waitForWebhook(url: URL, server: N8nServer, timeoutMs = 120_000): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const response = await fetch(url, { method: 'POST' });
-		if (response.status !== 404) return;
-		if (Date.now() > deadline) throw new Error(`${url.href} still answered 404 after ${timeoutMs} ms:\n${server.daemon.log()}`);
-		await new Promise((resolve) => setTimeout(resolve, 500));
-	}
-}
-
 describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: the four operations as tools behind the MCP Server Trigger', (version) => {
 	let sandbox: SandboxProcess;
 	let server: N8nServer;
@@ -115,7 +102,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: the four operations as too
 		await publishWorkflow(bin, version, example.id, env);
 		server = await startN8nServer(bin, env, port);
 		endpoint = new URL(`${server.url}/mcp/${String(trigger.parameters.path)}`);
-		await waitForWebhook(endpoint, server);
+		await waitForWebhook(endpoint, server.daemon);
 	});
 
 	afterAll(async () => {

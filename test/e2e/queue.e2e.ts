@@ -1,11 +1,15 @@
 // Queue mode: n8n main with EXECUTIONS_MODE=queue, one `n8n worker`, Debian's
 // redis-server and PostgreSQL. The package is installed for main and, in its
 // own user folder, for the worker — the step users miss. A webhook-triggered
-// workflow must run on the worker and answer with the sandbox's data.
+// workflow must run on the worker and answer with the sandbox's data, and
+// the MCP example's tool calls run on the worker too.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import { TEST_API_KEYS } from '../harness/keys';
 import { SandboxProcess } from '../harness/sandbox';
@@ -20,11 +24,19 @@ import {
 	startDaemon,
 	userFolderWithPackage,
 	waitForHttp,
+	waitForWebhook,
 	type Daemon,
 } from './harness/n8n';
 import { startPostgres, startRedis, type Service } from './harness/services';
 
 const WORKFLOW = path.join(__dirname, 'workflows', 'queue-webhook.workflow.json');
+const MCP_EXAMPLE = path.join(__dirname, '..', '..', 'examples', 'mcp-server.workflow.json');
+const MCP_TOKEN = 'e2e-queue-mcp-token-5a81';
+
+interface ToolResult {
+	isError?: boolean;
+	content: Array<{ type: string; text?: string }>;
+}
 
 describe(`n8n ${N8N_CURRENT} in queue mode, with one worker`, () => {
 	let sandbox: SandboxProcess;
@@ -73,14 +85,18 @@ describe(`n8n ${N8N_CURRENT} in queue mode, with one worker`, () => {
 			credentials,
 			JSON.stringify([
 				{ id: 'outreachSandbox', name: 'Outreach sandbox', type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: sandbox.url } },
+				{ id: 'outreachMcpToken', name: 'MCP client token', type: 'httpBearerAuth', data: { token: MCP_TOKEN } },
 			]),
 		);
 		await n8nCliOk(bin, ['import:credentials', `--input=${credentials}`], mainEnv);
 		await n8nCliOk(bin, ['import:workflow', `--input=${WORKFLOW}`], mainEnv);
 		await n8nCliOk(bin, ['publish:workflow', '--id=outreach-queue-webhook'], mainEnv);
+		await n8nCliOk(bin, ['import:workflow', `--input=${MCP_EXAMPLE}`], mainEnv);
+		await n8nCliOk(bin, ['publish:workflow', '--id=outreach-mcp-server'], mainEnv);
 
 		main = startDaemon(bin, ['start'], mainEnv);
 		await waitForHttp(`${url}/healthz/readiness`, main);
+		await waitForWebhook(new URL(`${url}/mcp/outreach`), main);
 		worker = startDaemon(bin, ['worker', '--concurrency=5'], workerEnv);
 		await waitForHttp(`http://127.0.0.1:${workerHealth}/healthz/readiness`, worker);
 	});
@@ -107,5 +123,31 @@ describe(`n8n ${N8N_CURRENT} in queue mode, with one worker`, () => {
 		expect(worker.log()).toMatch(/Worker started execution \d+/);
 		expect(worker.log()).toMatch(/Worker finished execution \d+/);
 		expect(worker.log()).not.toMatch(/Unrecognized node type/);
+	});
+
+	test('the MCP example: a client on main lists the four tools; the worker runs the calls; a 404 is an error result (isError)', async () => {
+		const client = new Client({ name: 'outreach-e2e-queue', version: '1.0.0' });
+		await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp/outreach`), { requestInit: { headers: { Authorization: `Bearer ${MCP_TOKEN}` } } }));
+		try {
+			const { tools } = await client.listTools();
+			expect(tools.map((tool) => tool.name).sort()).toEqual(['Archive_Contact', 'Archive_Contact_List', 'Create_Sequence', 'Get_Use_Case']);
+
+			await sandbox.reset();
+			const found = (await client.callTool({ name: 'Get_Use_Case', arguments: { useCaseId: 'uc-2' } })) as ToolResult;
+			expect(found.isError).toBeFalsy();
+			expect(JSON.parse(found.content[0].text!)).toEqual([await sandbox.record('useCases', 'uc-2')]);
+
+			await sandbox.reset();
+			const missing = (await client.callTool({ name: 'Get_Use_Case', arguments: { useCaseId: 'zz-404' } })) as ToolResult;
+			expect(missing.isError).toBe(true);
+			// In queue mode n8n's worker sends the thrown error as JSON: {"error":{"message":…,"name":…}}.
+			const { error } = JSON.parse(missing.content[0].text!) as { error: { message: string } };
+			expect(error.message).toBe('Use case "zz-404" was not found (HTTP 404): Resource not found');
+			expect(worker.log()).toMatch(/Tool call failed for MCP Trigger/);
+			const requests = await sandbox.requests();
+			expect(requests.map((request) => `${request.method} ${request.url} ${request.status}`)).toEqual(['GET /v1/use_cases/zz-404 404']);
+		} finally {
+			await client.close();
+		}
 	});
 });

@@ -240,6 +240,20 @@ export async function waitForHttp(url: string, daemon: Daemon, timeoutMs = 180_0
 	throw new Error(`${url} was not ready after ${timeoutMs} ms:\n${daemon.log()}`);
 }
 
+/**
+ * n8n reports ready before it has registered the published workflows'
+ * webhooks; until then their URLs answer 404.
+ */
+export async function waitForWebhook(url: URL, daemon: Daemon, timeoutMs = 120_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const response = await fetch(url, { method: 'POST' });
+		if (response.status !== 404) return;
+		if (Date.now() > deadline) throw new Error(`${url.href} still answered 404 after ${timeoutMs} ms:\n${daemon.log()}`);
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+}
+
 export interface N8nServer {
 	url: string;
 	daemon: Daemon;
