@@ -31,6 +31,7 @@ import {
 	startN8nServer,
 	userFolderWithPackage,
 	waitForWebhook,
+	type McpToolResult,
 	type N8nServer,
 } from './harness/n8n';
 
@@ -67,11 +68,6 @@ function fromAiDescription(tool: ToolName): string {
 
 type Transport = 'Streamable HTTP' | 'SSE';
 const TRANSPORTS: Transport[] = ['Streamable HTTP', 'SSE'];
-
-interface ToolResult {
-	isError?: boolean;
-	content: Array<{ type: string; text?: string }>;
-}
 
 describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: the four operations as tools behind the MCP Server Trigger', (version) => {
 	let sandbox: SandboxProcess;
@@ -125,14 +121,14 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: the four operations as too
 		return client;
 	}
 
-	async function call(client: Client, name: ToolName, args: Record<string, unknown>): Promise<ToolResult> {
-		const result = (await client.callTool({ name, arguments: args })) as ToolResult;
+	async function call(client: Client, name: ToolName, args: Record<string, unknown>): Promise<McpToolResult> {
+		const result = (await client.callTool({ name, arguments: args })) as McpToolResult;
 		received.push(result);
 		return result;
 	}
 
 	/** The one text of a result, parsed: the tool's output items. */
-	function itemsOf(result: ToolResult): unknown {
+	function itemsOf(result: McpToolResult): unknown {
 		expect(result.content).toHaveLength(1);
 		expect(result.content[0].type).toBe('text');
 		return JSON.parse(result.content[0].text!);
@@ -180,22 +176,15 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: the four operations as too
 			await expectOneRequest('GET', '/v1/use_cases/uc-1');
 		});
 
-		test('Archive_Contact: one archive, and the archived contact back', async () => {
+		test.each([
+			{ tool: 'Archive_Contact' as const, args: { contactId: 'c-42' }, url: '/v1/contacts/c-42/archive', records: 'contacts' as const, id: 'c-42' },
+			{ tool: 'Archive_Contact_List' as const, args: { contactListId: 'list-1' }, url: '/v1/contact_lists/list-1/archive', records: 'contactLists' as const, id: 'list-1' },
+		])('$tool: one archive, and the archived record back', async ({ tool, args, url, records, id }) => {
 			await sandbox.reset();
-			const result = await call(client, 'Archive_Contact', { contactId: 'c-42' });
+			const result = await call(client, tool, args);
 			expect(result.isError).toBeFalsy();
-			await expectOneRequest('POST', '/v1/contacts/c-42/archive');
-			const archived = await sandbox.record('contacts', 'c-42');
-			expect(archived?.status).toBe('archived');
-			expect(itemsOf(result)).toEqual([archived]);
-		});
-
-		test('Archive_Contact_List: one archive, and the archived list back', async () => {
-			await sandbox.reset();
-			const result = await call(client, 'Archive_Contact_List', { contactListId: 'list-1' });
-			expect(result.isError).toBeFalsy();
-			await expectOneRequest('POST', '/v1/contact_lists/list-1/archive');
-			const archived = await sandbox.record('contactLists', 'list-1');
+			await expectOneRequest('POST', url);
+			const archived = await sandbox.record(records, id);
 			expect(archived?.status).toBe('archived');
 			expect(itemsOf(result)).toEqual([archived]);
 		});

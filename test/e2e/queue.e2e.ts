@@ -26,17 +26,13 @@ import {
 	waitForHttp,
 	waitForWebhook,
 	type Daemon,
+	type McpToolResult,
 } from './harness/n8n';
 import { startPostgres, startRedis, type Service } from './harness/services';
 
 const WORKFLOW = path.join(__dirname, 'workflows', 'queue-webhook.workflow.json');
 const MCP_EXAMPLE = path.join(__dirname, '..', '..', 'examples', 'mcp-server.workflow.json');
 const MCP_TOKEN = 'e2e-queue-mcp-token-5a81';
-
-interface ToolResult {
-	isError?: boolean;
-	content: Array<{ type: string; text?: string }>;
-}
 
 describe(`n8n ${N8N_CURRENT} in queue mode, with one worker`, () => {
 	let sandbox: SandboxProcess;
@@ -133,12 +129,12 @@ describe(`n8n ${N8N_CURRENT} in queue mode, with one worker`, () => {
 			expect(tools.map((tool) => tool.name).sort()).toEqual(['Archive_Contact', 'Archive_Contact_List', 'Create_Sequence', 'Get_Use_Case']);
 
 			await sandbox.reset();
-			const found = (await client.callTool({ name: 'Get_Use_Case', arguments: { useCaseId: 'uc-2' } })) as ToolResult;
+			const found = (await client.callTool({ name: 'Get_Use_Case', arguments: { useCaseId: 'uc-2' } })) as McpToolResult;
 			expect(found.isError).toBeFalsy();
 			expect(JSON.parse(found.content[0].text!)).toEqual([await sandbox.record('useCases', 'uc-2')]);
 
 			await sandbox.reset();
-			const missing = (await client.callTool({ name: 'Get_Use_Case', arguments: { useCaseId: 'zz-404' } })) as ToolResult;
+			const missing = (await client.callTool({ name: 'Get_Use_Case', arguments: { useCaseId: 'zz-404' } })) as McpToolResult;
 			expect(missing.isError).toBe(true);
 			// In queue mode n8n's worker sends the thrown error as JSON: {"error":{"message":…,"name":…}}.
 			const { error } = JSON.parse(missing.content[0].text!) as { error: { message: string } };

@@ -254,6 +254,12 @@ export async function waitForWebhook(url: URL, daemon: Daemon, timeoutMs = 120_0
 	}
 }
 
+/** An MCP tools/call result, as the MCP SDK's client returns it. */
+export interface McpToolResult {
+	isError?: boolean;
+	content: Array<{ type: string; text?: string }>;
+}
+
 export interface N8nServer {
 	url: string;
 	daemon: Daemon;
