@@ -1,9 +1,17 @@
 /** @type {import('jest').Config} */
+// The tests are ES modules (.mts): n8n's node lint rules cover every .ts file,
+// and the tests, like the sandbox and the scripts, are not shipped.
 module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
-	testMatch: ['**/*.test.ts'],
-	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] },
+	testMatch: ['**/*.test.mts'],
+	moduleFileExtensions: ['mts', 'ts', 'js', 'mjs', 'cjs', 'json'],
+	extensionsToTreatAsEsm: ['.mts'],
+	// n8n-workflow's "import" build is not loadable as ES modules outside a bundler;
+	// the tests, n8n-core and the node share its CommonJS build, as in n8n.
+	moduleNameMapper: { '^n8n-workflow$': '<rootDir>/node_modules/n8n-workflow/dist/cjs/index.js' },
+	transform: { '^.+\\.m?ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json', useESM: true }] },
+	setupFiles: ['<rootDir>/test/harness/user-folder.mts'],
 	// Every test file starts n8n's engine and its isolated-vm expression sandbox.
 	testTimeout: 60_000,
 	maxWorkers: 2,

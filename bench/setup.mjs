@@ -50,7 +50,7 @@ export async function prepare({ version, apiKey, sandboxArgs = [], prefix }) {
 	writeFileSync(path.join(nodesDir, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true }));
 	execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: nodesDir, stdio: ['ignore', 'ignore', 'inherit'] });
 
-	const sandbox = spawn(process.execPath, ['--disable-warning=MODULE_TYPELESS_PACKAGE_JSON', 'sandbox/cli.ts', '--port', '0', '--key', apiKey, ...sandboxArgs], {
+	const sandbox = spawn(process.execPath, ['sandbox/cli.mts', '--port', '0', '--key', apiKey, ...sandboxArgs], {
 		cwd: root,
 		stdio: ['ignore', 'pipe', 'inherit'],
 	});

@@ -51,7 +51,7 @@ rmSync(packDir, { recursive: true, force: true });
 step(`Starting the sandbox on port ${sandboxPort}`);
 const sandbox = spawn(
 	process.execPath,
-	['--disable-warning=MODULE_TYPELESS_PACKAGE_JSON', 'sandbox/cli.ts', '--port', String(sandboxPort), '--key', apiKey],
+	['sandbox/cli.mts', '--port', String(sandboxPort), '--key', apiKey],
 	{ cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
 );
 children.push(sandbox);

@@ -20,5 +20,5 @@ for pid in "${pids[@]}"; do wait "$pid"; done
 status=0
 node --experimental-vm-modules --disable-warning=ExperimentalWarning node_modules/jest/bin/jest.js -c jest.e2e.config.js "$@" 2>&1 \
 	| tee artifacts/e2e/jest-output.log || status=$?
-node --disable-warning=MODULE_TYPELESS_PACKAGE_JSON test/secrets/scan.ts artifacts || status=1
+node test/secrets/scan.mts artifacts || status=1
 exit "$status"

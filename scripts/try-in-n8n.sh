@@ -25,7 +25,7 @@ mkdir -p "$work/user/.n8n/nodes"
 (cd "$work/user/.n8n/nodes" && npm init -y >/dev/null && npm install --no-audit --no-fund "$work/$tarball" >/dev/null)
 
 key="try-$(date +%s)-key"
-node --disable-warning=MODULE_TYPELESS_PACKAGE_JSON sandbox/cli.ts --port 0 --key "$key" > "$work/sandbox.json" &
+node sandbox/cli.mts --port 0 --key "$key" > "$work/sandbox.json" &
 sandbox_pid=$!
 for _ in $(seq 50); do [ -s "$work/sandbox.json" ] && break; sleep 0.1; done
 url="$(node -p 'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).url' "$work/sandbox.json")"

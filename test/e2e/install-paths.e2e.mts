@@ -1,0 +1,148 @@
+// The install paths users ask about, in real n8n with the package installed
+// from its tarball, run with `n8n execute`:
+// - behind a corporate proxy (n8n 2.x): n8n's HTTP_PROXY applies to this
+//   node, so a local forward proxy carries each request; NO_PROXY bypasses it;
+// - endpoints this node doesn't cover: the HTTP Request node with
+//   Authentication › Predefined Credential Type › Outreach Sequences API sends
+//   the credential's key; on n8n 2.x the credential's Allowed HTTP Request
+//   Domains keeps it from other hosts.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { TEST_API_KEYS } from '../harness/keys.mts';
+import { SandboxProcess } from '../harness/sandbox.mts';
+import { recordLog } from './harness/logs.mts';
+import { N8N_CURRENT, N8N_MAINTAINED, NODE_TYPE, freePort, n8nCli, n8nCliOk, n8nEnv, outputsOf, packPackage, prepareN8n, runDataOf, userFolderWithPackage } from './harness/n8n.mts';
+
+const OURS = 'Get Use Case';
+const HTTP = 'HTTP Request';
+
+/** Manual Trigger → one node, with `credential` as its Outreach Sequences API credential. */
+function workflow(id: string, node: Record<string, unknown>, credential: string): Record<string, unknown> {
+	return {
+		id,
+		name: id,
+		active: false,
+		nodes: [
+			{ id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{ id: 'node', position: [240, 0], credentials: { outreachSequencesApi: { id: credential, name: credential } }, ...node },
+		],
+		connections: { Start: { main: [[{ node: node.name as string, type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+const ours = { name: OURS, type: NODE_TYPE, typeVersion: 1, parameters: { resource: 'useCase', operation: 'get', useCaseId: 'uc-1' } };
+const httpRequest = (url: string) => ({
+	name: HTTP,
+	type: 'n8n-nodes-base.httpRequest',
+	typeVersion: 4.2,
+	parameters: { method: 'GET', url, authentication: 'predefinedCredentialType', nodeCredentialType: 'outreachSequencesApi', options: {} },
+});
+
+/** A forward proxy for plain-HTTP requests: records each one (method, absolute URL, whether it carried the key) and passes it on. */
+async function startProxy(): Promise<{ url: string; seen: string[]; close: () => void }> {
+	const seen: string[] = [];
+	const server = http.createServer((req, res) => {
+		seen.push(`${req.method} ${req.url} key:${req.headers['x-api-key'] ? 'yes' : 'no'}`);
+		const target = new URL(req.url ?? '');
+		const upstream = http.request(
+			{ host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: req.method, headers: req.headers },
+			(answer) => {
+				res.writeHead(answer.statusCode ?? 502, answer.headers);
+				answer.pipe(res);
+			},
+		);
+		upstream.on('error', () => res.writeHead(502).end());
+		req.pipe(upstream);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, close: () => server.close() };
+}
+
+describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: install paths', (version) => {
+	let bin: string;
+	let env: NodeJS.ProcessEnv;
+	let sandbox: SandboxProcess;
+
+	beforeAll(async () => {
+		bin = prepareN8n(version);
+		env = n8nEnv(userFolderWithPackage(packPackage()), { N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
+		sandbox = await SandboxProcess.start(TEST_API_KEYS.installPaths);
+		const work = mkdtempSync(path.join(tmpdir(), 'outreach-e2e-paths-'));
+		const data = { apiKey: sandbox.apiKey, baseUrl: sandbox.url };
+		writeFileSync(
+			path.join(work, 'credentials.json'),
+			JSON.stringify([
+				{ id: 'pathsOpen', name: 'pathsOpen', type: 'outreachSequencesApi', data },
+				{ id: 'pathsRestricted', name: 'pathsRestricted', type: 'outreachSequencesApi', data: { ...data, allowedHttpRequestDomains: 'domains', allowedDomains: 'api.example.com' } },
+			]),
+		);
+		const workflows = [
+			workflow('pathsOurs', ours, 'pathsOpen'),
+			workflow('pathsHttp', httpRequest(`${sandbox.url}/v1/use_cases/uc-1`), 'pathsOpen'),
+			workflow('pathsHttpRestricted', httpRequest(`${sandbox.url}/v1/use_cases/uc-1`), 'pathsRestricted'),
+			workflow('pathsOursRestricted', ours, 'pathsRestricted'),
+		];
+		for (const entry of workflows) writeFileSync(path.join(work, `${String(entry.id)}.json`), JSON.stringify(entry));
+		await n8nCliOk(bin, ['import:credentials', `--input=${path.join(work, 'credentials.json')}`], env);
+		for (const entry of workflows) await n8nCliOk(bin, ['import:workflow', `--input=${path.join(work, `${String(entry.id)}.json`)}`], env);
+	});
+
+	afterAll(async () => {
+		await sandbox?.close();
+	});
+
+	async function execute(id: string, extraEnv: Record<string, string> = {}) {
+		await sandbox.reset();
+		const result = await n8nCli(bin, ['execute', `--id=${id}`, '--rawOutput'], { ...env, ...extraEnv });
+		recordLog(`paths-${version}-${id}`, `exit ${result.code}\n${result.stdout}${result.stderr}`);
+		return { run: runDataOf(result.stdout), requests: await sandbox.requests() };
+	}
+
+	test('the HTTP Request node with Predefined Credential Type › Outreach Sequences API sends the key and gets the answer', async () => {
+		const { run, requests } = await execute('pathsHttp');
+		expect(run.error).toBeUndefined();
+		const [[item]] = outputsOf(run, HTTP);
+		expect(item.json).toMatchObject({ id: 'uc-1', title: 'Book a demo' });
+		expect(requests.map((request) => [request.method, request.url, request.headers['x-api-key']])).toEqual([['GET', '/v1/use_cases/uc-1', sandbox.apiKey]]);
+	});
+
+	if (version !== N8N_CURRENT) return;
+
+	test('Allowed HTTP Request Domains on the credential stops the HTTP Request node from sending the key to another host', async () => {
+		const { run, requests } = await execute('pathsHttpRestricted');
+		expect(run.error?.message).toBe(
+			`Domain not allowed: This credential is restricted from accessing ${new URL(sandbox.url).host}. Only the following domains are allowed: api.example.com`,
+		);
+		expect(requests).toEqual([]);
+	});
+
+	test("that list is about the HTTP Request and GraphQL nodes: this node, with the same credential, still reaches the credential's Base URL", async () => {
+		const { run, requests } = await execute('pathsOursRestricted');
+		expect(run.error).toBeUndefined();
+		const [[item]] = outputsOf(run, OURS);
+		expect(item.json).toMatchObject({ id: 'uc-1' });
+		expect(requests.map((request) => request.url)).toEqual(['/v1/use_cases/uc-1']);
+	});
+
+	test.each([
+		{ label: 'HTTP_PROXY: every request goes through the proxy, with the key', noProxy: '', through: true },
+		{ label: 'NO_PROXY naming the service: the proxy is bypassed', noProxy: '127.0.0.1', through: false },
+	])('behind a proxy, $label', async ({ noProxy, through }) => {
+		const proxy = await startProxy();
+		try {
+			const { run, requests } = await execute('pathsOurs', { HTTP_PROXY: proxy.url, http_proxy: proxy.url, NO_PROXY: noProxy, no_proxy: noProxy });
+			expect(run.error).toBeUndefined();
+			const [[item]] = outputsOf(run, OURS);
+			expect(item.json).toMatchObject({ id: 'uc-1' });
+			expect(requests).toHaveLength(1);
+			expect(proxy.seen).toEqual(through ? [`GET ${sandbox.url}/v1/use_cases/uc-1 key:yes`] : []);
+		} finally {
+			proxy.close();
+		}
+	});
+});

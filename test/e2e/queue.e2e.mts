@@ -1,0 +1,152 @@
+// Queue mode: n8n main with EXECUTIONS_MODE=queue, one `n8n worker`, Debian's
+// redis-server and PostgreSQL. The package is installed for main and, in its
+// own user folder, for the worker — the step users miss. A webhook-triggered
+// workflow must run on the worker and answer with the sandbox's data, and
+// the MCP example's tool calls run on the worker too.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+import { TEST_API_KEYS } from '../harness/keys.mts';
+import { SandboxProcess } from '../harness/sandbox.mts';
+import { recordLog } from './harness/logs.mts';
+import {
+	N8N_CURRENT,
+	freePort,
+	n8nCliOk,
+	n8nEnv,
+	packPackage,
+	prepareN8n,
+	startDaemon,
+	userFolderWithPackage,
+	waitForHttp,
+	waitForWebhook,
+	type Daemon,
+	type McpToolResult,
+} from './harness/n8n.mts';
+import { startPostgres, startRedis, type Service } from './harness/services.mts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+const WORKFLOW = path.join(here, 'workflows', 'queue-webhook.workflow.json');
+const MCP_EXAMPLE = path.join(here, '..', '..', 'examples', 'mcp-server.workflow.json');
+const MCP_TOKEN = 'e2e-queue-mcp-token-5a81';
+
+describe(`n8n ${N8N_CURRENT} in queue mode, with one worker`, () => {
+	let sandbox: SandboxProcess;
+	let redis: Service;
+	let postgres: Service & { user: string };
+	let main: Daemon;
+	let worker: Daemon;
+	let url: string;
+
+	beforeAll(async () => {
+		const bin = prepareN8n(N8N_CURRENT);
+		const tarball = packPackage();
+		const mainFolder = userFolderWithPackage(tarball);
+		const workerFolder = userFolderWithPackage(tarball);
+		[sandbox, redis, postgres] = await Promise.all([SandboxProcess.start(TEST_API_KEYS.queue), startRedis(), startPostgres()]);
+
+		const shared = {
+			EXECUTIONS_MODE: 'queue',
+			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+			QUEUE_BULL_REDIS_PORT: String(redis.port),
+			DB_TYPE: 'postgresdb',
+			DB_POSTGRESDB_HOST: '127.0.0.1',
+			DB_POSTGRESDB_PORT: String(postgres.port),
+			DB_POSTGRESDB_DATABASE: 'n8n',
+			DB_POSTGRESDB_USER: postgres.user,
+			DB_POSTGRESDB_PASSWORD: '',
+			// Main and workers must share the key that encrypts credentials.
+			N8N_ENCRYPTION_KEY: randomBytes(24).toString('hex'),
+			// Debug logging, so that the secret scan reads everything n8n can log.
+			N8N_LOG_LEVEL: 'debug',
+		};
+		const port = await freePort();
+		url = `http://127.0.0.1:${port}`;
+		const mainEnv = n8nEnv(mainFolder, { ...shared, N8N_PORT: String(port), N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
+		const workerHealth = await freePort();
+		const workerEnv = n8nEnv(workerFolder, {
+			...shared,
+			QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+			QUEUE_HEALTH_CHECK_PORT: String(workerHealth),
+			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+		});
+
+		const work = mkdtempSync(path.join(tmpdir(), 'outreach-e2e-queue-'));
+		const credentials = path.join(work, 'credentials.json');
+		writeFileSync(
+			credentials,
+			JSON.stringify([
+				{ id: 'outreachSandbox', name: 'Outreach sandbox', type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: sandbox.url } },
+				{ id: 'outreachMcpToken', name: 'MCP client token', type: 'httpBearerAuth', data: { token: MCP_TOKEN } },
+			]),
+		);
+		await n8nCliOk(bin, ['import:credentials', `--input=${credentials}`], mainEnv);
+		await n8nCliOk(bin, ['import:workflow', `--input=${WORKFLOW}`], mainEnv);
+		await n8nCliOk(bin, ['publish:workflow', '--id=outreach-queue-webhook'], mainEnv);
+		await n8nCliOk(bin, ['import:workflow', `--input=${MCP_EXAMPLE}`], mainEnv);
+		await n8nCliOk(bin, ['publish:workflow', '--id=outreach-mcp-server'], mainEnv);
+
+		main = startDaemon(bin, ['start'], mainEnv);
+		await waitForHttp(`${url}/healthz/readiness`, main);
+		await waitForWebhook(new URL(`${url}/mcp/outreach`), main);
+		worker = startDaemon(bin, ['worker', '--concurrency=5'], workerEnv);
+		await waitForHttp(`http://127.0.0.1:${workerHealth}/healthz/readiness`, worker);
+	});
+
+	afterAll(async () => {
+		await Promise.all([main?.stop(), worker?.stop()]);
+		if (main) recordLog('queue-main', main.log());
+		if (worker) recordLog('queue-worker', worker.log());
+		await Promise.all([redis?.daemon.stop(), postgres?.daemon.stop(), sandbox?.close()]);
+	});
+
+	test('a webhook-triggered workflow runs the node on the worker and answers with the sandbox’s data', async () => {
+		await sandbox.reset();
+		const response = await fetch(`${url}/webhook/outreach-queue?id=uc-2`);
+		const body = await response.text();
+		expect(response.status).toBe(200);
+		expect(JSON.parse(body)).toEqual(await sandbox.record('useCases', 'uc-2'));
+
+		const requests = await sandbox.requests();
+		expect(requests.map((request) => `${request.method} ${request.url}`)).toEqual(['GET /v1/use_cases/uc-2']);
+		expect(requests[0].headers['x-api-key']).toBe(sandbox.apiKey);
+
+		// The worker, not main, ran it.
+		expect(worker.log()).toMatch(/Worker started execution \d+/);
+		expect(worker.log()).toMatch(/Worker finished execution \d+/);
+		expect(worker.log()).not.toMatch(/Unrecognized node type/);
+	});
+
+	test('the MCP example: a client on main lists the four tools; the worker runs the calls; a 404 is an error result (isError)', async () => {
+		const client = new Client({ name: 'outreach-e2e-queue', version: '1.0.0' });
+		await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp/outreach`), { requestInit: { headers: { Authorization: `Bearer ${MCP_TOKEN}` } } }));
+		try {
+			const { tools } = await client.listTools();
+			expect(tools.map((tool) => tool.name).sort()).toEqual(['Archive_Contact', 'Archive_Contact_List', 'Create_Sequence', 'Get_Use_Case']);
+
+			await sandbox.reset();
+			const found = (await client.callTool({ name: 'Get_Use_Case', arguments: { useCaseId: 'uc-2' } })) as McpToolResult;
+			expect(found.isError).toBeFalsy();
+			expect(JSON.parse(found.content[0].text!)).toEqual([await sandbox.record('useCases', 'uc-2')]);
+
+			await sandbox.reset();
+			const missing = (await client.callTool({ name: 'Get_Use_Case', arguments: { useCaseId: 'zz-404' } })) as McpToolResult;
+			expect(missing.isError).toBe(true);
+			// In queue mode n8n's worker sends the thrown error as JSON: {"error":{"message":…,"name":…}}.
+			const { error } = JSON.parse(missing.content[0].text!) as { error: { message: string } };
+			expect(error.message).toBe('Use case "zz-404" was not found (HTTP 404): Resource not found');
+			expect(worker.log()).toMatch(/Tool call failed for MCP Trigger/);
+			const requests = await sandbox.requests();
+			expect(requests.map((request) => `${request.method} ${request.url} ${request.status}`)).toEqual(['GET /v1/use_cases/zz-404 404']);
+		} finally {
+			await client.close();
+		}
+	});
+});

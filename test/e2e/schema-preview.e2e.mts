@@ -1,0 +1,182 @@
+// Map fields before you run: in real n8n (`n8n start`), with the package
+// installed from its tarball, the server serves each operation's output
+// schema, and the editor shows it in the next node's input panel before
+// anything has run. In chromium, `id` from the unexecuted Create Sequence is
+// dragged into an Edit Fields (Set) value, which becomes {{ $json.id }}; no
+// request reaches the service until the workflow is executed, and then the
+// value holds the created sequence's id.
+// Screenshots: artifacts/e2e/screenshots/schema-preview-<version>*.png.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import type { Browser, Page } from 'playwright-core';
+
+import { TEST_API_KEYS } from '../harness/keys.mts';
+import { SandboxProcess } from '../harness/sandbox.mts';
+import { launchChromium, screenshotPath } from './harness/browser.mts';
+import { recordLog } from './harness/logs.mts';
+import {
+	N8N_CURRENT,
+	N8N_MAINTAINED,
+	NODE_TYPE,
+	ROOT,
+	freePort,
+	n8nCliOk,
+	n8nEnv,
+	packPackage,
+	prepareN8n,
+	rest,
+	startN8nServer,
+	userFolderWithPackage,
+	type N8nServer,
+} from './harness/n8n.mts';
+
+const OPERATIONS = ['sequence/create', 'contact/archive', 'contactList/archive', 'useCase/get'];
+const WORKFLOW_ID = 'e2eSchemaPreview';
+const CREDENTIAL_ID = 'schemaPreviewSandbox';
+
+const shipped = (resourceOperation: string) =>
+	JSON.parse(readFileSync(path.join(ROOT, 'dist', 'nodes', 'OutreachSequences', '__schema__', 'v1.0.0', `${resourceOperation}.json`), 'utf8')) as {
+		properties: Record<string, unknown>;
+	};
+
+/** Manual Trigger → Create Sequence (never run) → Edit Fields with one empty value, Sequence ID. */
+function workflow(): Record<string, unknown> {
+	return {
+		id: WORKFLOW_ID,
+		name: 'e2e schema preview',
+		active: false,
+		nodes: [
+			{ id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'create',
+				name: 'Create Sequence',
+				type: NODE_TYPE,
+				typeVersion: 1,
+				position: [240, 0],
+				parameters: { resource: 'sequence', operation: 'create', name: 'Mapped before running' },
+				credentials: { outreachSequencesApi: { id: CREDENTIAL_ID, name: 'Outreach sandbox' } },
+			},
+			{
+				id: 'set',
+				name: 'Edit Fields',
+				type: 'n8n-nodes-base.set',
+				typeVersion: 3.4,
+				position: [480, 0],
+				parameters: { assignments: { assignments: [{ id: 'sequence-id', name: 'sequenceId', value: '', type: 'string' }] }, options: {} },
+			},
+		],
+		connections: {
+			Start: { main: [[{ node: 'Create Sequence', type: 'main', index: 0 }]] },
+			'Create Sequence': { main: [[{ node: 'Edit Fields', type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: schema preview of the unexecuted node', (version) => {
+	let sandbox: SandboxProcess;
+	let server: N8nServer;
+	let browser: Browser;
+
+	beforeAll(async () => {
+		const bin = prepareN8n(version);
+		const folder = userFolderWithPackage(packPackage());
+		sandbox = await SandboxProcess.start(TEST_API_KEYS.schemaPreview);
+		const port = await freePort();
+		const env = n8nEnv(folder, { N8N_PORT: String(port), N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
+		const work = mkdtempSync(path.join(tmpdir(), 'outreach-e2e-schema-'));
+		writeFileSync(
+			path.join(work, 'credentials.json'),
+			JSON.stringify([{ id: CREDENTIAL_ID, name: 'Outreach sandbox', type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: sandbox.url } }]),
+		);
+		writeFileSync(path.join(work, 'workflow.json'), JSON.stringify(workflow()));
+		await n8nCliOk(bin, ['import:credentials', `--input=${path.join(work, 'credentials.json')}`], env);
+		await n8nCliOk(bin, ['import:workflow', `--input=${path.join(work, 'workflow.json')}`], env);
+		server = await startN8nServer(bin, env, port);
+		browser = await launchChromium();
+	});
+
+	afterAll(async () => {
+		await browser?.close();
+		if (server) {
+			await server.daemon.stop();
+			recordLog(`schema-preview-${version}`, server.daemon.log());
+		}
+		await sandbox?.close();
+	});
+
+	test.each(OPERATIONS)('the server serves the shipped %s schema, unchanged', async (resourceOperation) => {
+		const response = await fetch(`${server.url}/schemas/${NODE_TYPE}/1.0.0/${resourceOperation}.json`);
+		expect(response.status).toBe(200);
+		expect(await response.json()).toEqual(shipped(resourceOperation));
+	});
+
+	async function openEditFields(page: Page): Promise<void> {
+		await page.goto(`${server.url}/workflow/${WORKFLOW_ID}`);
+		const node = page.locator('[data-test-id="canvas-node"][data-node-name="Edit Fields"]');
+		await node.waitFor({ timeout: 60_000 });
+		await node.dblclick();
+		await page.locator('[data-test-id="ndv"]').waitFor();
+	}
+
+	test('Edit Fields shows the preview of Create Sequence; id dragged into a value becomes {{ $json.id }}; running fills it', async () => {
+		await sandbox.reset();
+		const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+		const [name, value] = server.cookie.split('=');
+		await context.addCookies([{ name, value, url: server.url }]);
+		const page = await context.newPage();
+		await openEditFields(page);
+
+		const input = page.locator('[data-test-id="ndv-input-panel"]');
+		const item = (key: string) => input.locator('[data-test-id="run-data-schema-item"]').getByText(key, { exact: true }).first();
+		await input.getByText(/Preview/).first().waitFor({ timeout: 60_000 });
+		// Top-level fields of the contract's Sequence, as the shipped schema lists them.
+		for (const key of Object.keys(shipped('sequence/create').properties)) await item(key).waitFor();
+		await page.screenshot({ path: screenshotPath(`schema-preview-${version}`) });
+
+		// Drag `id` onto the value of Sequence ID, as a user does.
+		const target = page.locator('[data-test-id="assignment-collection-assignments"] [data-test-id="assignment-value"]').first();
+		const from = (await item('id').boundingBox())!;
+		const to = (await target.boundingBox())!;
+		await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+		await page.mouse.down();
+		for (let step = 1; step <= 20; step++) {
+			await page.mouse.move(from.x + ((to.x + to.width / 2 - from.x) * step) / 20, from.y + ((to.y + to.height / 2 - from.y) * step) / 20);
+		}
+		await page.mouse.up();
+		await target.getByText('{{ $json.id }}').first().waitFor({ timeout: 10_000 });
+		await page.screenshot({ path: screenshotPath(`schema-preview-${version}-mapped`) });
+
+		// Saved as an expression, and nothing reached the service to get here.
+		await page.locator('[data-test-id="ndv-close-button"], [data-test-id="back-to-canvas"]').first().click();
+		await page.keyboard.press('Control+s');
+		type Saved = { nodes: Array<{ name: string; parameters: { assignments: { assignments: Array<{ name: string; value: string }> } } }> };
+		const savedAssignments = async () =>
+			(await rest<Saved>(server, 'GET', `/workflows/${WORKFLOW_ID}`)).nodes.find((node) => node.name === 'Edit Fields')!.parameters.assignments.assignments;
+		for (let tries = 0; tries < 30 && (await savedAssignments())[0].value === ''; tries++) await page.waitForTimeout(500);
+		expect(await savedAssignments()).toEqual([expect.objectContaining({ name: 'sequenceId', value: '={{ $json.id }}' })]);
+		expect(await sandbox.requests()).toEqual([]);
+
+		// Run it: one sequence is created, and Sequence ID holds its id.
+		await page.locator('[data-test-id="execute-workflow-button"]').click();
+		await page
+			.locator('[data-test-id="canvas-node"][data-node-name="Edit Fields"] [data-test-id="canvas-node-status-success"]')
+			.waitFor({ timeout: 60_000 });
+		const requests = await sandbox.requests();
+		expect(requests.map((request) => `${request.method} ${request.url}`)).toEqual(['POST /v1/sequences']);
+		const summary = await sandbox.summary();
+		expect(summary.sequencesCreated).toBe(1);
+		// The run's data stays in this page: open the node without reloading.
+		await page.locator('[data-test-id="canvas-node"][data-node-name="Edit Fields"]').dblclick();
+		const output = page.locator('[data-test-id="output-panel"]');
+		await output.getByRole('radio', { name: 'JSON' }).click();
+		const created = output.getByText(/seq-\d+-[0-9a-f]{8}/).first();
+		await created.waitFor({ timeout: 30_000 });
+		await page.screenshot({ path: screenshotPath(`schema-preview-${version}-executed`) });
+		const shown = /seq-\d+-[0-9a-f]{8}/.exec((await created.textContent())!)![0];
+		expect(await sandbox.record('sequences', shown)).toMatchObject({ name: 'Mapped before running' });
+		await context.close();
+	});
+});

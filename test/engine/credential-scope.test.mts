@@ -1,0 +1,88 @@
+// The API key goes to the credential's Base URL host and nowhere else: a 3xx
+// from the service is never followed (to another host or to the same one),
+// the error says so, and nothing in an identifier or a body moves a request.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { runFixture, type OnError } from '../harness/workflows.mts';
+import { useEnvironment } from '../harness/setup.mts';
+
+const env = useEnvironment();
+
+let elsewhere: http.Server;
+let elsewhereUrl = '';
+const received: Array<{ url?: string; key?: string | string[] }> = [];
+
+beforeAll(async () => {
+	elsewhere = http.createServer((req, res) => {
+		received.push({ url: req.url, key: req.headers['x-api-key'] });
+		res.setHeader('content-type', 'application/json');
+		res.end('{"id":"c-43","stolen":true}');
+	});
+	// Another loopback address: another host as far as any client can tell.
+	await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.2', resolve));
+	elsewhereUrl = `http://127.0.0.2:${(elsewhere.address() as AddressInfo).port}`;
+});
+
+afterEach(() => {
+	received.length = 0;
+});
+
+afterAll(async () => {
+	await new Promise((resolve) => elsewhere.close(resolve));
+});
+
+const MODES: OnError[] = ['stopWorkflow', 'continueRegularOutput', 'continueErrorOutput'];
+
+describe.each([301, 302, 303, 307, 308])('HTTP %i', (status) => {
+	test.each([
+		['another host', () => `${elsewhereUrl}/v1/contacts/c-43/archive`],
+		['the same host', () => `${env.sandbox.url}/v1/contacts/c-42/archive`],
+	])('to %s is not followed, under every On Error mode', async (_, location) => {
+		for (const mode of MODES) {
+			await env.sandbox.reset();
+			await env.sandbox.addFault({ pathPrefix: '/v1/contacts/c-43/', status, headers: { Location: location() } });
+			const run = await runFixture(env.engine, env.sandbox, 'contact-archive', { items: [{ id: 'c-42' }, { id: 'c-43' }], onError: mode });
+			const expected = `The outreach service redirected the request to archive contact "c-43" (HTTP ${status} to ${location()}). Redirects are not followed, so the API key only goes to the credential's Base URL: set the Base URL to the service's current address.`;
+			if (mode === 'stopWorkflow') expect(run.error?.message).toBe(expected);
+			else expect(run.all.find((item) => item.pairedItem && (item.pairedItem as { item: number }).item === 1)?.json.error).toBe(expected);
+			// Exactly the two original requests: the redirect was not followed anywhere.
+			const requests = await env.sandbox.requests();
+			expect(requests.map((request) => request.url).sort()).toEqual(['/v1/contacts/c-42/archive', '/v1/contacts/c-43/archive']);
+			expect(received).toEqual([]);
+		}
+	});
+});
+
+test('every operation sends the key to the Base URL host only', async () => {
+	const runs = [
+		runFixture(env.engine, env.sandbox, 'contact-archive', { items: [{ id: 'c-42' }] }),
+		runFixture(env.engine, env.sandbox, 'contact-list-archive', { items: [{ id: 'list-1' }] }),
+		runFixture(env.engine, env.sandbox, 'use-case-get', { items: [{ id: 'uc-1' }] }),
+		runFixture(env.engine, env.sandbox, 'sequence-create-fields', { items: [{ name: elsewhereUrl }] }),
+		runFixture(env.engine, env.sandbox, 'sequence-create-json', {
+			items: [{}],
+			parameters: { jsonBody: JSON.stringify({ name: 'x', callback: elsewhereUrl, url: `${elsewhereUrl}/v1/sequences` }) },
+		}),
+	];
+	for (const run of await Promise.all(runs)) expect(run.error).toBeUndefined();
+	const requests = await env.sandbox.requests();
+	expect(requests).toHaveLength(5);
+	const host = new URL(env.sandbox.url).host;
+	for (const request of requests) {
+		expect(request.headers.host).toBe(host);
+		expect(request.headers['x-api-key']).toBe(env.sandbox.apiKey);
+	}
+	expect(received).toEqual([]);
+});
+
+test('a Base URL ending in /v1/ keeps requests on its own host', async () => {
+	const base = new URL(env.sandbox.url);
+	const run = await runFixture(env.engine, env.sandbox, 'use-case-get', {
+		items: [{ id: 'uc-1' }],
+		onError: 'continueRegularOutput',
+		credential: { apiKey: env.sandbox.apiKey, baseUrl: `${base.protocol}//${base.host}/v1/` },
+	});
+	expect(run.all[0].json.id).toBe('uc-1');
+	expect(received).toEqual([]);
+});

@@ -1,0 +1,168 @@
+// What the user reads when the service or the network fails, for each kind
+// of failure; healthy items in the same run are unaffected.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import type { Fault } from '../harness/sandbox.mts';
+import { NOT_SENT_AGAIN, RETRY_OFF, runFixture } from '../harness/workflows.mts';
+import { useEnvironment } from '../harness/setup.mts';
+
+const env = useEnvironment();
+
+/**
+ * Three contacts, the middle one meeting the fault, with On Error = Continue;
+ * then that contact alone with On Error = Stop, for the error's details.
+ */
+async function archiveWithFault(fault: Fault, parameters = {}) {
+	const faulty = { pathPrefix: '/v1/contacts/c-43/', ...fault };
+	await env.sandbox.addFault(faulty);
+	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
+		items: [{ id: 'c-42' }, { id: 'c-43' }, { id: 'a/b?c#d' }],
+		onError: 'continueRegularOutput',
+		parameters,
+	});
+	expect(run.all).toHaveLength(3);
+	expect(run.all.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+	expect(run.all[0].json.id).toBe('c-42');
+	expect(run.all[2].json.id).toBe('a/b?c#d');
+	expect(JSON.stringify(run.run.data)).not.toContain(env.sandbox.apiKey);
+
+	await env.sandbox.reset();
+	await env.sandbox.addFault(faulty);
+	const stopped = await runFixture(env.engine, env.sandbox, 'contact-archive', { items: [{ id: 'c-43' }], parameters });
+	const error = stopped.error as (Error & { httpCode?: string; description?: string }) | undefined;
+	expect(error?.message).toBe(run.all[1].json.error);
+	expect(JSON.stringify(stopped.run.data)).not.toContain(env.sandbox.apiKey);
+	return { message: String(run.all[1].json.error), error };
+}
+
+describe('HTTP answers', () => {
+	test.each([
+		[401, { message: 'Invalid key' }, /^The outreach service rejected the API key \(HTTP 401\): Invalid key\. Check the API Key in the credential "Outreach sandbox": keys are made in the service's portal under General › Integrations › API Keys\.$/],
+		[403, '', /^The outreach service rejected the API key \(HTTP 403\)\. Check the API Key/],
+		[400, { message: 'name is too long' }, /^The outreach service refused to archive contact "c-43" \(HTTP 400\): name is too long$/],
+		[409, { error: 'already archived' }, /^The outreach service refused to archive contact "c-43" \(HTTP 409\): already archived$/],
+		[422, { detail: 'bad state' }, /^The outreach service refused to archive contact "c-43" \(HTTP 422\): bad state$/],
+		[404, { message: 'Resource not found' }, /^Contact "c-43" was not found \(HTTP 404\): Resource not found$/],
+		[404, '', /^Contact "c-43" was not found \(HTTP 404\)$/],
+		[500, { message: 'boom' }, /^The outreach service failed \(HTTP 500\) to archive contact "c-43": boom\. Try again later\.$/],
+		[502, '<html><body>Bad gateway</body></html>', /^The outreach service failed \(HTTP 502\) to archive contact "c-43", and its answer is not JSON\./],
+		[503, '', /^The outreach service failed \(HTTP 503\) to archive contact "c-43"\. Try again later.* The item was sent once; Request Options › Rate Limit Handling is off/],
+		[504, { message: 'upstream timeout' }, /^The outreach service failed \(HTTP 504\) to archive contact "c-43": upstream timeout\./],
+		[418, 'I am a teapot', /^The outreach service failed \(HTTP 418\) to archive contact "c-43", and its answer is not JSON\. Check that the credential's Base URL is the address of the service's API\.$/],
+	])('HTTP %i with body %j', async (status, body, expected) => {
+		const { message, error } = await archiveWithFault({ status, body, times: 1 }, RETRY_OFF);
+		expect(message).toMatch(expected);
+		expect(error).toMatchObject({ httpCode: String(status) });
+	});
+
+	test('429 with Rate Limit Handling off names the rate limit, the Retry-After value and the option', async () => {
+		const { message } = await archiveWithFault(
+			{ status: 429, body: { message: 'Too many requests' }, headers: { 'Retry-After': '30' } },
+			RETRY_OFF,
+		);
+		expect(message).toBe(
+			`The outreach service is rate-limiting requests (HTTP 429): Too many requests. It asked to wait 30 seconds (Retry-After: 30). ${NOT_SENT_AGAIN}`,
+		);
+	});
+
+	test('429 without Retry-After, with Rate Limit Handling off', async () => {
+		const { message } = await archiveWithFault({ status: 429, body: '' }, RETRY_OFF);
+		expect(message).toBe(`The outreach service is rate-limiting requests (HTTP 429). ${NOT_SENT_AGAIN}`);
+	});
+
+	test('429 asking for a longer wait than Max Wait fails at once, and says so', async () => {
+		const { message } = await archiveWithFault({ status: 429, body: '', headers: { 'Retry-After': '3600' } });
+		expect(message).toBe(
+			'The outreach service is rate-limiting requests (HTTP 429). It asked to wait 3600 seconds (Retry-After: 3600). The item was sent once; that wait (3600 seconds) is longer than the 60 seconds that Request Options › Rate Limit Handling › Max Wait (Seconds) allows, so it was not sent again.',
+		);
+	});
+
+	test.each([
+		['malformed JSON', '{"id": "c-43", "status":', 'application/json'],
+		['an empty body', '', 'application/json'],
+		['a JSON list', '[{"id": "c-43"}]', 'application/json'],
+		['an HTML page', '<html>ok</html>', 'text/html'],
+	])('a 200 with %s is an error, not an item holding text', async (_, body, type) => {
+		const { message, error } = await archiveWithFault({ status: 200, body, headers: { 'Content-Type': type } });
+		expect(message).toBe(
+			'The outreach service answered HTTP 200 to archive contact "c-43", but not with a JSON object, so there is no result to output.',
+		);
+		expect(error?.description).toContain('The service answered HTTP 200');
+	});
+
+	test('a redirect is not followed, so the key never leaves the Base URL', async () => {
+		const elsewhere = http.createServer((req, res) => {
+			received.push(req.headers);
+			res.end('{}');
+		});
+		const received: http.IncomingHttpHeaders[] = [];
+		await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.2', resolve));
+		const target = `http://127.0.0.2:${(elsewhere.address() as AddressInfo).port}/steal`;
+		try {
+			const { message } = await archiveWithFault({ status: 302, headers: { Location: target } });
+			expect(message).toBe(
+				`The outreach service redirected the request to archive contact "c-43" (HTTP 302 to ${target}). Redirects are not followed, so the API key only goes to the credential's Base URL: set the Base URL to the service's current address.`,
+			);
+			expect(received).toHaveLength(0);
+		} finally {
+			elsewhere.close();
+		}
+	});
+});
+
+describe('network faults', () => {
+	test('a dropped connection', async () => {
+		const { message } = await archiveWithFault({ drop: 'before-response' });
+		expect(message).toBe(
+			'The connection to the outreach service was reset before its answer to archive contact "c-43" was complete. The service may or may not have carried it out.',
+		);
+	});
+
+	test('a reset in the middle of the answer', async () => {
+		const { message } = await archiveWithFault({ drop: 'mid-body', status: 200, body: { id: 'c-43', status: 'archived' } });
+		expect(message).toMatch(/^The connection to the outreach service was reset before its answer/);
+	});
+
+	test('an answer slower than Request Options › Timeout names the limit', async () => {
+		const { message } = await archiveWithFault({ delayMs: 1500 }, { requestOptions: { timeout: 300 } });
+		expect(message).toBe('The outreach service did not answer the request to archive contact "c-43" within 300 ms, the limit set in Request Options › Timeout.');
+	});
+
+	test('connection refused', async () => {
+		const closed = http.createServer();
+		await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+		const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+		await new Promise((resolve) => closed.close(resolve));
+		const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
+			items: [{ id: 'c-42' }],
+			onError: 'continueRegularOutput',
+			credential: { apiKey: env.sandbox.apiKey, baseUrl: url },
+		});
+		expect(run.all[0].json.error).toBe(
+			`Could not connect to the outreach service at ${url}: the connection was refused. Check the credential's Base URL and that the service is running.`,
+		);
+	});
+
+	test('a host that DNS does not know', async () => {
+		const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
+			items: [{ id: 'c-42' }],
+			onError: 'continueRegularOutput',
+			credential: { apiKey: env.sandbox.apiKey, baseUrl: 'http://outreach-sandbox.invalid' },
+		});
+		expect(run.all[0].json.error).toBe(
+			'The host "outreach-sandbox.invalid" in the credential\'s Base URL could not be found: the DNS lookup failed.',
+		);
+		const stopped = await runFixture(env.engine, env.sandbox, 'contact-archive', {
+			items: [{ id: 'c-42' }],
+			credential: { apiKey: env.sandbox.apiKey, baseUrl: 'http://outreach-sandbox.invalid' },
+		});
+		expect((stopped.error as { description?: string }).description).toMatch(/Network error: (ENOTFOUND|EAI_AGAIN|EAI_FAIL|EAI_NONAME)/);
+	});
+});
+
+test('the API key never appears in an error, even when the service echoes it', async () => {
+	const { message, error } = await archiveWithFault({ status: 400, body: { message: `bad key ${env.sandbox.apiKey}` } });
+	expect(message).toBe('The outreach service refused to archive contact "c-43" (HTTP 400): bad key [API key]');
+	expect(JSON.stringify(error)).not.toContain(env.sandbox.apiKey);
+});

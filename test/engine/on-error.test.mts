@@ -1,0 +1,141 @@
+// The three On Error modes: exactly one output item per input item, in order,
+// with pairedItem intact, so that nodes downstream can reach the input item.
+import { runFixture } from '../harness/workflows.mts';
+import { useEnvironment } from '../harness/setup.mts';
+
+const env = useEnvironment();
+
+// ok, not found, ok, empty identifier (fails before any request), ok
+const items = [{ id: 'c-42' }, { id: 'zz-404' }, { id: 'c-43' }, { id: '' }, { id: '42' }];
+const notFound = 'Contact "zz-404" was not found (HTTP 404): Resource not found';
+const empty = 'Contact ID is empty. Enter an identifier, or map one from the input, for example {{ $json.id }}.';
+
+test('Stop: the node stops with the error of the first failing item', async () => {
+	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', { items, onError: 'stopWorkflow' });
+	expect(run.error?.message).toBe(notFound);
+	expect(run.error).toMatchObject({ context: { itemIndex: 1 } });
+	expect(run.output('After Success')).toEqual([]);
+	expect((await env.sandbox.requests()).map((request) => request.url)).not.toContain('/v1/contacts//archive');
+});
+
+test('Continue: one item per input item, in order, errors in json.error, linked back to the input', async () => {
+	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', { items, onError: 'continueRegularOutput' });
+	expect(run.error).toBeUndefined();
+	expect(run.outputs).toHaveLength(1);
+	expect(run.outputs[0].map((item) => item.pairedItem)).toEqual(items.map((_, item) => ({ item })));
+	expect(run.outputs[0].map((item) => item.json.id ?? item.json.error)).toEqual(['c-42', notFound, 'c-43', empty, '42']);
+
+	// A node downstream reads the input item through $('Items').item.
+	const read = run.output('After Success')[0].map((item) => item.json.read as { input: { id: string }; result: Record<string, unknown> });
+	expect(read.map((entry) => entry.input.id)).toEqual(items.map((item) => item.id));
+	expect(read[1].result).toEqual({ error: notFound });
+	expect(read[4].result.id).toBe('42');
+	expect((await env.sandbox.requests()).map((request) => request.url).sort()).toEqual(
+		['/v1/contacts/42/archive', '/v1/contacts/c-42/archive', '/v1/contacts/c-43/archive', '/v1/contacts/zz-404/archive'],
+	);
+});
+
+test('Continue (using error output): successes and errors on their own outputs, each linked to its input', async () => {
+	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', { items, onError: 'continueErrorOutput' });
+	expect(run.error).toBeUndefined();
+	const [success, failure] = run.outputs;
+	expect(success.map((item) => [item.pairedItem, item.json.id])).toEqual([
+		[{ item: 0 }, 'c-42'],
+		[{ item: 2 }, 'c-43'],
+		[{ item: 4 }, '42'],
+	]);
+	expect(failure.map((item) => [item.pairedItem, item.json.error])).toEqual([
+		[{ item: 1 }, notFound],
+		[{ item: 3 }, empty],
+	]);
+
+	const readSuccess = run.output('After Success')[0].map((item) => (item.json.read as { input: { id: string } }).input.id);
+	const readError = run.output('After Error')[0].map((item) => item.json.read as { input: { id: string }; result: { error: string } });
+	expect(readSuccess).toEqual(['c-42', 'c-43', '42']);
+	expect(readError.map((entry) => [entry.input.id, entry.result.error])).toEqual([
+		['zz-404', notFound],
+		['', empty],
+	]);
+});
+
+test('a Base URL that is not http(s) fails every item with a message naming the credential field, and sends nothing', async () => {
+	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
+		items: [{ id: 'c-42' }, { id: 'c-43' }],
+		onError: 'continueErrorOutput',
+		credential: { apiKey: env.sandbox.apiKey, baseUrl: 'ftp://outreach.example' },
+	});
+	const [success, failure] = run.outputs;
+	expect(success).toEqual([]);
+	expect(failure.map((item) => [item.pairedItem, item.json.error])).toEqual([
+		[{ item: 0 }, expect.stringContaining('The credential\'s Base URL "ftp://outreach.example" must start with http:// or https://')],
+		[{ item: 1 }, expect.stringContaining("The credential's Base URL")],
+	]);
+	expect(await env.sandbox.requests()).toHaveLength(0);
+});
+
+test.each([
+	['trailing slashes and spaces', (url: string) => `  ${url}///  `],
+	['a /v1 suffix', (url: string) => `${url}/v1`],
+	['a /v1/ suffix', (url: string) => `${url}/v1/`],
+])('a Base URL with %s reaches the same /v1 paths', async (_, shape) => {
+	const run = await runFixture(env.engine, env.sandbox, 'use-case-get', {
+		items: [{ id: 'uc-1' }],
+		credential: { apiKey: env.sandbox.apiKey, baseUrl: shape(env.sandbox.url) },
+	});
+	expect(run.error).toBeUndefined();
+	expect((await env.sandbox.requests()).map((request) => request.url)).toEqual(['/v1/use_cases/uc-1']);
+});
+
+describe('pacing', () => {
+	const many = Array.from({ length: 60 }, (_, index) => ({ id: index % 2 ? 'c-42' : 'c-43' }));
+
+	test('with Batching, the service never sees more requests at once than the batch size', async () => {
+		const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
+			items: many,
+			parameters: { requestOptions: { batching: { batch: { batchSize: 4, batchInterval: 0 } } } },
+		});
+		expect(run.all).toHaveLength(60);
+		expect(run.all.map((item) => item.pairedItem)).toEqual(many.map((_, item) => ({ item })));
+		expect(await env.sandbox.maxInFlight()).toBeLessThanOrEqual(4);
+		expect(await env.sandbox.requests()).toHaveLength(60);
+	});
+
+	test('Batch Interval waits between batches', async () => {
+		const started = Date.now();
+		await runFixture(env.engine, env.sandbox, 'contact-archive', {
+			items: many.slice(0, 6),
+			parameters: { requestOptions: { batching: { batch: { batchSize: 2, batchInterval: 150 } } } },
+		});
+		// Three batches: two pauses of 150 ms at least.
+		expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+	});
+
+	test('without Batching, requests run in parallel up to the node bound', async () => {
+		await env.sandbox.addFault({ pathPrefix: '/v1/contacts/', delayMs: 30, status: 200, body: { id: 'slow' } });
+		const run = await runFixture(env.engine, env.sandbox, 'contact-archive', { items: [...many, ...many] });
+		expect(run.all).toHaveLength(120);
+		const peak = await env.sandbox.maxInFlight();
+		expect(peak).toBeGreaterThan(1);
+		expect(peak).toBeLessThanOrEqual(32);
+	});
+});
+
+test('an expression that throws for one item fails only that item, on the error output, linked to its input', async () => {
+	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
+		items: [{ raw: '{"id":"c-42"}' }, { raw: '{oops' }, { raw: '{"id":"c-43"}' }],
+		// Only the middle item evaluates the reference to a node that does not exist.
+		parameters: { contactId: "={{ $json.raw.startsWith('{o') ? $('No Such Node').item.json.id : JSON.parse($json.raw).id }}" },
+		onError: 'continueErrorOutput',
+	});
+	const [success, failure] = run.outputs;
+	expect(success.map((item) => [item.pairedItem, item.json.id])).toEqual([
+		[{ item: 0 }, 'c-42'],
+		[{ item: 2 }, 'c-43'],
+	]);
+	expect(failure).toHaveLength(1);
+	expect(failure[0].pairedItem).toEqual({ item: 1 });
+	expect(failure[0].json.error).toBe("Referenced node doesn't exist");
+	const readError = run.output('After Error')[0].map((item) => (item.json.read as { input: unknown }).input);
+	expect(readError).toEqual([{ raw: '{oops' }]);
+	expect(await env.sandbox.requests()).toHaveLength(2);
+});

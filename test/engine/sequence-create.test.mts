@@ -1,0 +1,137 @@
+// Sequence › Create: the body in both modes, exactly as specified.
+import { loadFixture, OUTREACH, runFixture } from '../harness/workflows.mts';
+import { useEnvironment } from '../harness/setup.mts';
+
+const env = useEnvironment();
+
+async function onlyRequest() {
+	const requests = await env.sandbox.requests();
+	expect(requests).toHaveLength(1);
+	expect(requests[0].method).toBe('POST');
+	expect(requests[0].url).toBe('/v1/sequences');
+	expect(requests[0].headers['content-type']).toBe('application/json');
+	expect(requests[0].headers['x-api-key']).toBe(env.sandbox.apiKey);
+	return requests[0];
+}
+
+describe('Using Fields Below', () => {
+	test('sends what the user set, numbers as integers and scripts as lists, and outputs the created sequence', async () => {
+		const run = await runFixture(env.engine, env.sandbox, 'sequence-create-fields', {
+			items: [{ name: 'Spring follow-up' }],
+			parameters: {
+				additionalFields: { description: 'After the webinar', criteria: 'status == "lead"', timezone: 'Europe/Berlin' },
+			},
+		});
+		const request = await onlyRequest();
+		expect(JSON.parse(request.body)).toEqual({
+			name: 'Spring follow-up',
+			description: 'After the webinar',
+			criteria: 'status == "lead"',
+			timezone: 'Europe/Berlin',
+			schedules: [
+				{ dayOffset: 0, hour: 9, minute: 30, delayInMinutes: 0, sequenceScripts: ['phone-1'] },
+				{ dayOffset: 1, hour: 14, minute: 0, delayInMinutes: 15, sequenceScripts: ['email-1', 'txt-1'] },
+				{ dayOffset: 3, hour: 10, minute: 5, delayInMinutes: 0 },
+			],
+		});
+		expect(request.status).toBe(201);
+
+		const [item] = run.all;
+		expect(item.pairedItem).toEqual({ item: 0 });
+		const stored = await env.sandbox.record('sequences', String(item.json.id));
+		expect(item.json).toEqual(stored);
+		// Script objects in the answer keep their $type discriminator.
+		const schedules = item.json.schedules as Array<Record<string, { $type?: string }>>;
+		expect(schedules[0].phoneScript.$type).toBe('PhoneScript');
+		expect(schedules[1].textScript.$type).toBe('TextScript');
+	});
+
+	test('with nothing set the body is exactly {}', async () => {
+		await runFixture(env.engine, env.sandbox, 'sequence-create-fields', {
+			items: [{}],
+			parameters: { name: '', additionalFields: {}, schedules: {} },
+		});
+		expect((await onlyRequest()).body).toBe('{}');
+	});
+
+	test('empty or blank text fields are left out', async () => {
+		await runFixture(env.engine, env.sandbox, 'sequence-create-fields', {
+			items: [{ name: '   ' }],
+			parameters: { additionalFields: { description: '', criteria: '', timezone: '' }, schedules: {} },
+		});
+		expect((await onlyRequest()).body).toBe('{}');
+	});
+
+	test('scripts from an expression that yields a list; integer text from a spreadsheet is accepted', async () => {
+		await runFixture(env.engine, env.sandbox, 'sequence-create-fields', {
+			items: [{ name: 'x', scripts: [' phone-1 ', '', 'txt-1'], hour: '7' }],
+			parameters: {
+				schedules: {
+					schedule: [
+						{ dayOffset: 0, hour: '={{ $json.hour }}', minute: 0, delayInMinutes: 0, sequenceScripts: '={{ $json.scripts }}' },
+					],
+				},
+			},
+		});
+		const body = JSON.parse((await onlyRequest()).body);
+		expect(body.schedules).toEqual([{ dayOffset: 0, hour: 7, minute: 0, delayInMinutes: 0, sequenceScripts: ['phone-1', 'txt-1'] }]);
+	});
+
+	test.each([
+		['a fraction', 2.5, 'Schedule 2: Hour must be a whole number, but it is 2.5.'],
+		['text', 'noon', 'Schedule 2: Hour must be a whole number, but it is "noon".'],
+		['a fractional text', '7.5', 'Schedule 2: Hour must be a whole number, but it is "7.5".'],
+		['nothing', null, 'Schedule 2: Hour is empty; enter a whole number.'],
+	])('an hour that is %s is an error naming row and field, and nothing is sent', async (_, hour, message) => {
+		const run = await runFixture(env.engine, env.sandbox, 'sequence-create-fields', {
+			items: [{ name: 'x', hour }],
+			onError: 'continueRegularOutput',
+			parameters: {
+				schedules: {
+					schedule: [
+						{ dayOffset: 0, hour: 1, minute: 0, delayInMinutes: 0, sequenceScripts: '' },
+						{ dayOffset: 0, hour: '={{ $json.hour }}', minute: 0, delayInMinutes: 0, sequenceScripts: '' },
+					],
+				},
+			},
+		});
+		expect(run.all).toEqual([expect.objectContaining({ json: { error: message }, pairedItem: { item: 0 } })]);
+		expect(await env.sandbox.requests()).toHaveLength(0);
+	});
+});
+
+describe('Using JSON', () => {
+	test('sends the JSON text exactly as written, nulls included', async () => {
+		const run = await runFixture(env.engine, env.sandbox, 'sequence-create-json', { items: [{}] });
+		const request = await onlyRequest();
+		const written = loadFixture('sequence-create-json').nodes.find((node) => node.name === OUTREACH)!.parameters.jsonBody as string;
+		expect(request.body).toBe(written.trim());
+		expect(JSON.parse(request.body).criteria).toBeNull();
+		expect(run.all[0].json).toEqual(await env.sandbox.record('sequences', String(run.all[0].json.id)));
+	});
+
+	test('an object from an expression is sent as that object', async () => {
+		const object = { name: 'From expression', timezone: null, schedules: [{ hour: 6, sequenceScripts: null }] };
+		await runFixture(env.engine, env.sandbox, 'sequence-create-json', {
+			items: [{ body: object }],
+			parameters: { jsonBody: '={{ $json.body }}' },
+		});
+		expect((await onlyRequest()).body).toBe(JSON.stringify(object));
+	});
+
+	test.each([
+		['invalid JSON', '{"name": "x",}', 'JSON Body is not valid JSON'],
+		['a list', '[{"name": "x"}]', 'JSON Body must be a JSON object in braces { }, but it is a list.'],
+		['null', 'null', 'JSON Body must be a JSON object in braces { }, but it is null.'],
+		['empty', '  ', 'JSON Body is empty'],
+	])('%s is an error item, and nothing is sent', async (_, jsonBody, message) => {
+		const run = await runFixture(env.engine, env.sandbox, 'sequence-create-json', {
+			items: [{}],
+			parameters: { jsonBody },
+			onError: 'continueRegularOutput',
+		});
+		expect(String(run.all[0].json.error)).toContain(message);
+		expect(run.all[0].pairedItem).toEqual({ item: 0 });
+		expect(await env.sandbox.requests()).toHaveLength(0);
+	});
+});

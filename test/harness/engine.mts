@@ -1,0 +1,404 @@
+// Runs workflows through n8n's own engine (n8n-core WorkflowExecute) with this
+// package loaded the way n8n loads a community package (PackageDirectoryLoader
+// over the package folder, so the built dist/ and package.json "n8n" entries).
+// What n8n's CLI would supply around the engine (credential storage, the
+// credentials helper, lifecycle hooks) is supplied here, and nothing more.
+import { appendFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { ExecuteContext, ExecutionLifecycleHooks, PackageDirectoryLoader, RoutingNode, WorkflowExecute } from 'n8n-core';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentials,
+	ICredentialType,
+	IExecuteFunctions,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
+	INode,
+	INodeCredentialsDetails,
+	INodeExecutionData,
+	INodeProperties,
+	INodeType,
+	INodeTypeData,
+	INodeTypes,
+	IRun,
+	IVersionedNodeType,
+	IWorkflowBase,
+	IWorkflowExecuteAdditionalData,
+	IConnections,
+	IDataObject,
+	ExecutionError,
+} from 'n8n-workflow';
+import { Expression, ICredentialsHelper, LoggerProxy, NodeConnectionTypes, NodeHelpers, Workflow } from 'n8n-workflow';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+export const PACKAGE_DIR = path.resolve(here, '..', '..');
+export const NODE_TYPE = 'n8n-nodes-outreach-sequences.outreachSequences';
+export const CREDENTIAL_TYPE = 'outreachSequencesApi';
+
+/** Test-only node types: a source of items, and a reader of expressions. */
+class ItemsNode implements INodeType {
+	description = {
+		displayName: 'Items',
+		name: 'items',
+		group: ['input'],
+		version: 1,
+		description: 'Emits the items given as JSON',
+		defaults: { name: 'Items' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[]' }] as INodeProperties[],
+	} as INodeType['description'];
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const raw = this.getNodeParameter('items', 0) as string | IDataObject[];
+		const items = (typeof raw === 'string' ? JSON.parse(raw) : raw) as IDataObject[];
+		return [items.map((json) => ({ json }))];
+	}
+}
+
+class ReadNode implements INodeType {
+	description = {
+		displayName: 'Read',
+		name: 'read',
+		group: ['transform'],
+		version: 1,
+		description: 'Evaluates an expression for each item, as a Set node would',
+		defaults: { name: 'Read' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [{ displayName: 'Value', name: 'value', type: 'string', default: '' }] as INodeProperties[],
+	} as INodeType['description'];
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return [
+			this.getInputData().map((item, index) => ({
+				json: { read: this.getNodeParameter('value', index) as IDataObject },
+				pairedItem: { item: index },
+			})),
+		];
+	}
+}
+
+export const TEST_NODE_TYPES = { items: 'test.items', read: 'test.read' } as const;
+
+class NodeTypes implements INodeTypes {
+	constructor(private readonly types: INodeTypeData) {}
+
+	getByName(type: string): INodeType | IVersionedNodeType {
+		const found = this.types[type];
+		if (!found) throw new Error(`Unknown node type ${type}`);
+		return found.type;
+	}
+
+	getByNameAndVersion(type: string, version?: number): INodeType {
+		return NodeHelpers.getVersionedNodeType(this.getByName(type), version);
+	}
+
+	getKnownTypes() {
+		return {};
+	}
+}
+
+/** Stored credentials by id, and the generic `authenticate` block applied as n8n's CLI does. */
+class CredentialsHelper extends ICredentialsHelper {
+	constructor(
+		private readonly types: Record<string, ICredentialType>,
+		readonly store: Map<string, ICredentialDataDecryptedObject>,
+	) {
+		super();
+	}
+
+	getParentTypes(): string[] {
+		return [];
+	}
+
+	isCredentialUsableByNode(): boolean {
+		return true;
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions,
+		workflow: Workflow,
+		node: INode,
+	): Promise<IHttpRequestOptions> {
+		const type = this.types[typeName];
+		const authenticate = type?.authenticate;
+		if (!authenticate) return requestOptions;
+		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
+		const resolve = (value: unknown) =>
+			workflow.expression.getSimpleParameterValue(node, value as string, 'internal', { $credentials: credentials }, undefined, value as string);
+		for (const [target, values] of Object.entries(authenticate.properties) as Array<[string, IDataObject]>) {
+			const options = requestOptions as unknown as Record<string, IDataObject>;
+			options[target] ??= {};
+			for (const [key, value] of Object.entries(values)) {
+				options[target][String(resolve(key))] = resolve(value) as string;
+			}
+		}
+		return requestOptions;
+	}
+
+	async preAuthentication(
+		_helpers: IHttpRequestHelper,
+		_credentials: ICredentialDataDecryptedObject,
+	): Promise<ICredentialDataDecryptedObject | undefined> {
+		return undefined;
+	}
+
+	async runPreAuthentication(): Promise<ICredentialDataDecryptedObject | undefined> {
+		return undefined;
+	}
+
+	async getCredentials(): Promise<ICredentials> {
+		throw new Error('not used by the engine');
+	}
+
+	async getDecrypted(
+		_additionalData: IWorkflowExecuteAdditionalData,
+		nodeCredentials: INodeCredentialsDetails,
+	): Promise<ICredentialDataDecryptedObject> {
+		const data = this.store.get(nodeCredentials.id ?? '');
+		if (!data) throw new Error(`No credential with id ${nodeCredentials.id}`);
+		return { ...data };
+	}
+
+	async updateCredentials(): Promise<void> {}
+
+	async updateCredentialsOauthTokenData(): Promise<void> {}
+
+	getCredentialsProperties(type: string): INodeProperties[] {
+		return this.types[type]?.properties ?? [];
+	}
+}
+
+export interface WorkflowFixture {
+	name?: string;
+	nodes: INode[];
+	connections: IConnections;
+}
+
+export interface RunResult {
+	run: IRun;
+	/** The items of each output of a node's first run. */
+	output(nodeName: string): INodeExecutionData[][];
+	error?: ExecutionError;
+	/** The error a node stopped with, if any. */
+	nodeError(nodeName: string): ExecutionError | undefined;
+}
+
+export interface CredentialTestResult {
+	status: 'OK' | 'Error';
+	message: string;
+}
+
+export interface Engine {
+	run(workflow: WorkflowFixture, credentials: Record<string, ICredentialDataDecryptedObject>): Promise<RunResult>;
+	/**
+	 * The credential's `test` request, run the way n8n's CredentialsTester
+	 * (packages/cli/src/services/credentials-tester.service.ts) runs it:
+	 * through n8n-core's RoutingNode, then its rules.
+	 */
+	testCredential(data: ICredentialDataDecryptedObject): Promise<CredentialTestResult>;
+	nodeType: INodeType;
+	credentialType: ICredentialType;
+}
+
+function makeAdditionalData(credentialsHelper: ICredentialsHelper, workflowData: IWorkflowBase): IWorkflowExecuteAdditionalData {
+	return {
+		credentialsHelper,
+		hooks: new ExecutionLifecycleHooks('manual', 'test-execution', workflowData),
+		executeWorkflow: async () => {
+			throw new Error('Sub-workflows are not used in these tests');
+		},
+		getRunExecutionData: async () => undefined,
+		getRuntimeCredential: async () => undefined,
+		currentNodeExecutionIndex: 0,
+		restApiUrl: 'http://localhost:5678/rest',
+		instanceBaseUrl: 'http://localhost:5678',
+		formBaseUrl: 'http://localhost:5678/form',
+		formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
+		formTestBaseUrl: 'http://localhost:5678/form-test',
+		webhookBaseUrl: 'http://localhost:5678/webhook',
+		webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
+		mcpBaseUrl: 'http://localhost:5678/mcp',
+		mcpTestBaseUrl: 'http://localhost:5678/mcp-test',
+		variables: {},
+		logAiEvent: () => {},
+		startRunnerTask: async () => {
+			throw new Error('Code nodes are not used in these tests');
+		},
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+let expressionEngineReady: Promise<void> | undefined;
+
+/** n8n 2.x evaluates expressions in an isolated-vm sandbox by default; so do the tests. */
+function startExpressionEngine(): Promise<void> {
+	expressionEngineReady ??= Expression.initExpressionEngine({
+		engine: 'vm',
+		bridgeTimeout: 5000,
+		bridgeMemoryLimit: 128,
+		poolSize: 1,
+		maxCodeCacheSize: 1024,
+	});
+	return expressionEngineReady;
+}
+
+export async function stopExpressionEngine(): Promise<void> {
+	if (expressionEngineReady) {
+		await expressionEngineReady;
+		await Expression.disposeExpressionEngine();
+		expressionEngineReady = undefined;
+	}
+}
+
+/** The engine's own log lines, at debug level, for the secret scan (artifacts/engine). */
+function captureEngineLog(): void {
+	const folder = path.join(PACKAGE_DIR, 'artifacts', 'engine');
+	mkdirSync(folder, { recursive: true });
+	const file = path.join(folder, `n8n-core-${process.pid}.log`);
+	const write = (level: string) => (message: string, metadata?: object) =>
+		appendFileSync(file, `${level} ${message} ${metadata ? JSON.stringify(metadata) : ''}\n`);
+	LoggerProxy.init({ error: write('error'), warn: write('warn'), info: write('info'), debug: write('debug') });
+}
+
+export async function createEngine(): Promise<Engine> {
+	captureEngineLog();
+	await startExpressionEngine();
+	const loader = new PackageDirectoryLoader(PACKAGE_DIR);
+	await loader.loadAll();
+	const types: INodeTypeData = {};
+	for (const [name, data] of Object.entries(loader.nodeTypes)) types[`${loader.packageName}.${name}`] = data;
+	types[TEST_NODE_TYPES.items] = { type: new ItemsNode(), sourcePath: '' };
+	types[TEST_NODE_TYPES.read] = { type: new ReadNode(), sourcePath: '' };
+	const credentialTypes: Record<string, ICredentialType> = {};
+	for (const [name, data] of Object.entries(loader.credentialTypes)) credentialTypes[name] = data.type;
+	const nodeTypes = new NodeTypes(types);
+
+	return {
+		nodeType: nodeTypes.getByNameAndVersion(NODE_TYPE),
+		credentialType: credentialTypes[CREDENTIAL_TYPE],
+		async run(fixture, credentials) {
+			const store = new Map(Object.entries(credentials));
+			const workflowData: IWorkflowBase = {
+				id: 'test-workflow',
+				name: fixture.name ?? 'test',
+				active: false,
+				isArchived: false,
+				nodes: fixture.nodes,
+				connections: fixture.connections,
+				settings: { executionOrder: 'v1' },
+				createdAt: new Date(),
+				updatedAt: new Date(),
+				activeVersionId: null,
+			} as IWorkflowBase;
+			const workflow = new Workflow({
+				id: workflowData.id,
+				name: workflowData.name,
+				nodes: workflowData.nodes,
+				connections: workflowData.connections,
+				active: false,
+				nodeTypes,
+				settings: workflowData.settings,
+			});
+			const additionalData = makeAdditionalData(new CredentialsHelper(credentialTypes, store), workflowData);
+
+
+			const startNode = fixture.nodes.find((node) => node.type === TEST_NODE_TYPES.items) ?? fixture.nodes[0];
+			const run = await new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode });
+			const runData = run.data.resultData.runData;
+			return {
+				run,
+				error: run.data.resultData.error,
+				output: (nodeName) =>
+					(runData[nodeName]?.[0]?.data?.main ?? []).map((items) => items ?? []) as INodeExecutionData[][],
+				nodeError: (nodeName) => runData[nodeName]?.[0]?.error,
+			};
+		},
+
+		async testCredential(data) {
+			const credentialType = credentialTypes[CREDENTIAL_TYPE];
+			const test = credentialType.test!;
+			const decrypted = { id: 'tested', name: 'Tested', type: CREDENTIAL_TYPE, data };
+			const node: INode = {
+				id: 'temp',
+				name: 'Temp-Node',
+				type: 'test.credentialProbe',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+				credentials: { [CREDENTIAL_TYPE]: { id: 'tested', name: 'Tested' } },
+			};
+			const probeType = {
+				description: {
+					displayName: 'Credential probe',
+					name: 'test.credentialProbe',
+					group: ['transform'],
+					version: 1,
+					description: '',
+					defaults: {},
+					inputs: [NodeConnectionTypes.Main],
+					outputs: [NodeConnectionTypes.Main],
+					credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+					properties: [{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: test.request }, default: '' }],
+				},
+			} as unknown as INodeType;
+			const workflow = new Workflow({
+				nodes: [node],
+				connections: {},
+				active: false,
+				nodeTypes: new NodeTypes({ 'test.credentialProbe': { type: probeType, sourcePath: '' } }),
+			});
+			const additionalData = makeAdditionalData(
+				new CredentialsHelper(credentialTypes, new Map([['tested', data]])),
+				{ id: 'probe', name: 'probe', nodes: [node], connections: {} } as unknown as IWorkflowBase,
+			);
+			const context = new ExecuteContext(
+				workflow,
+				node,
+				additionalData,
+				'internal',
+				{ resultData: { runData: {} } } as never,
+				0,
+				[],
+				{ main: [[{ json: {} }]] },
+				{ node, data: {}, source: null },
+				[],
+			);
+			let response: INodeExecutionData[][] | null | undefined;
+			// The vm expression engine needs an isolate, as WorkflowExecute acquires one.
+			const acquired = await workflow.expression.acquireIsolate();
+			try {
+				response = (await new RoutingNode(context, probeType, decrypted).runNode()) as INodeExecutionData[][];
+			} catch (caught) {
+				const error = caught as { cause?: { response?: { status: number; statusText?: string }; code?: string }; message: string };
+				if (error.cause?.response) {
+					const { status, statusText } = error.cause.response;
+					for (const rule of test.rules ?? []) {
+						if (rule.type === 'responseCode' && rule.properties.value === status) {
+							return { status: 'Error', message: rule.properties.message };
+						}
+					}
+					return { status: 'Error', message: statusText || `Received HTTP status code: ${status}` };
+				}
+				if (error.cause?.code) return { status: 'Error', message: error.cause.code };
+				return { status: 'Error', message: error.message };
+			} finally {
+				if (acquired) await workflow.expression.releaseIsolate();
+			}
+			for (const rule of test.rules ?? []) {
+				if (rule.type === 'responseSuccessBody') {
+					const body = response?.[0]?.[0]?.json;
+					const value = rule.properties.key.split('.').reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], body);
+					if (value === rule.properties.value) return { status: 'Error', message: rule.properties.message };
+				}
+			}
+			return { status: 'OK', message: 'Connection successful!' };
+		},
+	};
+}

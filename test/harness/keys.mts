@@ -1,0 +1,13 @@
+// Every API key the suites give the sandbox, in one place, so that the secret
+// scan (test/secrets/scan.mts) knows what must never appear in any output.
+export const TEST_API_KEYS = {
+	engine: 'sandbox-test-key-7f3a9c2e51',
+	cli: 'e2e-cli-key-5d1c0b9a',
+	editor: 'e2e-editor-key-93b1d0c7',
+	queue: 'e2e-queue-key-4e8a21f0',
+	rateLimit: 'e2e-rate-limit-key-6c2f8d13',
+	schemaPreview: 'e2e-schema-preview-key-1a7d4b92',
+	installPaths: 'e2e-install-paths-key-8b3e5c70',
+	aiAgent: 'e2e-ai-agent-key-2d9f6a41',
+	mcp: 'e2e-mcp-key-0b5e7c38',
+} as const;

@@ -1,0 +1,66 @@
+// Loads a workflow fixture from test/fixtures and runs it against the sandbox.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import type { Engine, RunResult, WorkflowFixture } from './engine.mts';
+import type { SandboxProcess } from './sandbox.mts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+export const OUTREACH = 'Outreach Sequences';
+export const CREDENTIAL_ID = 'sandbox-credential';
+
+/** Request Options with Rate Limit Handling off: an item the service pushes back on fails at once. */
+export const RETRY_OFF = { requestOptions: { rateLimitHandling: { settings: { enabled: false } } } };
+export const NOT_SENT_AGAIN = 'The item was sent once; Request Options › Rate Limit Handling is off, so it was not sent again.';
+
+export type OnError = 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
+
+export function loadFixture(name: string): WorkflowFixture {
+	const file = path.join(here, '..', 'fixtures', `${name}.workflow.json`);
+	return JSON.parse(readFileSync(file, 'utf8')) as WorkflowFixture;
+}
+
+export interface RunOptions {
+	items: IDataObject[];
+	/** Merged over the fixture's parameters of the Outreach Sequences node. */
+	parameters?: INodeParameters;
+	onError?: OnError;
+	/** Credential data; default: the sandbox's URL and key. */
+	credential?: ICredentialDataDecryptedObject;
+}
+
+export interface FixtureRun extends RunResult {
+	/** The Outreach Sequences node's outputs: [main] or [success, error]. */
+	outputs: INodeExecutionData[][];
+	/** All items the node put out, on any output. */
+	all: INodeExecutionData[];
+}
+
+export async function runFixture(
+	engine: Engine,
+	sandbox: SandboxProcess,
+	name: string,
+	options: RunOptions,
+): Promise<FixtureRun> {
+	const fixture = loadFixture(name);
+	const nodes = fixture.nodes.map((node): INode => {
+		if (node.name === 'Items') return { ...node, parameters: { items: JSON.stringify(options.items) } };
+		if (node.name !== OUTREACH) return node;
+		const patched: INode = { ...node, parameters: { ...node.parameters, ...options.parameters } };
+		if (options.onError) patched.onError = options.onError;
+		return patched;
+	});
+	const credential = options.credential ?? { apiKey: sandbox.apiKey, baseUrl: sandbox.url };
+	const result = await engine.run({ ...fixture, nodes }, { [CREDENTIAL_ID]: credential });
+	const outputs = result.output(OUTREACH);
+	return { ...result, outputs, all: outputs.flat() };
+}
+
+/** The API requests the sandbox received (its own test routes left out). */
+export async function apiRequests(sandbox: SandboxProcess) {
+	return await sandbox.requests();
+}

@@ -1,0 +1,245 @@
+// The pacer on a virtual clock, against a simulated service: a token bucket of
+// R requests per second with burst B that answers 429 with Retry-After in whole
+// seconds, as sandbox/server.mts does. Time is simulated, so these are exact,
+// repeatable counts, not timings of this machine.
+import { RequestPacer } from '../../nodes/OutreachSequences/shared/pacer.ts';
+import type { Epoch } from '../../nodes/OutreachSequences/shared/pacer.ts';
+
+interface Service {
+	rate: number;
+	burst: number;
+	latencyMs: number;
+}
+
+interface Outcome {
+	seconds: number;
+	ideal: number;
+	rejected: number;
+	slowdowns: number;
+	/** The most rejections that one slowdown drew. */
+	worstStorm: number;
+}
+
+/** A min-heap of timed events: the simulated event loop. */
+class Events {
+	private heap: Array<{ at: number; seq: number; run: () => void }> = [];
+	private seq = 0;
+	now = 0;
+
+	at(time: number, run: () => void) {
+		const heap = this.heap;
+		heap.push({ at: time, seq: this.seq++, run });
+		for (let i = heap.length - 1; i > 0; ) {
+			const parent = (i - 1) >> 1;
+			if (!this.less(i, parent)) break;
+			[heap[i], heap[parent]] = [heap[parent], heap[i]];
+			i = parent;
+		}
+	}
+
+	drain() {
+		const heap = this.heap;
+		while (heap.length) {
+			const top = heap[0];
+			const last = heap.pop()!;
+			if (heap.length) {
+				heap[0] = last;
+				for (let i = 0; ; ) {
+					const [l, r] = [2 * i + 1, 2 * i + 2];
+					let m = i;
+					if (l < heap.length && this.less(l, m)) m = l;
+					if (r < heap.length && this.less(r, m)) m = r;
+					if (m === i) break;
+					[heap[i], heap[m]] = [heap[m], heap[i]];
+					i = m;
+				}
+			}
+			this.now = Math.max(this.now, top.at);
+			top.run();
+		}
+	}
+
+	private less(a: number, b: number) {
+		const [x, y] = [this.heap[a], this.heap[b]];
+		return x.at < y.at || (x.at === y.at && x.seq < y.seq);
+	}
+}
+
+/** N items through the pacer, as the executor drives it, against the simulated service. */
+function simulate(items: number, service: Service, ceiling = 32): Outcome {
+	const events = new Events();
+	const pacer = new RequestPacer(ceiling, () => events.now);
+	let tokens = service.burst;
+	let refilledAt = 0;
+	const log = process.env.PACER_TRACE ? (text: string) => process.stdout.write(`${text}\n`) : () => {};
+	const take = (): number | undefined => {
+		tokens = Math.min(service.burst, tokens + ((events.now - refilledAt) * service.rate) / 1000);
+		refilledAt = events.now;
+		if (tokens >= 1) {
+			tokens -= 1;
+			return undefined;
+		}
+		return Math.max(1, Math.ceil((1 - tokens) / service.rate)) * 1000;
+	};
+	let queued = items;
+	let inFlight = 0;
+	let rejected = 0;
+	let slowdowns = 0;
+	let storm = 0;
+	let worstStorm = 0;
+	let timer = false;
+	const pump = () => {
+		while (queued > 0) {
+			const wait = pacer.readyIn(inFlight);
+			if (wait === Infinity) return;
+			if (wait > 0) {
+				if (!timer) {
+					timer = true;
+					events.at(events.now + wait, () => {
+						timer = false;
+						pump();
+					});
+				}
+				return;
+			}
+			queued--;
+			inFlight++;
+			const ticket: Epoch = pacer.start();
+			events.at(events.now + service.latencyMs, () => {
+				inFlight--;
+				const retryAfter = take();
+				if (retryAfter === undefined) {
+					pacer.succeeded(ticket);
+				} else {
+					rejected++;
+					queued++;
+					if (pacer.pushedBack(ticket, retryAfter)) {
+						log(`t=${(events.now / 1000).toFixed(2)} slowdown, rate ${pacer.sendRate.toFixed(1)}`);
+						slowdowns++;
+						storm = 0;
+					}
+					worstStorm = Math.max(worstStorm, ++storm);
+				}
+				pump();
+			});
+		}
+	};
+	pump();
+	events.drain();
+	return { seconds: events.now / 1000, ideal: items / service.rate, rejected, slowdowns, worstStorm };
+}
+
+describe('against a rate-limited service (simulated token bucket, Retry-After in seconds)', () => {
+	test('200 per second with a burst of 200: 10,000 items within 1.10 × N ÷ R, under 2% rejected', () => {
+		const outcome = simulate(10_000, { rate: 200, burst: 200, latencyMs: 3 });
+		expect(outcome.seconds).toBeLessThanOrEqual(outcome.ideal * 1.1);
+		expect(outcome.rejected).toBeLessThanOrEqual(200);
+	});
+
+	test('200 per second with a burst of 20: within 1.25 × N ÷ R, under 2% rejected', () => {
+		const outcome = simulate(10_000, { rate: 200, burst: 20, latencyMs: 3 });
+		expect(outcome.seconds).toBeLessThanOrEqual(outcome.ideal * 1.25);
+		expect(outcome.rejected).toBeLessThanOrEqual(200);
+	});
+
+	test('a slow service (80 ms per answer) at 200 per second: within 1.10 × N ÷ R', () => {
+		const outcome = simulate(10_000, { rate: 200, burst: 200, latencyMs: 80 });
+		expect(outcome.seconds).toBeLessThanOrEqual(outcome.ideal * 1.1);
+		expect(outcome.rejected).toBeLessThanOrEqual(200);
+	});
+
+	test('no storm: a slowdown draws at most the requests that were already in flight', () => {
+		for (const burst of [1, 20, 200]) {
+			const outcome = simulate(10_000, { rate: 200, burst, latencyMs: 3 });
+			expect(outcome.worstStorm).toBeLessThanOrEqual(32);
+			// Few slowdowns: each one is a pause of a second for the whole node.
+			expect(outcome.slowdowns).toBeLessThanOrEqual(15);
+		}
+	});
+
+	test('a service far slower than the node (5 per second) still gets every item, at near its rate', () => {
+		const outcome = simulate(300, { rate: 5, burst: 5, latencyMs: 3 });
+		expect(outcome.seconds).toBeLessThanOrEqual(outcome.ideal * 1.15);
+		// The first slowdown meets the 32 requests already in flight; the few
+		// halvings after it meet fewer, and each later one a single request.
+		expect(outcome.rejected).toBeLessThanOrEqual(32 + 16 + outcome.slowdowns);
+	});
+});
+
+describe('the pacer itself', () => {
+	test('without push-back it never holds a request back below the in-flight bound', () => {
+		let now = 0;
+		const pacer = new RequestPacer(32, () => now);
+		for (let i = 0; i < 1000; i++) {
+			expect(pacer.readyIn(31)).toBe(0);
+			pacer.succeeded(pacer.start());
+			now += 0.01;
+		}
+		expect(pacer.readyIn(32)).toBe(Infinity);
+		expect(pacer.sendRate).toBe(Infinity);
+	});
+
+	test('a push-back pauses every new start for the wait, then halves the requests in flight', () => {
+		let now = 0;
+		const pacer = new RequestPacer(32, () => now);
+		const ticket = pacer.start();
+		now = 10;
+		expect(pacer.pushedBack(ticket, 1500)).toBe(true);
+		expect(pacer.readyIn(0)).toBe(1500);
+		now = 1509;
+		expect(pacer.readyIn(0)).toBe(1);
+		now = 1510;
+		expect(pacer.inFlightLimit).toBe(16);
+		expect(pacer.readyIn(15)).toBe(0);
+		expect(pacer.readyIn(16)).toBe(Infinity);
+	});
+
+	test('requests already under way when the service pushed back count as the same slowdown', () => {
+		let now = 0;
+		const pacer = new RequestPacer(32, () => now);
+		const tickets = Array.from({ length: 5 }, () => pacer.start());
+		expect(pacer.pushedBack(tickets[0], 1000)).toBe(true);
+		for (const ticket of tickets.slice(1)) expect(pacer.pushedBack(ticket, 1000)).toBe(false);
+		expect(pacer.inFlightLimit).toBe(16);
+		expect(pacer.consecutiveSlowdowns).toBe(1);
+		// A longer wait asked by a straggler still holds.
+		now = 100;
+		pacer.pushedBack(tickets[4], 3000);
+		expect(pacer.readyIn(0)).toBe(3000);
+	});
+
+	test('successes let the number in flight grow back by one per window of successes, up to the bound', () => {
+		let now = 0;
+		const pacer = new RequestPacer(8, () => now);
+		pacer.pushedBack(pacer.start(), 0);
+		now = 1;
+		pacer.readyIn(0);
+		expect(pacer.inFlightLimit).toBe(4);
+		const ticket = pacer.start();
+		// 4 + 1/4 + 1/4.25 + … : the fifth success passes 5.
+		for (let i = 0; i < 4; i++) pacer.succeeded(ticket);
+		expect(pacer.inFlightLimit).toBe(4);
+		pacer.succeeded(ticket);
+		expect(pacer.inFlightLimit).toBe(5);
+		for (let i = 0; i < 100; i++) pacer.succeeded(ticket);
+		expect(pacer.inFlightLimit).toBe(8);
+	});
+
+	test('after the first push-back the send rate is at most half the rejected one, and twice what the service accepted; a success resets the backoff count', () => {
+		let now = 0;
+		const pacer = new RequestPacer(32, () => now);
+		let ticket: Epoch | undefined;
+		for (let i = 0; i < 100; i++) {
+			ticket = pacer.start();
+			now += 1; // 1000 per second
+		}
+		// The service accepted 60 of them: 60 in 1.1 s, so at most twice that.
+		for (let i = 0; i < 60; i++) pacer.succeeded(ticket!);
+		pacer.pushedBack(ticket!, 1000);
+		now += 1000;
+		expect(pacer.readyIn(0)).toBe(0);
+		expect(pacer.sendRate).toBeCloseTo((2 * 60) / 1.1, 0);
+		pacer.succeeded(ticket!);
+		expect(pacer.consecutiveSlowdowns).toBe(0);
+	});
+});

@@ -1,0 +1,142 @@
+// What may be sent again, after how long, and when the node gives up.
+import { describeGiveUp } from '../../nodes/OutreachSequences/shared/errors.ts';
+import type { AttemptFailure, RetryPolicy } from '../../nodes/OutreachSequences/shared/retry.ts';
+import {
+	backoffMs,
+	decideRetry,
+	isSafeToResend,
+	parseRetryAfter,
+	retryPolicyOf,
+} from '../../nodes/OutreachSequences/shared/retry.ts';
+
+const http = (status: number, retryAfter?: string): AttemptFailure => ({ kind: 'http', status, retryAfter });
+const network = (fault: 'refused' | 'reset' | 'timeout' | 'dns' | 'other'): AttemptFailure => ({ kind: 'network', fault });
+
+describe('isSafeToResend', () => {
+	test.each([
+		// failure, a create or archive, a read-only get
+		[http(429), true, true],
+		[http(503), true, true],
+		[network('refused'), true, true],
+		[http(502), false, true],
+		[http(504), false, true],
+		[network('reset'), false, true],
+		[network('timeout'), false, true],
+		[http(500), false, false],
+		[http(400), false, false],
+		[http(404), false, false],
+		[http(401), false, false],
+		[http(200), false, false],
+		[network('dns'), false, false],
+		[network('other'), false, false],
+	])('%j: after a create or archive %s, after a get %s', (failure, writes, reads) => {
+		expect(isSafeToResend(failure, false)).toBe(writes);
+		expect(isSafeToResend(failure, true)).toBe(reads);
+	});
+});
+
+describe('parseRetryAfter', () => {
+	const now = Date.parse('Mon, 23 Nov 2026 10:00:00 GMT');
+	test.each([
+		['5', 5000],
+		[' 0 ', 0],
+		['120', 120_000],
+		['Mon, 23 Nov 2026 10:00:07 GMT', 7000],
+		['Mon, 23 Nov 2026 09:59:00 GMT', 0],
+		[undefined, undefined],
+		['', undefined],
+		['-3', undefined],
+		['1.5', undefined],
+		['soon', undefined],
+	])('%j is a wait of %j ms', (value, expected) => {
+		expect(parseRetryAfter(value, now)).toBe(expected);
+	});
+});
+
+test('backoff starts near 1 s and doubles, with jitter, up to 30 s', () => {
+	expect(backoffMs(1, 0)).toBe(750);
+	expect(backoffMs(1, 1)).toBe(1250);
+	expect(backoffMs(2, 0.5)).toBe(2000);
+	expect(backoffMs(4, 0.5)).toBe(8000);
+	expect(backoffMs(20, 1)).toBe(37_500);
+	expect(backoffMs(20, 0)).toBe(22_500);
+});
+
+test('retryPolicyOf: on by default, 10 retries, 60 s; a user value wins', () => {
+	expect(retryPolicyOf(undefined)).toEqual({ enabled: true, maxRetries: 10, maxWaitMs: 60_000 });
+	expect(retryPolicyOf({ enabled: false, maxRetries: 3, maxWait: 5 })).toEqual({ enabled: false, maxRetries: 3, maxWaitMs: 5000 });
+	expect(retryPolicyOf({ maxRetries: 0, maxWait: 0 })).toEqual({ enabled: true, maxRetries: 0, maxWaitMs: 0 });
+	expect(retryPolicyOf({ maxRetries: -1, maxWait: 'x' })).toEqual({ enabled: true, maxRetries: 10, maxWaitMs: 60_000 });
+});
+
+describe('decideRetry', () => {
+	const policy: RetryPolicy = { enabled: true, maxRetries: 3, maxWaitMs: 10_000 };
+	const base = { readOnly: false, policy, attempts: 1, backoffMs: 1200, nowMs: 0, serviceReached: true };
+
+	test('waits as long as Retry-After says', () => {
+		expect(decideRetry(http(429, '4'), base)).toEqual({ retry: true, waitMs: 4000 });
+	});
+
+	test('backs off without Retry-After, never beyond Max Wait', () => {
+		expect(decideRetry(http(503), base)).toEqual({ retry: true, waitMs: 1200 });
+		expect(decideRetry(http(503), { ...base, backoffMs: 50_000 })).toEqual({ retry: true, waitMs: 10_000 });
+	});
+
+	test('a longer wait than Max Wait fails the item, with the wait asked for', () => {
+		expect(decideRetry(http(429, '11'), base)).toEqual({ retry: false, reason: 'waitTooLong', waitMs: 11_000 });
+	});
+
+	test('after Max Retries retries the item fails', () => {
+		expect(decideRetry(http(429, '1'), { ...base, attempts: 3 })).toEqual({ retry: true, waitMs: 1000 });
+		expect(decideRetry(http(429, '1'), { ...base, attempts: 4 })).toEqual({ retry: false, reason: 'exhausted', waitMs: 1000 });
+	});
+
+	test('turned off, nothing is sent again', () => {
+		expect(decideRetry(http(429), { ...base, policy: { ...policy, enabled: false } })).toEqual({ retry: false, reason: 'disabled' });
+	});
+
+	test('a create is never sent again after a reset, a timeout or a 500/502/504', () => {
+		for (const failure of [network('reset'), network('timeout'), http(500), http(502), http(504)]) {
+			expect(decideRetry(failure, base)).toEqual({ retry: false, reason: 'notSafe' });
+		}
+	});
+
+	test('a get is sent again after a reset', () => {
+		expect(decideRetry(network('reset'), { ...base, readOnly: true })).toEqual({ retry: true, waitMs: 1200 });
+	});
+
+	test('a refused connection is sent again only once the service has answered in this run', () => {
+		expect(decideRetry(network('refused'), base)).toEqual({ retry: true, waitMs: 1200 });
+		expect(decideRetry(network('refused'), { ...base, serviceReached: false })).toEqual({ retry: false, reason: 'notSafe' });
+		// Other faults do not depend on it.
+		expect(decideRetry(network('reset'), { ...base, readOnly: true, serviceReached: false })).toEqual({ retry: true, waitMs: 1200 });
+	});
+});
+
+describe('describeGiveUp', () => {
+	const text = { message: 'The outreach service is rate-limiting requests (HTTP 429).', description: 'The service answered HTTP 429.' };
+	const limits = { maxRetries: 10, maxWaitMs: 60_000 };
+
+	test('retries used up: how often it was sent, the limit, and the last wait asked for', () => {
+		expect(describeGiveUp(text, { reason: 'exhausted', attempts: 11, askedMs: 2000, ...limits })).toEqual({
+			message:
+				'The outreach service is rate-limiting requests (HTTP 429). The item was sent 11 times, the most that Request Options › Rate Limit Handling › Max Retries per Item (10) allows; the service last asked to wait 2 seconds.',
+			description: text.description,
+		});
+		expect(describeGiveUp(text, { reason: 'exhausted', attempts: 1, ...limits, maxRetries: 0 }).message).toBe(
+			'The outreach service is rate-limiting requests (HTTP 429). The item was sent once, the most that Request Options › Rate Limit Handling › Max Retries per Item (0) allows.',
+		);
+	});
+
+	test('a wait longer than allowed', () => {
+		expect(describeGiveUp(text, { reason: 'waitTooLong', attempts: 2, askedMs: 90_500, ...limits }).message).toBe(
+			'The outreach service is rate-limiting requests (HTTP 429). The item was sent 2 times; that wait (90.5 seconds) is longer than the 60 seconds that Request Options › Rate Limit Handling › Max Wait (Seconds) allows, so it was not sent again.',
+		);
+	});
+
+	test('handling turned off', () => {
+		expect(describeGiveUp(text, { reason: 'disabled', attempts: 1, ...limits }).message).toBe(
+			'The outreach service is rate-limiting requests (HTTP 429). The item was sent once; Request Options › Rate Limit Handling is off, so it was not sent again.',
+		);
+	});
+});
