@@ -2,7 +2,7 @@
 // generator, and every field of the contract's response tables (read from
 // ../shared/api-contract.md itself, not from the OpenAPI document the schemas
 // are generated from) in the schema of its operation, with its type.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -126,40 +126,43 @@ function schemaTypeOf(words: string): string {
 	return words.split(/[ (]/)[0];
 }
 
-const contract = readFileSync(path.join(root, '..', 'shared', 'api-contract.md'), 'utf8');
-// "Script objects in responses also carry these string-valued properties"; the table's second column is a note.
-const scriptCommon = contractFields(contract, { heading: '### Fields common to every script object in a response' }).map((field) => ({
-	name: field.name,
-	type: 'string',
-	presence: 'O',
-}));
-const scriptKinds = /Kinds: (.+)\./.exec(contract)![1].split(', ');
-const schedule = 'sequence/create:schedules[0]';
-const parts: Array<{ title: string; at: string[]; fields: ContractField[] }> = [
-	{ title: 'Sequence', at: ['sequence/create:'], fields: contractFields(contract, { heading: '### Sequence (response of create)' }) },
-	{ title: 'Schedule entry in a response', at: [schedule], fields: contractFields(contract, { heading: '### Schedule entry in a response' }) },
-	{
-		title: 'common script fields',
-		at: ['phoneScript', 'emailScript', 'textScript', 'blasterScript', 'scripts[0]'].map((script) => `${schedule}.${script}`),
-		fields: scriptCommon,
-	},
-	{ title: 'PhoneScript', at: [`${schedule}.phoneScript`, `${schedule}.scripts[0]`], fields: contractFields(contract, { heading: '### PhoneScript' }) },
-	{
-		title: 'UseCaseAssociation',
-		at: [`${schedule}.phoneScript.useCaseAssociations[0]`, `${schedule}.scripts[0].useCaseAssociations[0]`],
-		fields: contractFields(contract, { heading: 'UseCaseAssociation:' }),
-	},
-	{ title: 'Faq', at: [`${schedule}.phoneScript.faqs[0]`], fields: contractFields(contract, { lineStart: 'Faq:' }) },
-	{ title: 'PostCallScript', at: [`${schedule}.phoneScript.postCallScripts[0]`], fields: contractFields(contract, { lineStart: 'PostCallScript:' }) },
-	{ title: 'EmailScript', at: [`${schedule}.emailScript`, `${schedule}.scripts[0]`], fields: contractFields(contract, { heading: '### EmailScript', inline: true }) },
-	{ title: 'TextScript', at: [`${schedule}.textScript`], fields: contractFields(contract, { heading: '### TextScript', inline: true }) },
-	{ title: 'BlasterScript', at: [`${schedule}.blasterScript`], fields: contractFields(contract, { heading: '### BlasterScript', inline: true }) },
-	{ title: 'Contact', at: ['contact/archive:'], fields: contractFields(contract, { heading: '### Contact' }) },
-	{ title: 'PhoneNumber', at: ['contact/archive:phoneNumbers[0]'], fields: contractFields(contract, { lineStart: 'PhoneNumber:' }) },
-	{ title: 'Contact list', at: ['contactList/archive:'], fields: contractFields(contract, { heading: '### Contact list' }) },
-	{ title: 'Use case', at: ['useCase/get:'], fields: contractFields(contract, { heading: '### Use case' }) },
-	{ title: 'UseCaseAction', at: ['useCase/get:actions[0]'], fields: contractFields(contract, { lineStart: 'UseCaseAction:' }) },
-];
+/** Each part of the contract's response tables, with where its fields belong in the output schemas. */
+function contractParts(contract: string) {
+	// "Script objects in responses also carry these string-valued properties"; the table's second column is a note.
+	const scriptCommon = contractFields(contract, { heading: '### Fields common to every script object in a response' }).map((field) => ({
+		name: field.name,
+		type: 'string',
+		presence: 'O',
+	}));
+	const scriptKinds = /Kinds: (.+)\./.exec(contract)![1].split(', ');
+	const schedule = 'sequence/create:schedules[0]';
+	const parts: Array<{ title: string; at: string[]; fields: ContractField[] }> = [
+		{ title: 'Sequence', at: ['sequence/create:'], fields: contractFields(contract, { heading: '### Sequence (response of create)' }) },
+		{ title: 'Schedule entry in a response', at: [schedule], fields: contractFields(contract, { heading: '### Schedule entry in a response' }) },
+		{
+			title: 'common script fields',
+			at: ['phoneScript', 'emailScript', 'textScript', 'blasterScript', 'scripts[0]'].map((script) => `${schedule}.${script}`),
+			fields: scriptCommon,
+		},
+		{ title: 'PhoneScript', at: [`${schedule}.phoneScript`, `${schedule}.scripts[0]`], fields: contractFields(contract, { heading: '### PhoneScript' }) },
+		{
+			title: 'UseCaseAssociation',
+			at: [`${schedule}.phoneScript.useCaseAssociations[0]`, `${schedule}.scripts[0].useCaseAssociations[0]`],
+			fields: contractFields(contract, { heading: 'UseCaseAssociation:' }),
+		},
+		{ title: 'Faq', at: [`${schedule}.phoneScript.faqs[0]`], fields: contractFields(contract, { lineStart: 'Faq:' }) },
+		{ title: 'PostCallScript', at: [`${schedule}.phoneScript.postCallScripts[0]`], fields: contractFields(contract, { lineStart: 'PostCallScript:' }) },
+		{ title: 'EmailScript', at: [`${schedule}.emailScript`, `${schedule}.scripts[0]`], fields: contractFields(contract, { heading: '### EmailScript', inline: true }) },
+		{ title: 'TextScript', at: [`${schedule}.textScript`], fields: contractFields(contract, { heading: '### TextScript', inline: true }) },
+		{ title: 'BlasterScript', at: [`${schedule}.blasterScript`], fields: contractFields(contract, { heading: '### BlasterScript', inline: true }) },
+		{ title: 'Contact', at: ['contact/archive:'], fields: contractFields(contract, { heading: '### Contact' }) },
+		{ title: 'PhoneNumber', at: ['contact/archive:phoneNumbers[0]'], fields: contractFields(contract, { lineStart: 'PhoneNumber:' }) },
+		{ title: 'Contact list', at: ['contactList/archive:'], fields: contractFields(contract, { heading: '### Contact list' }) },
+		{ title: 'Use case', at: ['useCase/get:'], fields: contractFields(contract, { heading: '### Use case' }) },
+		{ title: 'UseCaseAction', at: ['useCase/get:actions[0]'], fields: contractFields(contract, { lineStart: 'UseCaseAction:' }) },
+	];
+	return { parts, scriptKinds };
+}
 
 /** The schema at 'operation:path', following properties and [0] for array items. */
 function schemaAt(location: string): Schema {
@@ -172,30 +175,45 @@ function schemaAt(location: string): Schema {
 	return schema;
 }
 
-describe("the contract's response fields", () => {
-	test('the tables were read', () => {
-		for (const part of parts) expect([part.title, part.fields.length > 0]).toEqual([part.title, true]);
-		expect(scriptKinds).toHaveLength(4);
-		expect(parts.find((part) => part.title === 'PhoneScript')!.fields.map((field) => field.name)).toContain('knowledgeBase');
-	});
+// The service's contract is not part of this repository: it lies beside it
+// (../shared, as in CI), or where CONTRACT_DOCUMENT says. Without it, this
+// check is skipped with one line saying so.
+const contractFile = process.env.CONTRACT_DOCUMENT ?? path.join(root, '..', 'shared', 'api-contract.md');
+const contract = existsSync(contractFile) ? readFileSync(contractFile, 'utf8') : undefined;
+if (!contract && process.env.CONTRACT_DOCUMENT) throw new Error(`CONTRACT_DOCUMENT names ${contractFile}, which does not exist.`);
 
-	describe.each(parts)('$title', ({ at, fields }) => {
-		test.each(at)('in %s: every field, with its type, whether it may be null, and whether it is required', (location) => {
-			const schema = schemaAt(location);
-			const inKindUnion = location.endsWith('scripts[0]');
-			for (const field of fields) {
-				const property = (schema.properties as Record<string, Schema>)[field.name];
-				expect([field.name, property?.type]).toEqual([field.name, schemaTypeOf(field.type)]);
-				expect([field.name, property.nullable === true]).toEqual([field.name, field.presence.includes('N')]);
-				// The kinds' union lists every kind's fields, so none is required there; the oneOf beside it keeps them.
-				const required = ((schema.required ?? []) as string[]).includes(field.name);
-				expect([field.name, required]).toEqual([field.name, !inKindUnion && field.presence.startsWith('R')]);
-				const values = [...field.type.matchAll(/`(\w+)`/g)].map((match) => match[1]);
-				if (field.type.startsWith('enum')) expect([field.name, property.enum]).toEqual([field.name, values]);
-				else if (field.name === '$type' && inKindUnion) expect([...(property.enum as string[])].sort()).toEqual([...scriptKinds].sort());
-				else if (field.name === '$type') expect(scriptKinds).toContain(property.const);
-				else expect([field.name, property.enum]).toEqual([field.name, undefined]);
-			}
+if (!contract) {
+	process.stderr.write(
+		`Skipped: the check of the output schemas against the service's contract, as ${path.relative(root, contractFile)} is not there (CONTRACT_DOCUMENT can name it).\n`,
+	);
+	test.skip("the contract's response fields: the contract document is not beside this repository", () => {});
+} else {
+	const { parts, scriptKinds } = contractParts(contract);
+	describe("the contract's response fields", () => {
+		test('the tables were read', () => {
+			for (const part of parts) expect([part.title, part.fields.length > 0]).toEqual([part.title, true]);
+			expect(scriptKinds).toHaveLength(4);
+			expect(parts.find((part) => part.title === 'PhoneScript')!.fields.map((field) => field.name)).toContain('knowledgeBase');
+		});
+
+		describe.each(parts)('$title', ({ at, fields }) => {
+			test.each(at)('in %s: every field, with its type, whether it may be null, and whether it is required', (location) => {
+				const schema = schemaAt(location);
+				const inKindUnion = location.endsWith('scripts[0]');
+				for (const field of fields) {
+					const property = (schema.properties as Record<string, Schema>)[field.name];
+					expect([field.name, property?.type]).toEqual([field.name, schemaTypeOf(field.type)]);
+					expect([field.name, property.nullable === true]).toEqual([field.name, field.presence.includes('N')]);
+					// The kinds' union lists every kind's fields, so none is required there; the oneOf beside it keeps them.
+					const required = ((schema.required ?? []) as string[]).includes(field.name);
+					expect([field.name, required]).toEqual([field.name, !inKindUnion && field.presence.startsWith('R')]);
+					const values = [...field.type.matchAll(/`(\w+)`/g)].map((match) => match[1]);
+					if (field.type.startsWith('enum')) expect([field.name, property.enum]).toEqual([field.name, values]);
+					else if (field.name === '$type' && inKindUnion) expect([...(property.enum as string[])].sort()).toEqual([...scriptKinds].sort());
+					else if (field.name === '$type') expect(scriptKinds).toContain(property.const);
+					else expect([field.name, property.enum]).toEqual([field.name, undefined]);
+				}
+			});
 		});
 	});
-});
+}
