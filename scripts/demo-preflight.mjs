@@ -1,0 +1,111 @@
+// What `npm start` checks before it installs, builds or imports anything:
+// - an earlier `npm start`: still running (then this one stops), or killed
+//   without cleaning up (then the n8n and sandbox it left are stopped);
+// - every port the demo needs: when one is taken, it says which, the variable
+//   that moves it, and that another `npm start` may be running, and stops.
+// Plain JavaScript: it runs on whatever Node the user has (scripts/dev.mjs).
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+/** The state file a running `npm start` keeps (scripts/start.mts writes it). */
+export const stateFile = (root) => path.join(root, '.n8n-local', 'start.json');
+
+/** The demo's ports, their defaults and the variables that move them. */
+export function demoPorts(env = process.env) {
+	return [
+		{ what: "n8n's editor and API", variable: 'N8N_PORT', port: Number(env.N8N_PORT ?? 5678), host: '0.0.0.0' },
+		{ what: "n8n's task broker (for its Code node runners)", variable: 'N8N_RUNNERS_BROKER_PORT', port: Number(env.N8N_RUNNERS_BROKER_PORT ?? 5679), host: '127.0.0.1' },
+		{ what: 'the sandbox (the stand-in for the outreach service)', variable: 'SANDBOX_PORT', port: Number(env.SANDBOX_PORT ?? 4010), host: '127.0.0.1' },
+	];
+}
+
+/** Whether something already listens where the demo would: the same bind n8n or the sandbox makes fails. */
+export function isTaken({ port, host }) {
+	return new Promise((resolve) => {
+		const server = net.createServer();
+		server.once('error', (error) => resolve(error.code === 'EADDRINUSE' || error.code === 'EACCES'));
+		server.listen({ port, host, exclusive: true }, () => server.close(() => resolve(false)));
+	});
+}
+
+/** Whether `pid` is alive and is a `npm start` of this project, not another process that got its number. */
+export function isStartProcess(pid) {
+	try {
+		process.kill(pid, 0);
+	} catch (error) {
+		if (error.code !== 'EPERM') return false;
+	}
+	try {
+		return execFileSync('ps', ['-o', 'command=', '-p', String(pid)], { encoding: 'utf8' }).includes('start.mts');
+	} catch {
+		return false;
+	}
+}
+
+function groupAlive(group) {
+	try {
+		process.kill(-group, 0);
+		return true;
+	} catch (error) {
+		return error.code === 'EPERM';
+	}
+}
+
+async function stopGroup(group) {
+	try {
+		process.kill(-group, 'SIGTERM');
+	} catch {
+		return;
+	}
+	for (let waited = 0; waited < 15_000 && groupAlive(group); waited += 200) await new Promise((resolve) => setTimeout(resolve, 200));
+	if (groupAlive(group)) {
+		try {
+			process.kill(-group, 'SIGKILL');
+		} catch {
+			// gone meanwhile
+		}
+	}
+}
+
+function stop(text) {
+	process.stderr.write(`\n✖ ${text}\n`);
+	process.exit(1);
+}
+
+export async function preflight(root) {
+	const file = stateFile(root);
+	if (existsSync(file)) {
+		let state = {};
+		try {
+			state = JSON.parse(readFileSync(file, 'utf8'));
+		} catch {
+			// a state file cut short by a kill: nothing in it to stop
+		}
+		if (state.pid && isStartProcess(state.pid)) {
+			stop(
+				`npm start is already running (process ${state.pid}), with n8n at http://localhost:${state.n8nPort ?? 5678}.\n` +
+					'  Use that one, or stop it first: Ctrl-C in its terminal, or `kill ' + state.pid + '`.',
+			);
+		}
+		const left = (state.groups ?? []).filter(groupAlive);
+		if (left.length) {
+			process.stderr.write(`▸ An earlier npm start (process ${state.pid}) ended without stopping what it had started; stopping it now …\n`);
+			await Promise.all(left.map(stopGroup));
+		}
+		rmSync(file, { force: true });
+	}
+
+	const taken = [];
+	for (const entry of demoPorts()) if (await isTaken(entry)) taken.push(entry);
+	if (taken.length) {
+		const lines = taken.map(
+			({ port, what, variable }) => `  • port ${port}, for ${what}: set ${variable} to use another, for example ${variable}=${port + 100} npm start`,
+		);
+		stop(
+			`${taken.length === 1 ? 'A port' : 'Ports'} that npm start needs ${taken.length === 1 ? 'is' : 'are'} taken by another program:\n${lines.join('\n')}\n` +
+				'  Another npm start, or another n8n, may be running. Nothing was changed.',
+		);
+	}
+}
