@@ -10,4 +10,5 @@ export const TEST_API_KEYS = {
 	installPaths: 'e2e-install-paths-key-8b3e5c70',
 	aiAgent: 'e2e-ai-agent-key-2d9f6a41',
 	mcp: 'e2e-mcp-key-0b5e7c38',
+	start: 'e2e-start-key-3f9a6d21',
 } as const;

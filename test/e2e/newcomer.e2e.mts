@@ -1,0 +1,101 @@
+// A new user: a fresh clone with nothing beside it, the machine's own older
+// Node first on PATH, and the two commands of README › Quick start, read
+// from the README and run exactly as written. The clone may reuse the n8n
+// installs and npm's cache, nothing else: Node 24 and the dependencies are
+// for the commands to fetch. What it took goes to artifacts/e2e/newcomer.json.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { ARTIFACTS, ROOT } from './harness/n8n.mts';
+import { recordLog } from './harness/logs.mts';
+import { cloneProject, descendants, diskMb, newcomerEnv, olderNodeDir, portIsFree, runCommand, statusOf, stillRunning, until } from './harness/clone.mts';
+
+/** The shell commands of the README's Quick start code block, comments left out. */
+function quickStartCommands(): string[] {
+	const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+	const section = readme.slice(readme.indexOf('\n## Quick start'));
+	const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1];
+	if (!block) throw new Error('README › Quick start has no ```sh code block');
+	return block
+		.split('\n')
+		.map((line) => line.replace(/\s+#.*$/, '').trim())
+		.filter((line) => line !== '' && !line.startsWith('#'));
+}
+
+const commands = quickStartCommands();
+const report: Record<string, unknown> = { commands, node: execFileSync(path.join(olderNodeDir(), 'node'), ['--version'], { encoding: 'utf8' }).trim() };
+const minutes = (ms: number) => Math.round(ms / 600) / 100;
+
+describe("a new user: a fresh clone and README › Quick start's two commands", () => {
+	let clone: string;
+
+	beforeAll(() => {
+		clone = cloneProject();
+	});
+
+	afterAll(() => {
+		if (clone) {
+			report.cloneDiskMb = diskMb(clone);
+			report.n8nInstallDiskMb = diskMb(path.join(ROOT, '.cache', 'n8n-2.41.1'));
+		}
+		mkdirSync(ARTIFACTS, { recursive: true });
+		writeFileSync(path.join(ARTIFACTS, 'newcomer.json'), `${JSON.stringify(report, null, 2)}\n`);
+	});
+
+	test('the Quick start block holds exactly two commands', () => {
+		expect(commands).toHaveLength(2);
+	});
+
+	test(
+		'the first starts n8n with the node, the sandbox and the MCP URL; SIGINT to its process stops them all and frees every port',
+		async () => {
+			const started = Date.now();
+			const demo = runCommand(commands[0], clone, newcomerEnv());
+			try {
+				await until(
+					async () =>
+						(await statusOf('http://localhost:5678/healthz/readiness')) === 200 &&
+						(await statusOf('http://127.0.0.1:4010/v1/use_cases/uc-1', { headers: { 'X-API-Key': 'sandbox-key-0123456789' } })) === 200 &&
+						// The MCP Server Trigger's URL is registered: without a token it refuses, it does not 404.
+						(await statusOf('http://localhost:5678/mcp/outreach', { method: 'POST' })) === 403 &&
+						demo.output().includes('Ctrl-C stops n8n and the sandbox'),
+					20 * 60_000,
+					() => `the demo was not ready:\n${demo.output().slice(-3000)}`,
+				);
+				report.start = { readyAfterMinutes: minutes(Date.now() - started) };
+				const processes = descendants(demo.child.pid!);
+				expect(stillRunning(processes).join('\n')).toMatch(/n8n start/);
+				expect(stillRunning(processes).join('\n')).toMatch(/sandbox\/cli\.mts/);
+
+				const stopAsked = Date.now();
+				demo.child.kill('SIGINT');
+				const { code, signal } = await demo.exited;
+				report.start = { ...(report.start as object), exitCode: code, signal, stoppedInSeconds: Math.round((Date.now() - stopAsked) / 1000) };
+				expect(stillRunning(processes)).toEqual([]);
+				for (const port of [5678, 5679, 4010]) expect([port, await portIsFree(port)]).toEqual([port, true]);
+				expect(demo.output()).toContain('Fetching Node 24');
+				expect(demo.output()).toContain('Installing them with npm ci');
+			} finally {
+				recordLog('newcomer-start', demo.output());
+				if (demo.child.exitCode === null) demo.child.kill('SIGKILL');
+			}
+		},
+		25 * 60_000,
+	);
+
+	test(
+		'the second runs every test and exits 0, saying that the contract check was skipped and why',
+		async () => {
+			const started = Date.now();
+			const tests = runCommand(commands[1], clone, newcomerEnv());
+			const { code } = await tests.exited;
+			recordLog('newcomer-test', tests.output());
+			report.test = { exitCode: code, minutes: minutes(Date.now() - started), summary: /Tests:.*$/m.exec(tests.output())?.[0] };
+			expect([code, tests.output().slice(-2000)]).toEqual([0, expect.anything()]);
+			expect(tests.output()).toMatch(/Skipped: the check of the output schemas against the service's contract, as \.\.\/shared\/api-contract\.md is not there/);
+			expect(tests.output()).toMatch(/Tests: +1 skipped, \d+ passed/);
+		},
+		25 * 60_000,
+	);
+});

@@ -1,0 +1,164 @@
+// `npm start` survives a newcomer's mistakes, in a clone of its own (it
+// shares the dependencies and the n8n installs with this checkout): a port
+// taken, a wrong N8N_VERSION, a start killed during its imports and started
+// again, a second start while one runs, and SIGINT to the npm process.
+// Ports are moved with the variables the README names, so that this suite
+// and the newcomer's (on the default ports) can run side by side.
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+import { TEST_API_KEYS } from '../harness/keys.mts';
+import { recordLog } from './harness/logs.mts';
+import { freePort } from './harness/n8n.mts';
+import { cloneProject, descendants, newcomerEnv, portIsFree, runCommand, statusOf, stillRunning, until, type Command } from './harness/clone.mts';
+
+const API_KEY = TEST_API_KEYS.start;
+const MCP_TOKEN = 'e2e-start-mcp-token-55d1';
+
+describe('npm start survives mistakes', () => {
+	let clone: string;
+	let ports: { n8n: number; broker: number; sandbox: number };
+	let env: NodeJS.ProcessEnv;
+	/** The start that runs from the kill-and-restart test to the SIGINT test. */
+	let running: Command | undefined;
+	const logs: Array<[string, Command]> = [];
+
+	const start = (name: string, extra: Record<string, string> = {}): Command => {
+		const command = runCommand('npm start', clone, { ...env, ...extra });
+		logs.push([name, command]);
+		return command;
+	};
+	const n8nUrl = () => `http://localhost:${ports.n8n}`;
+	const ready = async (command: Command) =>
+		(await statusOf(`${n8nUrl()}/healthz/readiness`)) === 200 &&
+		(await statusOf(`${n8nUrl()}/mcp/outreach`, { method: 'POST' })) === 403 &&
+		command.output().includes('Ctrl-C stops n8n and the sandbox');
+
+	/** A Get Use Case call through the published MCP example: n8n, its credential and the sandbox, working together. */
+	async function useCaseThroughMcp(id: string): Promise<string> {
+		const client = new Client({ name: 'e2e-start', version: '1.0.0' });
+		await client.connect(
+			new StreamableHTTPClientTransport(new URL(`${n8nUrl()}/mcp/outreach`), { requestInit: { headers: { Authorization: `Bearer ${MCP_TOKEN}` } } }),
+		);
+		try {
+			const result = (await client.callTool({ name: 'Get_Use_Case', arguments: { useCaseId: id } })) as { isError?: boolean; content: Array<{ text?: string }> };
+			expect(result.isError).toBeFalsy();
+			return result.content[0]?.text ?? '';
+		} finally {
+			await client.close();
+		}
+	}
+
+	beforeAll(async () => {
+		clone = cloneProject({ dependencies: true });
+		ports = { n8n: await freePort(), broker: await freePort(), sandbox: await freePort() };
+		env = newcomerEnv({
+			N8N_PORT: String(ports.n8n),
+			N8N_RUNNERS_BROKER_PORT: String(ports.broker),
+			SANDBOX_PORT: String(ports.sandbox),
+			SANDBOX_API_KEY: API_KEY,
+			MCP_TOKEN,
+		});
+	});
+
+	afterAll(async () => {
+		for (const [name, command] of logs) recordLog(`start-${name}`, command.output());
+		if (running && running.child.exitCode === null) {
+			running.child.kill('SIGINT');
+			await running.exited;
+		}
+	});
+
+	test('a port taken: it names the port and its variable, says another start may run, and changes nothing', async () => {
+		const blocker = net.createServer();
+		await new Promise<void>((resolve) => blocker.listen(ports.broker, '127.0.0.1', resolve));
+		try {
+			const attempt = start('port-taken');
+			const { code } = await attempt.exited;
+			expect(code).toBe(1);
+			expect(attempt.output()).toContain(`port ${ports.broker}, for n8n's task broker`);
+			expect(attempt.output()).toContain('set N8N_RUNNERS_BROKER_PORT to use another');
+			expect(attempt.output()).toContain('Another npm start, or another n8n, may be running. Nothing was changed.');
+			expect(attempt.output()).not.toContain(`port ${ports.n8n}`);
+			// Nothing was built, installed or imported.
+			expect(existsSync(path.join(clone, 'dist'))).toBe(false);
+			expect(existsSync(path.join(clone, '.n8n-local'))).toBe(false);
+		} finally {
+			await new Promise((resolve) => blocker.close(resolve));
+		}
+	});
+
+	test('a wrong N8N_VERSION: it names the tested versions and leaves no half-made n8n install', async () => {
+		const before = readdirSync(path.join(clone, '.cache')).sort();
+		const attempt = start('wrong-version', { N8N_VERSION: '9.9.9' });
+		const { code } = await attempt.exited;
+		expect(code).toBe(1);
+		expect(attempt.output()).toContain('There is no n8n 9.9.9 on the npm registry. Tested versions: 2.41.1 (the default), 1.123.81');
+		expect(readdirSync(path.join(clone, '.cache')).sort()).toEqual(before);
+		expect(attempt.output()).not.toMatch(/^\s+at /m);
+	});
+
+	test(
+		'killed during its imports, then started again: the second start stops what the first left and works',
+		async () => {
+			const first = start('killed');
+			await until(() => first.output().includes('Importing the credentials'), 10 * 60_000, () => first.output().slice(-2000));
+			// `kill -9` of npm start's own processes (npm, the bootstrap, start.mts and the n8n import), at
+			// once, with no chance to clean up. The sandbox, which it started in a process group of its own, is left.
+			const processes = [first.child.pid!, ...descendants(first.child.pid!)];
+			const sandbox = processes.filter((pid) => stillRunning([pid]).join('').includes('sandbox/cli.mts'));
+			expect(sandbox).toHaveLength(1);
+			for (const pid of processes.filter((candidate) => !sandbox.includes(candidate))) {
+				try {
+					process.kill(pid, 'SIGKILL');
+				} catch {
+					// already gone
+				}
+			}
+			await first.exited;
+			expect(stillRunning(processes)).toEqual(stillRunning(sandbox));
+			expect(await portIsFree(ports.sandbox, '127.0.0.1')).toBe(false);
+
+			running = start('restarted');
+			await until(() => ready(running!), 5 * 60_000, () => running!.output().slice(-3000));
+			expect(running.output()).toContain('An earlier npm start');
+			expect(stillRunning(processes)).toEqual([]);
+			expect(JSON.parse(await useCaseThroughMcp('uc-1'))).toEqual([expect.objectContaining({ id: 'uc-1' })]);
+		},
+		15 * 60_000,
+	);
+
+	test('a second start while one runs: it stops at once, and the first keeps working with its credential unchanged', async () => {
+		expect(running).toBeDefined();
+		const state = readFileSync(path.join(clone, '.n8n-local', 'start.json'), 'utf8');
+		const second = start('second');
+		const { code } = await second.exited;
+		expect(code).toBe(1);
+		expect(second.output()).toContain(`npm start is already running (process ${JSON.parse(state).pid}), with n8n at ${n8nUrl()}`);
+		expect(second.output()).not.toContain('Importing');
+		expect(readFileSync(path.join(clone, '.n8n-local', 'start.json'), 'utf8')).toBe(state);
+		// The credential still points at the running sandbox: a call through it reaches the sandbox's record.
+		expect(JSON.parse(await useCaseThroughMcp('uc-2'))).toEqual([expect.objectContaining({ id: 'uc-2' })]);
+		const requests = (await (await fetch(`http://127.0.0.1:${ports.sandbox}/__sandbox/requests`)).json()) as { requests: Array<{ url: string; headers: Record<string, string> }> };
+		expect(requests.requests.filter((request) => request.url === '/v1/use_cases/uc-2').map((request) => request.headers['x-api-key'])).toEqual([API_KEY]);
+	});
+
+	test('SIGINT to the npm process stops n8n, its task runners and the sandbox, and frees every port', async () => {
+		expect(running).toBeDefined();
+		const command = running!;
+		const processes = descendants(command.child.pid!);
+		expect(stillRunning(processes).join('\n')).toMatch(/task-runner/);
+		command.child.kill('SIGINT');
+		const { code } = await command.exited;
+		expect(code).toBe(0);
+		expect(stillRunning(processes)).toEqual([]);
+		for (const port of [ports.n8n, ports.sandbox]) expect([port, await portIsFree(port)]).toEqual([port, true]);
+		expect([ports.broker, await portIsFree(ports.broker, '127.0.0.1')]).toEqual([ports.broker, true]);
+		expect(existsSync(path.join(clone, '.n8n-local', 'start.json'))).toBe(false);
+		expect(await statusOf(`${n8nUrl()}/healthz`)).toBe(0);
+	});
+});
