@@ -143,7 +143,13 @@ async function main(): Promise<void> {
 	const sandboxUrl = await startSandbox();
 	console.log(`  ${sandboxUrl} (API key ${apiKey})`);
 
-	const env = n8nEnv(userFolder, { N8N_PORT: String(port), N8N_RUNNERS_BROKER_PORT: String(brokerPort) });
+	// Set, so that the demo keeps loading this package when n8n's default turns
+	// unverified community packages off (n8n 3.0).
+	const env = n8nEnv(userFolder, {
+		N8N_PORT: String(port),
+		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+		N8N_UNVERIFIED_PACKAGES_ENABLED: process.env.N8N_UNVERIFIED_PACKAGES_ENABLED ?? 'true',
+	});
 
 	step('Importing the credentials "Outreach sandbox" and "MCP client token", and the example workflows');
 	await importCredentials(n8n, env, [
