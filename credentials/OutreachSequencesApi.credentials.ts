@@ -17,7 +17,7 @@ export class OutreachSequencesApi implements ICredentialType {
 
 	displayName = 'Outreach Sequences API';
 
-	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-outreach-sequences#credentials';
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-outreach-sequences#credential-outreach-sequences-api';
 
 	icon = { light: 'file:../icons/outreachSequences.svg', dark: 'file:../icons/outreachSequences.dark.svg' } as const;
 

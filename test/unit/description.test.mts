@@ -133,6 +133,27 @@ test('credential', () => {
 	expect(credential.documentationUrl).toMatch(/^https:\/\//);
 });
 
+test("the credential's and the codex's documentation links lead to a heading of the README", () => {
+	const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+	// The anchors npm and GitHub give headings: lower case, punctuation dropped, spaces as hyphens.
+	const anchors = [...readme.matchAll(/^#{1,4} (.+)$/gm)].map((match) =>
+		match[1]
+			.toLowerCase()
+			.replace(/[^\p{L}\p{N} -]/gu, '')
+			.replace(/ /g, '-'),
+	);
+	const codex = JSON.parse(readFileSync(path.join(ROOT, 'nodes/OutreachSequences/OutreachSequences.node.json'), 'utf8')) as {
+		resources: Record<string, Array<{ url: string }>>;
+	};
+	const links = [credential.documentationUrl as string, ...Object.values(codex.resources).flat().map((resource) => resource.url)];
+	for (const link of links) {
+		const url = new URL(link);
+		expect(url.origin + url.pathname).toBe('https://www.npmjs.com/package/n8n-nodes-outreach-sequences');
+		if (url.hash) expect(anchors).toContain(url.hash.slice(1));
+	}
+	expect(links.some((link) => link.endsWith('#credential-outreach-sequences-api'))).toBe(true);
+});
+
 test('light and dark icons are two different files, and the codex names the node type', () => {
 	const light = description.icon as { light: string; dark: string };
 	const file = (reference: string) => path.resolve(ROOT, 'dist/nodes/OutreachSequences', reference.replace(/^file:/, ''));
