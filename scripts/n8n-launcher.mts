@@ -152,7 +152,9 @@ export async function installN8n(version: string, options: InstallOptions = {}):
 		const started = Date.now();
 		log(`  Installing n8n ${version} into .cache/${path.basename(dir)}: about 6 minutes and 2 GB of disk, once.`);
 		const progress = setInterval(() => {
-			log(`  … n8n ${version}: ${countPackages(partial)} packages in place, ${elapsed(Date.now() - started)} so far`);
+			const count = countPackages(partial);
+			const state = count === 0 ? 'npm is resolving its dependencies' : `${count} packages in place`;
+			log(`  … n8n ${version}: ${state}, ${elapsed(Date.now() - started)} so far`);
 		}, 20_000);
 		try {
 			await npm(['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
