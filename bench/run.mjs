@@ -30,7 +30,7 @@ const apiKey = 'bench-key-6a0f3e';
 const bench = await prepare({ version, apiKey, prefix: 'bench', sandboxArgs: ['--bulk-contacts', String(Math.max(...sizes))] });
 const { n8n, work, env, sandboxUrl, control } = bench;
 /** The floor keeps as many requests in flight as this node does. */
-const { MAX_IN_FLIGHT: CONCURRENCY } = await import(path.join(root, 'dist', 'nodes', 'OutreachSequences', 'shared', 'execute.js'));
+const { MAX_IN_FLIGHT: CONCURRENCY } = await import(path.join(root, 'dist', 'nodes', 'OutreachSequences', 'describe', 'defaults.js'));
 
 // ── the workloads, as each contender is configured ──────────────────────────
 const SCHEDULES = [

@@ -7,10 +7,16 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../nodes/OutreachSequences/shared/names';
+import { CREDENTIAL_TYPE } from '../nodes/OutreachSequences/describe/names';
+import { BASE_URL_SUFFIX } from '../nodes/OutreachSequences/describe/validation';
 
-/** Every 4xx and 5xx status but 404, which the probe below counts as success. */
-const FAILING_STATUSES = Array.from({ length: 200 }, (_, offset) => 400 + offset).filter((status) => status !== 404);
+/**
+ * The test's rule: the probe asks for a use case that does not exist. 404
+ * means the key was accepted; any other status from 400 to 599 fails the
+ * test. n8n states this as "ignore every status except these".
+ */
+const KEY_ACCEPTED = 404;
+const FAILS_THE_TEST = Array.from({ length: 200 }, (_, offset) => 400 + offset).filter((status) => status !== KEY_ACCEPTED);
 
 export class OutreachSequencesApi implements ICredentialType {
 	name = CREDENTIAL_TYPE;
@@ -56,12 +62,13 @@ export class OutreachSequencesApi implements ICredentialType {
 	// 404 once the key is accepted, and 401 or 403 when it is not.
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{ String($credentials.baseUrl).trim().replace(/\\/+$/, "").replace(/\\/v1$/, "") }}',
+			// The node's Base URL rule (normalizeBaseUrl), as an n8n expression.
+			baseURL: `={{ String($credentials.baseUrl).trim().replace(${BASE_URL_SUFFIX}, "") }}`,
 			url: '/v1/use_cases/n8n-credential-test',
 			method: 'GET',
 			json: true,
 			disableFollowRedirect: true,
-			ignoreHttpStatusErrors: { ignore: true, except: FAILING_STATUSES },
+			ignoreHttpStatusErrors: { ignore: true, except: FAILS_THE_TEST },
 		},
 		// n8n's tester checks each rule by its type, but n8n-workflow types the list
 		// as one kind of rule only; both kinds are needed here.

@@ -150,7 +150,7 @@ export async function installN8n(version: string, options: InstallOptions = {}):
 			JSON.stringify({ name: `n8n-install-${version}`, private: true, dependencies: { n8n: version }, overrides: N8N_OVERRIDES }, null, 2),
 		);
 		const started = Date.now();
-		log(`  Installing n8n ${version} into .cache/${path.basename(dir)}: about 6 minutes and 2 GB of disk, once.`);
+		log(`  Installing n8n ${version} into .cache/${path.basename(dir)}: about 6 minutes and 3 GB of disk, once.`);
 		const progress = setInterval(() => {
 			const count = countPackages(partial);
 			const state = count === 0 ? 'npm is resolving its dependencies' : `${count} packages in place`;

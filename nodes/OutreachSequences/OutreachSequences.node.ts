@@ -5,14 +5,11 @@ import { contactDescription, contactOperations } from './resources/contact';
 import { contactListDescription, contactListOperations } from './resources/contactList';
 import { sequenceDescription, sequenceOperations } from './resources/sequence';
 import { useCaseDescription, useCaseOperations } from './resources/useCase';
-import { requestOptionsProperty } from './shared/descriptions';
-import { runOperation } from './shared/execute';
-import { CREDENTIAL_TYPE, Field, Resource } from './shared/names';
+import { CREDENTIAL_TYPE, defaultResource, Field, Resource } from './describe/names';
+import { requestOptionsProperty } from './describe/properties';
+import { runOperation } from './run/execute';
 
 const operations = [...sequenceOperations, ...contactOperations, ...contactListOperations, ...useCaseOperations];
-
-// n8n's linter reads `default` from the source and accepts a literal or a plain name only.
-const defaultResource = Resource.Sequence;
 
 export class OutreachSequences implements INodeType {
 	description: INodeTypeDescription = {

@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { MAX_IN_FLIGHT } from '../../nodes/OutreachSequences/shared/execute.ts';
+import { MAX_IN_FLIGHT } from '../../nodes/OutreachSequences/describe/defaults.ts';
 import { runFixture } from '../harness/workflows.mts';
 import { useEnvironment } from '../harness/setup.mts';
 

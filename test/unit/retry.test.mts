@@ -1,16 +1,15 @@
 // What may be sent again, after how long, and when the node gives up.
-import { describeGiveUp } from '../../nodes/OutreachSequences/shared/errors.ts';
-import type { AttemptFailure, RetryPolicy } from '../../nodes/OutreachSequences/shared/retry.ts';
-import {
-	backoffMs,
-	decideRetry,
-	isSafeToResend,
-	parseRetryAfter,
-	retryPolicyOf,
-} from '../../nodes/OutreachSequences/shared/retry.ts';
+import type { RetryFacts, RetryPolicy } from '../../nodes/OutreachSequences/run/retry.ts';
+import { backoffMs, decideRetry, isSafeToResend, retryPolicyOf } from '../../nodes/OutreachSequences/run/retry.ts';
+import { describeGiveUp } from '../../nodes/OutreachSequences/run/texts.ts';
 
-const http = (status: number, retryAfter?: string): AttemptFailure => ({ kind: 'http', status, retryAfter });
-const network = (fault: 'refused' | 'reset' | 'timeout' | 'dns' | 'other'): AttemptFailure => ({ kind: 'network', fault });
+/** A failed answer as the transport classifies it: Retry-After already in ms. */
+const http = (status: number, retryAfterSeconds?: number): RetryFacts => ({
+	kind: 'http',
+	status,
+	retryAfterMs: retryAfterSeconds === undefined ? undefined : retryAfterSeconds * 1000,
+});
+const network = (fault: 'refused' | 'reset' | 'timeout' | 'dns' | 'other'): RetryFacts => ({ kind: 'network', fault });
 
 describe('isSafeToResend', () => {
 	test.each([
@@ -35,24 +34,6 @@ describe('isSafeToResend', () => {
 	});
 });
 
-describe('parseRetryAfter', () => {
-	const now = Date.parse('Mon, 23 Nov 2026 10:00:00 GMT');
-	test.each([
-		['5', 5000],
-		[' 0 ', 0],
-		['120', 120_000],
-		['Mon, 23 Nov 2026 10:00:07 GMT', 7000],
-		['Mon, 23 Nov 2026 09:59:00 GMT', 0],
-		[undefined, undefined],
-		['', undefined],
-		['-3', undefined],
-		['1.5', undefined],
-		['soon', undefined],
-	])('%j is a wait of %j ms', (value, expected) => {
-		expect(parseRetryAfter(value, now)).toBe(expected);
-	});
-});
-
 test('backoff starts near 1 s and doubles, with jitter, up to 30 s', () => {
 	expect(backoffMs(1, 0)).toBe(750);
 	expect(backoffMs(1, 1)).toBe(1250);
@@ -63,18 +44,19 @@ test('backoff starts near 1 s and doubles, with jitter, up to 30 s', () => {
 });
 
 test('retryPolicyOf: on by default, 10 retries, 60 s; a user value wins', () => {
-	expect(retryPolicyOf(undefined)).toEqual({ enabled: true, maxRetries: 10, maxWaitMs: 60_000 });
-	expect(retryPolicyOf({ enabled: false, maxRetries: 3, maxWait: 5 })).toEqual({ enabled: false, maxRetries: 3, maxWaitMs: 5000 });
-	expect(retryPolicyOf({ maxRetries: 0, maxWait: 0 })).toEqual({ enabled: true, maxRetries: 0, maxWaitMs: 0 });
-	expect(retryPolicyOf({ maxRetries: -1, maxWait: 'x' })).toEqual({ enabled: true, maxRetries: 10, maxWaitMs: 60_000 });
+	const handling = (settings: Record<string, unknown>) => retryPolicyOf({ rateLimitHandling: { settings } });
+	expect(retryPolicyOf({})).toEqual({ enabled: true, maxRetries: 10, maxWaitMs: 60_000 });
+	expect(handling({ enabled: false, maxRetries: 3, maxWait: 5 })).toEqual({ enabled: false, maxRetries: 3, maxWaitMs: 5000 });
+	expect(handling({ maxRetries: 0, maxWait: 0 })).toEqual({ enabled: true, maxRetries: 0, maxWaitMs: 0 });
+	expect(handling({ maxRetries: -1, maxWait: 'x' })).toEqual({ enabled: true, maxRetries: 10, maxWaitMs: 60_000 });
 });
 
 describe('decideRetry', () => {
 	const policy: RetryPolicy = { enabled: true, maxRetries: 3, maxWaitMs: 10_000 };
-	const base = { readOnly: false, policy, attempts: 1, backoffMs: 1200, nowMs: 0, serviceReached: true };
+	const base = { readOnly: false, policy, attempts: 1, backoffMs: 1200, serviceReached: true };
 
 	test('waits as long as Retry-After says', () => {
-		expect(decideRetry(http(429, '4'), base)).toEqual({ retry: true, waitMs: 4000 });
+		expect(decideRetry(http(429, 4), base)).toEqual({ retry: true, waitMs: 4000 });
 	});
 
 	test('backs off without Retry-After, never beyond Max Wait', () => {
@@ -83,12 +65,12 @@ describe('decideRetry', () => {
 	});
 
 	test('a longer wait than Max Wait fails the item, with the wait asked for', () => {
-		expect(decideRetry(http(429, '11'), base)).toEqual({ retry: false, reason: 'waitTooLong', waitMs: 11_000 });
+		expect(decideRetry(http(429, 11), base)).toEqual({ retry: false, reason: 'waitTooLong', waitMs: 11_000 });
 	});
 
 	test('after Max Retries retries the item fails', () => {
-		expect(decideRetry(http(429, '1'), { ...base, attempts: 3 })).toEqual({ retry: true, waitMs: 1000 });
-		expect(decideRetry(http(429, '1'), { ...base, attempts: 4 })).toEqual({ retry: false, reason: 'exhausted', waitMs: 1000 });
+		expect(decideRetry(http(429, 1), { ...base, attempts: 3 })).toEqual({ retry: true, waitMs: 1000 });
+		expect(decideRetry(http(429, 1), { ...base, attempts: 4 })).toEqual({ retry: false, reason: 'exhausted', waitMs: 1000 });
 	});
 
 	test('turned off, nothing is sent again', () => {

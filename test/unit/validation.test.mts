@@ -5,7 +5,7 @@ import {
 	toJsonObjectText,
 	toScriptList,
 	toWholeNumber,
-} from '../../nodes/OutreachSequences/shared/validation.ts';
+} from '../../nodes/OutreachSequences/describe/validation.ts';
 
 describe('normalizeBaseUrl', () => {
 	test.each([

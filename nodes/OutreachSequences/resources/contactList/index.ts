@@ -1,10 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { Field, Operation, Resource } from '../../shared/names';
+import { archiveOperation, Field, Operation, Resource } from '../../describe/names';
 import { contactListArchive, contactListArchiveDescription } from './archive';
-
-// n8n's linter reads `default` from the source and accepts a literal or a plain name only.
-const defaultOperation = Operation.Archive;
 
 export const contactListOperations = [contactListArchive];
 
@@ -24,7 +21,7 @@ export const contactListDescription: INodeProperties[] = [
 				description: 'Remove a contact list from active use. The service keeps it and can restore it later.',
 			},
 		],
-		default: defaultOperation,
+		default: archiveOperation,
 	},
 	...contactListArchiveDescription,
 ];

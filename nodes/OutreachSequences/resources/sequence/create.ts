@@ -1,16 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { toolDescriptionProperty } from '../../shared/descriptions';
-import { BodyMode, Field, Operation, Resource } from '../../shared/names';
-import type { OperationDefinition } from '../../shared/types';
-import { toJsonObjectText, toScriptList, toWholeNumber } from '../../shared/validation';
+import { toolDescriptionProperty } from '../../describe/properties';
+import { BodyMode, defaultBodyMode, Field, Operation, Resource } from '../../describe/names';
+import type { SchedulesValue } from '../../describe/names';
+import type { OperationDefinition } from '../../describe/types';
+import { toJsonObjectText, toScriptList, toWholeNumber } from '../../describe/validation';
 
 const showOnlyForSequenceCreate = { resource: [Resource.Sequence], operation: [Operation.Create] };
 const showOnlyForFields = { ...showOnlyForSequenceCreate, [Field.specifyBody]: [BodyMode.Fields] };
-
-// n8n's linter reads `default` from the source and accepts a literal or a plain name only.
-const defaultBodyMode = BodyMode.Fields;
 
 const TEXT_FIELDS = [
 	{ name: Field.description, displayName: 'Description', description: 'What the sequence is for' },
@@ -146,7 +144,7 @@ export function buildSequenceFromFields(context: IExecuteFunctions, itemIndex: n
 		if (value !== undefined) body[field.name] = value;
 	}
 
-	const schedules = context.getNodeParameter(Field.schedules, itemIndex, {}) as { schedule?: IDataObject[] };
+	const schedules = context.getNodeParameter(Field.schedules, itemIndex, {}) as SchedulesValue;
 	const rows = schedules[Field.schedule] ?? [];
 	if (rows.length > 0) {
 		body.schedules = rows.map((row, position) => {
@@ -170,7 +168,7 @@ export const sequenceCreate: OperationDefinition = {
 	operation: Operation.Create,
 	properties: sequenceCreateDescription,
 	buildRequest(context, itemIndex) {
-		const mode = context.getNodeParameter(Field.specifyBody, itemIndex, BodyMode.Fields);
+		const mode = context.getNodeParameter(Field.specifyBody, itemIndex, defaultBodyMode);
 		let body: string;
 		if (mode === BodyMode.Json) {
 			const checked = toJsonObjectText(context.getNodeParameter(Field.jsonBody, itemIndex), 'JSON Body');

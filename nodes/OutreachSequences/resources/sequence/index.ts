@@ -1,10 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { Field, Operation, Resource } from '../../shared/names';
+import { createOperation, Field, Operation, Resource } from '../../describe/names';
 import { sequenceCreate, sequenceCreateDescription } from './create';
-
-// n8n's linter reads `default` from the source and accepts a literal or a plain name only.
-const defaultOperation = Operation.Create;
 
 export const sequenceOperations = [sequenceCreate];
 
@@ -24,7 +21,7 @@ export const sequenceDescription: INodeProperties[] = [
 				description: 'Create an outreach sequence from a name, optional details and schedule steps',
 			},
 		],
-		default: defaultOperation,
+		default: createOperation,
 	},
 	...sequenceCreateDescription,
 ];

@@ -1,10 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { Field, Operation, Resource } from '../../shared/names';
+import { getOperation, Field, Operation, Resource } from '../../describe/names';
 import { useCaseGet, useCaseGetDescription } from './get';
-
-// n8n's linter reads `default` from the source and accepts a literal or a plain name only.
-const defaultOperation = Operation.Get;
 
 export const useCaseOperations = [useCaseGet];
 
@@ -24,7 +21,7 @@ export const useCaseDescription: INodeProperties[] = [
 				description: 'Get a use case by its identifier, with its title, description, status and actions',
 			},
 		],
-		default: defaultOperation,
+		default: getOperation,
 	},
 	...useCaseGetDescription,
 ];

@@ -30,8 +30,15 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * The credential's Base URL as the origin plus any path prefix, without a
- * trailing slash and without a trailing /v1 (every path adds /v1 itself).
+ * What the end of a Base URL may hold that the node leaves out: trailing
+ * slashes, and a trailing /v1, as every request path adds /v1 itself. The
+ * credential's test request cleans its Base URL with this same expression.
+ */
+export const BASE_URL_SUFFIX = /(?:\/v1)?\/*$/;
+
+/**
+ * The credential's Base URL as the origin plus any path prefix, without
+ * BASE_URL_SUFFIX.
  */
 export function normalizeBaseUrl(raw: unknown): Checked<string> {
 	const text = typeof raw === 'string' ? raw.trim() : '';
@@ -54,9 +61,7 @@ export function normalizeBaseUrl(raw: unknown): Checked<string> {
 	if (url.search || url.hash) {
 		return problem(`The credential's Base URL "${text}" must not contain "?" or "#". ${example}.`);
 	}
-	let path = url.pathname.replace(/\/+$/, '');
-	if (path.endsWith('/v1')) path = path.slice(0, -'/v1'.length);
-	return ok(`${url.origin}${path}`);
+	return ok(`${url.origin}${url.pathname.replace(BASE_URL_SUFFIX, '')}`);
 }
 
 /**

@@ -1,9 +1,28 @@
-import { describeHttpFailure, describeTransportFailure, serviceMessage } from '../../nodes/OutreachSequences/shared/errors.ts';
-import { redact, transportFaultOf } from '../../nodes/OutreachSequences/shared/transport.ts';
+// The user's texts for failures, written from a failure classified once
+// (run/failure.ts, run/transport.ts), and the key kept out of them.
+import type { Subject } from '../../nodes/OutreachSequences/describe/types.ts';
+import { networkFailure } from '../../nodes/OutreachSequences/run/failure.ts';
+import type { Failure } from '../../nodes/OutreachSequences/run/failure.ts';
+import { redact } from '../../nodes/OutreachSequences/run/itemError.ts';
+import { describeFailure, duration, pushedBackLogLine, serviceMessage } from '../../nodes/OutreachSequences/run/texts.ts';
+import { attemptOf } from '../../nodes/OutreachSequences/run/transport.ts';
+import type { HttpAnswer } from '../../nodes/OutreachSequences/run/failure.ts';
 
 const contact = { noun: 'contact', id: 'c-42', verb: 'archive' };
 const sequence = { noun: 'sequence', verb: 'create' };
-const answer = (statusCode: number, body: unknown, headers: Record<string, unknown> = {}) => ({ statusCode, body, headers });
+const answer = (statusCode: number, body: unknown, headers: Record<string, unknown> = {}): HttpAnswer => ({ statusCode, body, headers });
+const NOW = Date.parse('Wed, 21 Oct 2026 07:27:00 GMT');
+
+/** The failure an answer is classified as, the way the transport does it. */
+function failureOf(answer: HttpAnswer): Failure {
+	const attempt = attemptOf(answer, NOW);
+	if (attempt.ok) throw new Error('a success');
+	return attempt.failure;
+}
+
+function describeHttpFailure(answer: HttpAnswer, subject: Subject, credentialName: string) {
+	return describeFailure(failureOf(answer), { subject, credentialName, baseUrl: 'http://127.0.0.1:1', timeoutMs: 2500 });
+}
 
 describe('serviceMessage', () => {
 	test.each([
@@ -61,7 +80,7 @@ describe('describeHttpFailure', () => {
 	});
 });
 
-describe('describeTransportFailure', () => {
+describe('a network failure', () => {
 	const at = 'http://127.0.0.1:1';
 	test.each<[{ code?: string; message?: string }, string]>([
 		[{ code: 'ECONNREFUSED' }, 'Could not connect to the outreach service at http://127.0.0.1:1: the connection was refused.'],
@@ -74,7 +93,7 @@ describe('describeTransportFailure', () => {
 		[{ code: 'ERR_CANCELED' }, 'was cancelled because the execution stopped'],
 		[{ code: 'EHOSTUNREACH' }, 'did not reach the outreach service at http://127.0.0.1:1. The network error is in the details.'],
 	])('%j', (fault, expected) => {
-		const text = describeTransportFailure(fault, contact, at, 2500);
+		const text = describeFailure(networkFailure(fault), { subject: contact, baseUrl: at, timeoutMs: 2500, credentialName: 'Cred' });
 		expect(text.message).toContain(expected);
 		// NodeApiError replaces messages that contain a network code.
 		expect(text.message).not.toMatch(/\bE[A-Z_]{4,}\b/);
@@ -82,26 +101,17 @@ describe('describeTransportFailure', () => {
 	});
 });
 
-test('transportFaultOf finds the network code wherever it is nested', () => {
-	const axios = Object.assign(new Error('getaddrinfo ENOTFOUND x'), { code: 'ENOTFOUND' });
-	const wrapped = Object.assign(new Error('The connection cannot be established'), { cause: axios });
-	expect(transportFaultOf(wrapped)).toEqual({ code: 'ENOTFOUND', message: 'getaddrinfo ENOTFOUND x' });
-	expect(transportFaultOf(new Error('plain'))).toEqual({ message: 'plain' });
-	const loop: { cause?: unknown; message: string } = { message: 'loop' };
-	loop.cause = loop;
-	expect(transportFaultOf(loop)).toEqual({ message: 'loop' });
+test('one duration format for every text and log line', () => {
+	expect([0, 1000, 1500, 60_000, 90_449].map(duration)).toEqual(['0 seconds', '1 second', '1.5 seconds', '60 seconds', '90.4 seconds']);
 });
 
-test('transportFaultOf reads the code n8n 1.x keeps as httpCode on its NodeApiError', () => {
-	// n8n 1.123's httpRequestWithAuthentication wraps the HTTP library's error
-	// like this: its own message, the code as httpCode, no cause chain.
-	const timeout = Object.assign(new Error('The connection was aborted, perhaps the server is offline'), { httpCode: 'ECONNABORTED' });
-	expect(transportFaultOf(timeout)).toEqual({ code: 'ECONNABORTED', message: 'The connection was aborted, perhaps the server is offline' });
-	// An HTTP status is not a network code.
-	expect(transportFaultOf(Object.assign(new Error('Not found'), { httpCode: '404' })).code).toBeUndefined();
-	// A code further down the chain wins over the wrapper's.
-	const inner = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
-	expect(transportFaultOf(Object.assign(new Error('wrapped'), { httpCode: 'ECONNABORTED', cause: inner })).code).toBe('ECONNRESET');
+test('the log line when the node starts waiting says why, for how long, and how it goes on', () => {
+	expect(pushedBackLogLine(failureOf(answer(429, '', { 'Retry-After': '1' })), 1000, 238, 16)).toBe(
+		'Outreach Sequences: the service pushed back (HTTP 429, Retry-After: 1); no new request starts for 1 second, then 238 items go on at up to 16 in flight',
+	);
+	expect(pushedBackLogLine(networkFailure(Object.assign(new Error('x'), { code: 'ECONNREFUSED' })), 2500, 1, 1)).toBe(
+		'Outreach Sequences: the service pushed back (network: refused); no new request starts for 2.5 seconds, then 1 item goes on at up to 1 in flight',
+	);
 });
 
 test('redact replaces every occurrence of the key', () => {

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { identifierProperty, toolDescriptionProperty } from './descriptions';
+import { identifierProperty, toolDescriptionProperty } from './properties';
 import type { OperationName, ResourceName } from './names';
 import type { OperationDefinition, OutreachRequest } from './types';
 import { encodePathSegment, toIdentifier } from './validation';
@@ -22,34 +22,32 @@ export function readIdentifier(
  * and no query string: archive a contact, archive a list, get a use case.
  */
 export function identifierOperation(spec: {
-	resource: ResourceName;
-	operation: OperationName;
-	method: OutreachRequest['method'];
-	readOnly?: boolean;
-	/** "contact", as errors name it */
-	noun: string;
-	field: { name: string; displayName: string; description: string; placeholder: string };
+	/** What the request is: the method, and the path given the identifier already encoded as one segment. */
+	request: {
+		resource: ResourceName;
+		operation: OperationName;
+		method: OutreachRequest['method'];
+		path: (segment: string) => string;
+		/** Changes nothing at the service (see OperationDefinition). */
+		readOnly?: boolean;
+	};
+	/** The identifier field; `noun` is how the editor and errors name the record: "contact". */
+	field: { name: string; displayName: string; noun: string; placeholder: string };
 	/** What a model using the node as a tool is told (see toolDescriptionProperty). */
 	toolDescription: string;
-	/** The path, given the identifier already encoded as one segment. */
-	path: (segment: string) => string;
 }): OperationDefinition {
-	const { resource, operation, field } = spec;
+	const { request, field } = spec;
+	const { resource, operation } = request;
+	const show = { resource: [resource], operation: [operation] };
+	const description = `Identifier of the ${field.noun} to ${operation}. Surrounding spaces are ignored, and a number from an expression is used as text.`;
 	return {
 		resource,
 		operation,
-		readOnly: spec.readOnly === true,
-		properties: [
-			identifierProperty({ ...field, show: { resource: [resource], operation: [operation] } }),
-			toolDescriptionProperty({ resource: [resource], operation: [operation] }, spec.toolDescription),
-		],
+		readOnly: request.readOnly === true,
+		properties: [identifierProperty({ ...field, description, show }), toolDescriptionProperty(show, spec.toolDescription)],
 		buildRequest(context, itemIndex) {
 			const id = readIdentifier(context, itemIndex, field);
-			return {
-				method: spec.method,
-				path: spec.path(encodePathSegment(id)),
-				subject: { noun: spec.noun, id, verb: operation },
-			};
+			return { method: request.method, path: request.path(encodePathSegment(id)), subject: { noun: field.noun, id, verb: operation } };
 		},
 	};
 }

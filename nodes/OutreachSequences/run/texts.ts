@@ -1,19 +1,29 @@
-import type { Subject } from './types';
-import { isPlainObject } from './validation';
+import type { Subject } from '../describe/types';
+import { isPlainObject } from '../describe/validation';
+import type { Failure, HttpAnswer, NetworkFaultKind } from './failure';
+import { header } from './transport';
 
 /**
- * Texts for failures, in the user's terms. Pure functions: the transport turns
- * their result into a NodeApiError.
+ * Texts for failures, in the user's terms: pure functions of a failure
+ * (failure.ts), written once, when an item gives up.
  */
 export interface FailureText {
 	message: string;
 	description: string;
 }
 
-export interface HttpAnswer {
-	statusCode: number;
-	headers: Record<string, unknown>;
-	body: unknown;
+/** What a failure's text names besides the failure: the request's subject, and the connection's. */
+export interface FailureSetting {
+	subject: Subject;
+	baseUrl: string;
+	timeoutMs: number;
+	credentialName: string;
+}
+
+/** "1 second", "1.5 seconds": every duration the node writes. */
+export function duration(ms: number): string {
+	const value = Math.round(ms / 100) / 10;
+	return `${value} second${value === 1 ? '' : 's'}`;
 }
 
 const MAX_QUOTED = 2000;
@@ -25,14 +35,6 @@ export function describeSubject(subject: Subject): string {
 }
 
 const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-
-/** A response header, whatever its case; the first value of a list. */
-export function header(headers: Record<string, unknown>, name: string): string | undefined {
-	const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name);
-	const value = key === undefined ? undefined : headers[key];
-	if (Array.isArray(value)) return value.length ? String(value[0]) : undefined;
-	return value === undefined || value === null ? undefined : String(value);
-}
 
 /**
  * The contract shows no error body, so only a top-level text field that reads
@@ -63,15 +65,22 @@ function answeredWith(answer: HttpAnswer): string {
 	return text ? `The service answered HTTP ${answer.statusCode}${kind}: ${text}` : `The service answered HTTP ${answer.statusCode}${kind} with an empty body.`;
 }
 
-function retryAfterText(value: string | undefined): string {
-	if (value === undefined || value.trim() === '') return '';
-	const trimmed = value.trim();
-	if (/^\d+$/.test(trimmed)) return ` It asked to wait ${trimmed} second${trimmed === '1' ? '' : 's'} (Retry-After: ${trimmed}).`;
-	return ` It asked to wait until ${trimmed} (Retry-After).`;
+function retryAfterText(answer: HttpAnswer, askedMs: number | undefined): string {
+	const value = header(answer.headers, 'retry-after')?.trim();
+	if (!value) return '';
+	if (/^\d+$/.test(value) && askedMs !== undefined) return ` It asked to wait ${duration(askedMs)} (Retry-After: ${value}).`;
+	return ` It asked to wait until ${value} (Retry-After).`;
+}
+
+/** The text of a failed attempt. */
+export function describeFailure(failure: Failure, setting: FailureSetting): FailureText {
+	return failure.kind === 'http'
+		? describeHttpFailure(failure.answer, failure.retryAfterMs, setting.subject, setting.credentialName)
+		: describeNetworkFailure(failure, setting);
 }
 
 /** A non-2xx answer, or a 2xx answer whose body is not a JSON object. */
-export function describeHttpFailure(answer: HttpAnswer, subject: Subject, credentialName: string): FailureText {
+function describeHttpFailure(answer: HttpAnswer, askedMs: number | undefined, subject: Subject, credentialName: string): FailureText {
 	const status = answer.statusCode;
 	const quoted = serviceMessage(answer.body);
 	const said = quoted ? `: ${quoted}` : '';
@@ -100,7 +109,7 @@ export function describeHttpFailure(answer: HttpAnswer, subject: Subject, creden
 	}
 	if (status === 429) {
 		return {
-			message: `${capitalize(SERVICE)} is rate-limiting requests (HTTP 429)${said}.${retryAfterText(header(answer.headers, 'retry-after'))}`,
+			message: `${capitalize(SERVICE)} is rate-limiting requests (HTTP 429)${said}.${retryAfterText(answer, askedMs)}`,
 			description,
 		};
 	}
@@ -120,45 +129,15 @@ export function describeHttpFailure(answer: HttpAnswer, subject: Subject, creden
 	};
 }
 
-/** Codes of the network layer, as Node and axios report them. */
-const TIMEOUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT']);
-const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE', 'UND_ERR_SOCKET']);
-const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME']);
-const TLS_CODE = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/;
-
-export interface TransportFault {
-	code?: string;
-	message?: string;
-}
-
-export type NetworkFaultKind = 'timeout' | 'refused' | 'reset' | 'dns' | 'tls' | 'cancelled' | 'other';
-
-/** What kind of network failure a request met, from its code and text. */
-export function networkFaultKind(fault: TransportFault): NetworkFaultKind {
-	const code = fault.code ?? '';
-	const raw = fault.message ?? '';
-	if (TIMEOUT_CODES.has(code) || /timeout/i.test(raw)) return 'timeout';
-	if (code === 'ECONNREFUSED') return 'refused';
-	if (RESET_CODES.has(code) || /socket hang up|aborted/i.test(raw)) return 'reset';
-	if (DNS_CODES.has(code)) return 'dns';
-	if (TLS_CODE.test(code)) return 'tls';
-	if (code === 'ERR_CANCELED' || /cancel/i.test(raw)) return 'cancelled';
-	return 'other';
-}
-
 /**
  * A request that got no HTTP answer at all. The network code goes in the
  * description only: NodeApiError swaps any message that contains one for a
  * generic sentence of its own.
  */
-export function describeTransportFailure(
-	fault: TransportFault,
-	subject: Subject,
-	baseUrl: string,
-	timeoutMs: number,
-): FailureText {
-	const code = fault.code ?? '';
-	const raw = fault.message ?? '';
+function describeNetworkFailure(failure: Failure & { kind: 'network' }, setting: FailureSetting): FailureText {
+	const { subject, baseUrl, timeoutMs } = setting;
+	const code = failure.code ?? '';
+	const raw = failure.message ?? '';
 	const attempt = `to ${subject.verb} ${describeSubject(subject)}`;
 	const description = `Base URL: ${baseUrl}. Network error: ${code || 'none'}${raw ? ` (${raw})` : ''}.`;
 	const messages: Record<NetworkFaultKind, () => string> = {
@@ -174,7 +153,7 @@ export function describeTransportFailure(
 		cancelled: () => `The request ${attempt} was cancelled because the execution stopped.`,
 		other: () => `The request ${attempt} did not reach ${SERVICE} at ${baseUrl}. The network error is in the details.`,
 	};
-	return { message: messages[networkFaultKind(fault)](), description };
+	return { message: messages[failure.fault](), description };
 }
 
 /** Why an item that could have been sent again was not. */
@@ -190,11 +169,6 @@ export interface GiveUp {
 
 const OPTION = 'Request Options › Rate Limit Handling';
 
-function seconds(ms: number): string {
-	const value = Math.round(ms / 100) / 10;
-	return `${value} second${value === 1 ? '' : 's'}`;
-}
-
 function times(count: number): string {
 	return count === 1 ? 'once' : `${count} times`;
 }
@@ -206,10 +180,10 @@ export function describeGiveUp(text: FailureText, giveUp: GiveUp): FailureText {
 		disabled: () => `${sent}; ${OPTION} is off, so it was not sent again.`,
 		exhausted: () =>
 			`${sent}, the most that ${OPTION} › Max Retries per Item (${giveUp.maxRetries}) allows${
-				giveUp.askedMs === undefined ? '' : `; the service last asked to wait ${seconds(giveUp.askedMs)}`
+				giveUp.askedMs === undefined ? '' : `; the service last asked to wait ${duration(giveUp.askedMs)}`
 			}.`,
 		waitTooLong: () =>
-			`${sent}; that wait (${seconds(giveUp.askedMs ?? 0)}) is longer than the ${seconds(giveUp.maxWaitMs)} that ${OPTION} › Max Wait (Seconds) allows, so it was not sent again.`,
+			`${sent}; that wait (${duration(giveUp.askedMs ?? 0)}) is longer than the ${duration(giveUp.maxWaitMs)} that ${OPTION} › Max Wait (Seconds) allows, so it was not sent again.`,
 	};
 	return { message: `${text.message} ${sentences[giveUp.reason]()}`, description: text.description };
 }
@@ -220,4 +194,12 @@ function hostOf(baseUrl: string): string {
 	} catch {
 		return baseUrl;
 	}
+}
+
+/** The log line when the node starts waiting: why, for how long, and how it goes on. */
+export function pushedBackLogLine(failure: Failure, waitMs: number, remaining: number, inFlight: number): string {
+	const retryAfter = failure.kind === 'http' ? header(failure.answer.headers, 'retry-after') : undefined;
+	const why = failure.kind === 'network' ? `network: ${failure.fault}` : `HTTP ${failure.status}${retryAfter === undefined ? '' : `, Retry-After: ${retryAfter}`}`;
+	const goOn = remaining === 1 ? '1 item goes on' : `${remaining} items go on`;
+	return `Outreach Sequences: the service pushed back (${why}); no new request starts for ${duration(waitMs)}, then ${goOn} at up to ${inFlight} in flight`;
 }

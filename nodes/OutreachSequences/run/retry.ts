@@ -10,12 +10,13 @@
  * run: before that it means a wrong Base URL or a service that is down, and
  * the user should hear so at once, not after minutes of backoff.
  */
-import type { NetworkFaultKind } from './errors';
+import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_WAIT_SECONDS } from '../describe/defaults';
+import type { RequestOptionsValue } from '../describe/names';
+import { Field } from '../describe/names';
+import type { NetworkFaultKind } from './failure';
 
-/** What an attempt that failed tells the retry logic. */
-export type AttemptFailure =
-	| { kind: 'http'; status: number; retryAfter?: string }
-	| { kind: 'network'; fault: NetworkFaultKind };
+/** What retry reads of a failed attempt (failure.ts): its status and the wait it asked for, or its network fault. */
+export type RetryFacts = { kind: 'http'; status: number; retryAfterMs?: number } | { kind: 'network'; fault: NetworkFaultKind };
 
 /** The user's Request Options › Rate Limit Handling, with its defaults filled in. */
 export interface RetryPolicy {
@@ -26,43 +27,29 @@ export interface RetryPolicy {
 	maxWaitMs: number;
 }
 
-export const DEFAULT_MAX_RETRIES = 10;
-export const DEFAULT_MAX_WAIT_SECONDS = 60;
 /** Backoff without Retry-After: about 1 s, doubling, and never more than this. */
 const FIRST_BACKOFF_MS = 1000;
 const MAX_BACKOFF_MS = 30_000;
 
-export function retryPolicyOf(value: { enabled?: unknown; maxRetries?: unknown; maxWait?: unknown } | undefined): RetryPolicy {
-	const retries = Number(value?.maxRetries);
-	const wait = Number(value?.maxWait);
+export function retryPolicyOf(options: RequestOptionsValue): RetryPolicy {
+	const value = options[Field.rateLimitHandling]?.[Field.rateLimitSettings];
+	const retries = Number(value?.[Field.maxRetries]);
+	const wait = Number(value?.[Field.maxWait]);
 	return {
-		enabled: value?.enabled !== false,
+		enabled: value?.[Field.retryEnabled] !== false,
 		maxRetries: Number.isInteger(retries) && retries >= 0 ? retries : DEFAULT_MAX_RETRIES,
 		maxWaitMs: (Number.isFinite(wait) && wait >= 0 ? wait : DEFAULT_MAX_WAIT_SECONDS) * 1000,
 	};
 }
 
 /** Whether this failure proves the service did not act, or acting twice is harmless. */
-export function isSafeToResend(failure: AttemptFailure, readOnly: boolean): boolean {
+export function isSafeToResend(failure: RetryFacts, readOnly: boolean): boolean {
 	if (failure.kind === 'http') {
 		if (failure.status === 429 || failure.status === 503) return true;
 		return readOnly && (failure.status === 502 || failure.status === 504);
 	}
 	if (failure.fault === 'refused') return true;
 	return readOnly && (failure.fault === 'reset' || failure.fault === 'timeout');
-}
-
-/**
- * Retry-After as a wait in ms: delay-seconds or an HTTP date (RFC 9110 10.2.3).
- * A date in the past is no wait; anything else is no answer.
- */
-export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
-	if (value === undefined) return undefined;
-	const text = value.trim();
-	if (/^\d+$/.test(text)) return Number(text) * 1000;
-	if (!/[a-z]/i.test(text)) return undefined;
-	const at = Date.parse(text);
-	return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }
 
 /** Exponential backoff with jitter: near 1 s after the first failure, then 2 s, 4 s, … */
@@ -80,13 +67,12 @@ export type RetryDecision =
  * item so far, this one included.
  */
 export function decideRetry(
-	failure: AttemptFailure,
+	failure: RetryFacts,
 	situation: {
 		readOnly: boolean;
 		policy: RetryPolicy;
 		attempts: number;
 		backoffMs: number;
-		nowMs: number;
 		/** Whether the service has answered any request of this run. */
 		serviceReached: boolean;
 	},
@@ -95,7 +81,7 @@ export function decideRetry(
 	if (!isSafeToResend(failure, situation.readOnly)) return { retry: false, reason: 'notSafe' };
 	if (failure.kind === 'network' && failure.fault === 'refused' && !situation.serviceReached) return { retry: false, reason: 'notSafe' };
 	if (!policy.enabled) return { retry: false, reason: 'disabled' };
-	const asked = failure.kind === 'http' ? parseRetryAfter(failure.retryAfter, situation.nowMs) : undefined;
+	const asked = failure.kind === 'http' ? failure.retryAfterMs : undefined;
 	if (asked !== undefined && asked > policy.maxWaitMs) return { retry: false, reason: 'waitTooLong', waitMs: asked };
 	if (situation.attempts > policy.maxRetries) return { retry: false, reason: 'exhausted', waitMs: asked };
 	return { retry: true, waitMs: asked ?? Math.min(situation.backoffMs, policy.maxWaitMs) };

@@ -1,0 +1,16 @@
+/**
+ * The numbers the editor's descriptions state and the run side keeps to:
+ * written once here.
+ */
+
+/**
+ * Requests in flight at once when Batching is off. Without a bound, 10,000
+ * items would open 10,000 sockets at the same moment.
+ */
+export const MAX_IN_FLIGHT = 32;
+/** n8n's own limit for a request when the user sets no timeout. */
+export const DEFAULT_TIMEOUT_MS = 300_000;
+/** Request Options › Rate Limit Handling › Max Retries per Item. */
+export const DEFAULT_MAX_RETRIES = 10;
+/** Request Options › Rate Limit Handling › Max Wait (Seconds). */
+export const DEFAULT_MAX_WAIT_SECONDS = 60;

@@ -1,0 +1,99 @@
+/**
+ * Every name that users' saved workflows store. Renaming one breaks those
+ * workflows, so each is written here once, and the types of the stored
+ * values below are built from these names: a rename here changes, or fails
+ * to compile, every place that reads one.
+ */
+export const CREDENTIAL_TYPE = 'outreachSequencesApi';
+
+export const Resource = {
+	Sequence: 'sequence',
+	Contact: 'contact',
+	ContactList: 'contactList',
+	UseCase: 'useCase',
+} as const;
+
+export const Operation = {
+	Create: 'create',
+	Archive: 'archive',
+	Get: 'get',
+} as const;
+
+export const Field = {
+	resource: 'resource',
+	operation: 'operation',
+	contactId: 'contactId',
+	contactListId: 'contactListId',
+	useCaseId: 'useCaseId',
+	specifyBody: 'specifyBody',
+	jsonBody: 'jsonBody',
+	name: 'name',
+	additionalFields: 'additionalFields',
+	description: 'description',
+	criteria: 'criteria',
+	timezone: 'timezone',
+	schedules: 'schedules',
+	schedule: 'schedule',
+	dayOffset: 'dayOffset',
+	hour: 'hour',
+	minute: 'minute',
+	delayInMinutes: 'delayInMinutes',
+	sequenceScripts: 'sequenceScripts',
+	requestOptions: 'requestOptions',
+	batching: 'batching',
+	batch: 'batch',
+	batchSize: 'batchSize',
+	batchInterval: 'batchInterval',
+	timeout: 'timeout',
+	allowUnauthorizedCerts: 'allowUnauthorizedCerts',
+	rateLimitHandling: 'rateLimitHandling',
+	rateLimitSettings: 'settings',
+	retryEnabled: 'enabled',
+	maxRetries: 'maxRetries',
+	maxWait: 'maxWait',
+	toolDescription: 'toolDescription',
+} as const;
+
+export const BodyMode = {
+	Fields: 'fields',
+	Json: 'json',
+} as const;
+
+export type ResourceName = (typeof Resource)[keyof typeof Resource];
+export type OperationName = (typeof Operation)[keyof typeof Operation];
+export type BodyModeName = (typeof BodyMode)[keyof typeof BodyMode];
+
+/**
+ * The `default` of each option list. n8n's linter reads a default from the
+ * source and accepts only a literal or a plain name there, so each default
+ * is a plain name of its own.
+ */
+export const defaultResource = Resource.Sequence;
+export const defaultBodyMode = BodyMode.Fields;
+export const createOperation = Operation.Create;
+export const archiveOperation = Operation.Archive;
+export const getOperation = Operation.Get;
+
+/** Request Options as n8n stores them: every option is optional. */
+export interface RequestOptionsValue {
+	[Field.batching]?: { [Field.batch]?: { [Field.batchSize]?: number; [Field.batchInterval]?: number } };
+	[Field.timeout]?: number;
+	[Field.allowUnauthorizedCerts]?: boolean;
+	[Field.rateLimitHandling]?: {
+		[Field.rateLimitSettings]?: { [Field.retryEnabled]?: boolean; [Field.maxRetries]?: number; [Field.maxWait]?: number };
+	};
+}
+
+/** One row of Sequence › Create's Schedules, as stored. */
+export interface ScheduleRowValue {
+	[Field.dayOffset]?: unknown;
+	[Field.hour]?: unknown;
+	[Field.minute]?: unknown;
+	[Field.delayInMinutes]?: unknown;
+	[Field.sequenceScripts]?: unknown;
+}
+
+/** Sequence › Create's Schedules, as stored. */
+export interface SchedulesValue {
+	[Field.schedule]?: ScheduleRowValue[];
+}

@@ -1,0 +1,91 @@
+/**
+ * A failed attempt, worked out once, where it happens: its HTTP status and
+ * the wait Retry-After asked for, in ms, or the kind of network fault. Retry
+ * decides on it; the user's text is written from it when the item gives up.
+ */
+/** An HTTP answer as n8n's HTTP helpers give it. */
+export interface HttpAnswer {
+	statusCode: number;
+	headers: Record<string, unknown>;
+	body: unknown;
+}
+
+export type NetworkFaultKind = 'timeout' | 'refused' | 'reset' | 'dns' | 'tls' | 'cancelled' | 'other';
+
+export type Failure =
+	| {
+			kind: 'http';
+			status: number;
+			/** The wait Retry-After asked for, in ms; undefined when it is absent or not a wait. */
+			retryAfterMs?: number;
+			/** The answer as it came, for the user's text. */
+			answer: HttpAnswer;
+	  }
+	| {
+			kind: 'network';
+			fault: NetworkFaultKind;
+			/** The network code (ECONNRESET, …) and the HTTP library's message, for the user's text. */
+			code?: string;
+			message?: string;
+	  };
+
+/**
+ * Retry-After as a wait in ms: delay-seconds or an HTTP date (RFC 9110 10.2.3).
+ * A date in the past is no wait; anything else is no answer.
+ */
+export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
+	if (value === undefined) return undefined;
+	const text = value.trim();
+	if (/^\d+$/.test(text)) return Number(text) * 1000;
+	if (!/[a-z]/i.test(text)) return undefined;
+	const at = Date.parse(text);
+	return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
+}
+
+/** Codes of the network layer, as Node and axios report them. */
+const TIMEOUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE', 'UND_ERR_SOCKET']);
+const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME']);
+const TLS_CODE = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/;
+const NETWORK_CODE = /^[A-Z_]+$/;
+
+/** What kind of network failure a request met, from its code and text. */
+export function networkFaultKind(code: string, message: string): NetworkFaultKind {
+	if (TIMEOUT_CODES.has(code) || /timeout/i.test(message)) return 'timeout';
+	if (code === 'ECONNREFUSED') return 'refused';
+	if (RESET_CODES.has(code) || /socket hang up|aborted/i.test(message)) return 'reset';
+	if (DNS_CODES.has(code)) return 'dns';
+	if (TLS_CODE.test(code)) return 'tls';
+	if (code === 'ERR_CANCELED' || /cancel/i.test(message)) return 'cancelled';
+	return 'other';
+}
+
+/**
+ * A request that got no HTTP answer, from the error n8n's HTTP helpers threw.
+ * The network code is found wherever it is nested: n8n 2.x keeps the HTTP
+ * library's error, with its `code`, in the cause chain; n8n 1.x wraps it in
+ * a NodeApiError that keeps only the code, as `httpCode`.
+ */
+export function networkFailure(error: unknown): Failure & { kind: 'network' } {
+	const seen = new Set<unknown>();
+	let current: unknown = error;
+	let message: string | undefined;
+	let code: string | undefined;
+	let wrappedCode: string | undefined;
+	while (typeof current === 'object' && current !== null && !seen.has(current)) {
+		seen.add(current);
+		const candidate = current as { code?: unknown; httpCode?: unknown; message?: unknown; cause?: unknown };
+		if (message === undefined && typeof candidate.message === 'string') message = candidate.message;
+		if (typeof candidate.code === 'string' && NETWORK_CODE.test(candidate.code)) {
+			code = candidate.code;
+			if (typeof candidate.message === 'string') message = candidate.message;
+			break;
+		}
+		if (wrappedCode === undefined && typeof candidate.httpCode === 'string' && NETWORK_CODE.test(candidate.httpCode)) {
+			wrappedCode = candidate.httpCode;
+		}
+		current = candidate.cause;
+	}
+	code ??= wrappedCode;
+	return { kind: 'network', fault: networkFaultKind(code ?? '', message ?? ''), code, message };
+}

@@ -1,0 +1,61 @@
+/**
+ * The error a failed item gives up with, made once: the text of its last
+ * failure (texts.ts), why it was not sent again, and the API key taken out.
+ */
+import type { INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import type { ItemFailure } from './loop';
+import type { RetryPolicy } from './retry';
+import type { FailureText } from './texts';
+import { describeFailure, describeGiveUp } from './texts';
+import type { Connection } from './transport';
+
+/** Replace every occurrence of the API key, so no error text can carry it. */
+export function redact(text: string, secret: unknown): string {
+	if (typeof secret !== 'string' || secret.length < 4) return text;
+	return text.split(secret).join('[API key]');
+}
+
+/** An error the node or n8n made for this item (bad input, a bad credential), tied to the item. */
+function asItemError(node: INode, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		error.context.itemIndex = itemIndex;
+		return error;
+	}
+	return new NodeOperationError(node, error as Error, { itemIndex });
+}
+
+/** The user's text for an item the service or the network failed. */
+export function giveUpText(failure: ItemFailure & { kind: 'gaveUp' }, connection: Connection, policy: RetryPolicy): FailureText {
+	const text = describeFailure(failure.failure, { ...connection, subject: failure.request.subject });
+	if (failure.reason === 'notSafe') return text;
+	return describeGiveUp(text, {
+		reason: failure.reason,
+		attempts: failure.sends,
+		askedMs: failure.askedMs,
+		maxRetries: policy.maxRetries,
+		maxWaitMs: policy.maxWaitMs,
+	});
+}
+
+/** The error of one failed item, with the key (`secret`) redacted from its text. */
+export function itemError(
+	node: INode,
+	itemIndex: number,
+	failure: ItemFailure,
+	connection: Connection,
+	policy: RetryPolicy,
+): NodeApiError | NodeOperationError {
+	if (failure.kind !== 'gaveUp') return asItemError(node, failure.error, itemIndex);
+	const text = giveUpText(failure, connection, policy);
+	const secret = connection.credentials.data?.apiKey;
+	const message = redact(text.message, secret);
+	const description = redact(text.description, secret);
+	const httpCode = failure.failure.kind === 'http' ? String(failure.failure.status) : undefined;
+	// The cause is built here from plain text: the HTTP library's error holds
+	// the request headers, and with them the key.
+	const cause: JsonObject = { message, description };
+	if (httpCode !== undefined) cause.httpCode = httpCode;
+	return new NodeApiError(node, cause, { message, description, httpCode, itemIndex });
+}

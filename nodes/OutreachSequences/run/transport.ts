@@ -1,0 +1,70 @@
+/**
+ * The one way a request goes out: n8n's HTTP helper with the credential
+ * applied, no redirects followed, every status returned. A failed attempt
+ * comes back classified (failure.ts), never thrown.
+ */
+import type { ICredentialsDecrypted, IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+
+import { CREDENTIAL_TYPE } from '../describe/names';
+import type { OutreachRequest } from '../describe/types';
+import { isPlainObject } from '../describe/validation';
+import type { Failure, HttpAnswer } from './failure';
+import { networkFailure, parseRetryAfter } from './failure';
+
+/** What every request of one run shares, worked out once per run. */
+export interface Connection {
+	baseUrl: string;
+	credentials: ICredentialsDecrypted;
+	credentialName: string;
+	timeoutMs: number;
+	allowUnauthorizedCerts: boolean;
+}
+
+/** A response header, whatever its case; the first value of a list. */
+export function header(headers: Record<string, unknown>, name: string): string | undefined {
+	const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name);
+	const value = key === undefined ? undefined : headers[key];
+	if (Array.isArray(value)) return value.length ? String(value[0]) : undefined;
+	return value === undefined || value === null ? undefined : String(value);
+}
+
+/** One send of one request: the service's JSON object, or what failed. */
+export type Attempt = { ok: true; json: IDataObject } | { ok: false; failure: Failure };
+
+/** An answer that is a success only with a 2xx status and a JSON object. */
+export function attemptOf(answer: HttpAnswer, nowMs: number): Attempt {
+	if (answer.statusCode >= 200 && answer.statusCode < 300 && isPlainObject(answer.body)) {
+		return { ok: true, json: answer.body as IDataObject };
+	}
+	const retryAfterMs = parseRetryAfter(header(answer.headers, 'retry-after'), nowMs);
+	return { ok: false, failure: { kind: 'http', status: answer.statusCode, retryAfterMs, answer } };
+}
+
+/** Sends one request once. Never throws for what the service or the network does. */
+export async function send(context: IExecuteFunctions, connection: Connection, request: OutreachRequest): Promise<Attempt> {
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		url: `${connection.baseUrl}${request.path}`,
+		json: true,
+		returnFullResponse: true,
+		// Every status comes back to us, so that errors name what failed.
+		ignoreHttpStatusErrors: true,
+		// A redirect must never carry the X-API-Key to another host.
+		disableFollowRedirect: true,
+		timeout: connection.timeoutMs,
+	};
+	if (request.body !== undefined) {
+		options.body = request.body;
+		options.headers = { 'Content-Type': 'application/json' };
+	}
+	if (connection.allowUnauthorizedCerts) options.skipSslCertificateValidation = true;
+	try {
+		const answer = (await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, options, {
+			// Decrypted once per run instead of once per item.
+			credentialsDecrypted: connection.credentials,
+		})) as HttpAnswer;
+		return attemptOf(answer, Date.now());
+	} catch (error) {
+		return { ok: false, failure: networkFailure(error) };
+	}
+}

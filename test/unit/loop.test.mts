@@ -1,0 +1,145 @@
+// The run loop as a state machine, without n8n: a scripted service answers
+// each request, on a virtual clock, and each item's final state is checked.
+import type { OutreachRequest } from '../../nodes/OutreachSequences/describe/types.ts';
+import type { ItemState, LoopSettings } from '../../nodes/OutreachSequences/run/loop.ts';
+import { RunLoop } from '../../nodes/OutreachSequences/run/loop.ts';
+import type { HttpAnswer } from '../../nodes/OutreachSequences/run/failure.ts';
+import type { Attempt } from '../../nodes/OutreachSequences/run/transport.ts';
+import { attemptOf } from '../../nodes/OutreachSequences/run/transport.ts';
+
+type Answer = HttpAnswer | 'reset';
+
+/** A service that answers each path with the next of its scripted answers, then with 200. */
+function scriptedService(script: Record<string, Answer[]> = {}) {
+	const sent: string[] = [];
+	let inFlight = 0;
+	let maxInFlight = 0;
+	return {
+		sent,
+		maxInFlight: () => maxInFlight,
+		async send(request: OutreachRequest, clock: { now: number }): Promise<Attempt> {
+			sent.push(request.path);
+			inFlight++;
+			maxInFlight = Math.max(maxInFlight, inFlight);
+			await Promise.resolve();
+			inFlight--;
+			const answer = script[request.path]?.shift() ?? { statusCode: 200, headers: {}, body: { path: request.path } };
+			if (answer === 'reset') return { ok: false, failure: { kind: 'network', fault: 'reset', code: 'ECONNRESET' } };
+			return attemptOf(answer, clock.now);
+		},
+	};
+}
+
+const limited = (retryAfter?: string): HttpAnswer => ({ statusCode: 429, headers: retryAfter === undefined ? {} : { 'retry-after': retryAfter }, body: {} });
+const status = (statusCode: number): HttpAnswer => ({ statusCode, headers: {}, body: { message: `HTTP ${statusCode}` } });
+
+const SETTINGS: LoopSettings = {
+	pace: { groupSize: 32, pauseMs: 0, batched: false },
+	policy: { enabled: true, maxRetries: 3, maxWaitMs: 60_000 },
+	readOnly: false,
+	stopAtFirstFailure: false,
+};
+
+/** Runs `count` items, item i at /v1/items/i (an item whose path is in `invalid` can't be prepared). */
+async function run(count: number, options: { script?: Record<string, Answer[]>; settings?: Partial<LoopSettings>; invalid?: number[]; cancelAfter?: number } = {}) {
+	const clock = { now: 0 };
+	const service = scriptedService(options.script);
+	const logs: string[] = [];
+	const loop = new RunLoop(
+		count,
+		{ ...SETTINGS, ...options.settings },
+		{
+			prepare(index) {
+				if (options.invalid?.includes(index)) throw new Error(`item ${index} is invalid`);
+				return { method: 'POST', path: `/v1/items/${index}`, subject: { noun: 'item', id: String(index), verb: 'archive' } };
+			},
+			send: (request) => service.send(request, clock),
+			cancelled: () => options.cancelAfter !== undefined && service.sent.length >= options.cancelAfter,
+			log: (line) => logs.push(line),
+			now: () => clock.now,
+			sleep: async (ms) => {
+				clock.now += ms;
+			},
+			random: () => 0.5,
+		},
+	);
+	await loop.run();
+	return { loop, service, logs, clock };
+}
+
+const states = (items: ItemState[]) => items.map((item) => item.state);
+
+test('every item is sent once and ends done, with the answer as it came', async () => {
+	const { loop, service } = await run(5);
+	expect(states(loop.items)).toEqual(['done', 'done', 'done', 'done', 'done']);
+	expect(loop.items[3]).toEqual({ state: 'done', json: { path: '/v1/items/3' }, sends: 1 });
+	expect([...service.sent].sort()).toEqual(['/v1/items/0', '/v1/items/1', '/v1/items/2', '/v1/items/3', '/v1/items/4']);
+	expect(loop.firstFailure).toBeUndefined();
+});
+
+test('an item whose request cannot be made fails and is never sent; the others go on', async () => {
+	const { loop, service } = await run(3, { invalid: [1] });
+	expect(states(loop.items)).toEqual(['done', 'failed', 'done']);
+	expect(loop.items[1]).toMatchObject({ state: 'failed', failure: { kind: 'notSent', error: new Error('item 1 is invalid') } });
+	expect(service.sent).not.toContain('/v1/items/1');
+});
+
+test('a 429 is waited out as Retry-After asks, and the item is sent again: one log line, the wait on the clock', async () => {
+	const { loop, service, logs, clock } = await run(3, { script: { '/v1/items/1': [limited('2')] } });
+	expect(states(loop.items)).toEqual(['done', 'done', 'done']);
+	expect(loop.items[1]).toMatchObject({ state: 'done', sends: 2 });
+	expect(service.sent.filter((path) => path === '/v1/items/1')).toHaveLength(2);
+	expect(logs).toEqual([expect.stringMatching(/^Outreach Sequences: the service pushed back \(HTTP 429, Retry-After: 2\); no new request starts for 2 seconds/)]);
+	expect(clock.now).toBeGreaterThanOrEqual(2000);
+});
+
+test('a create is never sent again after a 502 or a reset; a read-only get is', async () => {
+	const script = () => ({ '/v1/items/0': [status(502)], '/v1/items/1': ['reset' as const] });
+	const create = await run(2, { script: script() });
+	expect(create.loop.items).toEqual([
+		expect.objectContaining({ state: 'failed', failure: expect.objectContaining({ kind: 'gaveUp', reason: 'notSafe', sends: 1 }) }),
+		expect.objectContaining({ state: 'failed', failure: expect.objectContaining({ kind: 'gaveUp', reason: 'notSafe', sends: 1 }) }),
+	]);
+	expect(create.service.sent).toHaveLength(2);
+	const get = await run(2, { script: script(), settings: { readOnly: true } });
+	expect(get.loop.items).toEqual([expect.objectContaining({ state: 'done', sends: 2 }), expect.objectContaining({ state: 'done', sends: 2 })]);
+});
+
+test('after Max Retries, the item fails with how often it was sent and the wait last asked for', async () => {
+	const { loop, service } = await run(1, { script: { '/v1/items/0': [limited('1'), limited('1'), limited('1'), limited('1'), limited('1')] } });
+	expect(loop.items[0]).toMatchObject({ state: 'failed', failure: { kind: 'gaveUp', reason: 'exhausted', sends: 4, askedMs: 1000 } });
+	expect(service.sent).toHaveLength(4);
+});
+
+test('a wait longer than Max Wait fails the item at once', async () => {
+	const { loop } = await run(1, { script: { '/v1/items/0': [limited('120')] } });
+	expect(loop.items[0]).toMatchObject({ state: 'failed', failure: { kind: 'gaveUp', reason: 'waitTooLong', sends: 1, askedMs: 120_000 } });
+});
+
+test('On Error = Stop: nothing after the first failed item is sent; items before it still are', async () => {
+	const { loop, service } = await run(6, {
+		script: { '/v1/items/2': [status(400)] },
+		settings: { stopAtFirstFailure: true, pace: { groupSize: 1, pauseMs: 0, batched: false } },
+	});
+	expect(loop.firstFailure).toBe(2);
+	expect(states(loop.items)).toEqual(['done', 'done', 'failed', 'pending', 'pending', 'pending']);
+	expect(service.sent).toEqual(['/v1/items/0', '/v1/items/1', '/v1/items/2']);
+});
+
+test('the lowest failed item is the one On Error = Stop stops at', async () => {
+	const { loop } = await run(4, { invalid: [3, 1], settings: { stopAtFirstFailure: true, pace: { groupSize: 4, pauseMs: 0, batched: false } } });
+	expect(loop.firstFailure).toBe(1);
+});
+
+test('a stopped execution sends nothing more', async () => {
+	const { loop, service } = await run(10, { cancelAfter: 3, settings: { pace: { groupSize: 1, pauseMs: 0, batched: false } } });
+	expect(service.sent).toHaveLength(3);
+	expect(states(loop.items).filter((state) => state === 'done')).toHaveLength(3);
+});
+
+test('batching: at most Items per Batch in flight, and the interval between batches', async () => {
+	const { service, clock } = await run(7, { settings: { pace: { groupSize: 3, pauseMs: 1000, batched: true } } });
+	expect(service.sent).toHaveLength(7);
+	expect(service.maxInFlight()).toBeLessThanOrEqual(3);
+	expect(clock.now).toBe(2000);
+});
