@@ -31,6 +31,13 @@ export default defineConfig(
 		extends: [tseslint.configs.recommended],
 		rules: {
 			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+			// Node runs these files as they are, stripping only the types: no TypeScript that needs compiling.
+			'@typescript-eslint/parameter-properties': 'error',
+			'no-restricted-syntax': [
+				'error',
+				{ selector: 'TSEnumDeclaration', message: "Node's type stripping can't run an enum: use an object with `as const`." },
+				{ selector: 'TSModuleDeclaration[kind!="global"]', message: "Node's type stripping can't run a namespace." },
+			],
 		},
 	},
 	{

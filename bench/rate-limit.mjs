@@ -13,7 +13,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { resultDataOf } from '../scripts/run-data.cjs';
+import { resultDataOf } from '../scripts/n8n-launcher.mts';
 import { rateLimitChart } from './chart.mjs';
 import { rateLimitTable, writeReport } from './report.mjs';
 import { benchWorkflow, httpNode, log, machine, oursNode, prepare, root, slug } from './setup.mjs';
@@ -58,7 +58,7 @@ function workflow(contender, workload) {
 	return benchWorkflow(workflowId(contender, workload), N, "{ id: 'bulk-' + index, n: index }", { ...node, onError: contender.onError, ...settings });
 }
 
-bench.importWorkflows(workloads.flatMap((workload) => contenders.map((contender) => workflow(contender, workload))));
+await bench.importWorkflows(workloads.flatMap((workload) => contenders.map((contender) => workflow(contender, workload))));
 
 async function run(contender, workload) {
 	await control('reset', 'POST');
@@ -113,4 +113,4 @@ writeFileSync(path.join(outDir, `rate-limit-${tag}.svg`), rateLimitChart(result)
 writeReport(outDir);
 console.log(rateLimitTable(result));
 log(`Wrote ${path.relative(root, path.join(outDir, 'results.md'))} and rate-limit-${tag}.json/.svg`);
-bench.close();
+await bench.close();

@@ -15,10 +15,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { resultDataOf } from '../scripts/run-data.cjs';
 import { renderChart } from './chart.mjs';
 import { resultTable, writeReport } from './report.mjs';
-import { benchWorkflow, httpNode, log, machine, oursNode, PACKAGE, prepare, root, slug } from './setup.mjs';
+import { PACKAGE_NAME as PACKAGE, resultDataOf } from '../scripts/n8n-launcher.mts';
+import { benchWorkflow, httpNode, log, machine, oursNode, prepare, root, slug } from './setup.mjs';
 
 const version = process.env.BENCH_N8N ?? '2.41.1';
 const sizes = (process.env.BENCH_SIZES ?? '2000,10000').split(',').map(Number);
@@ -89,7 +89,7 @@ const workflow = (id, size, contender, workload) =>
 const workflowId = (contender, workload, size) => `bench-${contender}-${slug(workload.name)}-${size}`;
 
 log('Importing the benchmark workflows …');
-bench.importWorkflows(
+await bench.importWorkflows(
 	workloads.flatMap((workload) =>
 		sizes.flatMap((size) => ['ours', 'http'].map((contender) => workflow(workflowId(contender, workload, size), size, contender, workload))),
 	),
@@ -279,4 +279,4 @@ writeFileSync(path.join(outDir, `results-${tag}.json`), `${JSON.stringify(result
 writeFileSync(path.join(outDir, `results-${tag}.svg`), renderChart(result));
 writeReport(outDir);
 log(`Wrote ${path.relative(root, path.join(outDir, 'results.md'))} and results-${tag}.json/.svg`);
-bench.close();
+await bench.close();

@@ -1,29 +1,28 @@
-// What both benchmarks share: real n8n (installed into .cache/), this package
-// installed from its tarball as a community package into a throwaway user
-// folder, the sandbox as its own process, the two credentials, and
-// `n8n execute` of an imported workflow.
+// What both benchmarks share: real n8n and this package in it through the
+// project's n8n launcher (scripts/n8n-launcher.mts), the sandbox as its own
+// process, the two credentials, and `n8n execute` of an imported workflow.
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 
-export const root = path.resolve(import.meta.dirname, '..');
-export const PACKAGE = 'n8n-nodes-outreach-sequences';
+import {
+	NODE_TYPE,
+	ROOT,
+	freePort,
+	importCredentials,
+	importWorkflows,
+	installN8n,
+	installPackage,
+	n8nBin,
+	n8nEnv,
+	packPackage,
+	startSandbox,
+} from '../scripts/n8n-launcher.mts';
+
+export const root = ROOT;
 export const log = (text) => process.stderr.write(`${text}\n`);
 export const slug = (text) => text.replace(/\W+/g, '-');
-
-function freePort() {
-	return new Promise((resolve, reject) => {
-		const server = createServer();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address();
-			server.close(() => resolve(port));
-		});
-	});
-}
 
 /** "2 × AMD EPYC, 24 GiB, Linux 6.x": what the numbers were taken on. */
 export function machine() {
@@ -38,27 +37,16 @@ export function machine() {
  */
 export async function prepare({ version, apiKey, sandboxArgs = [], prefix }) {
 	log(`Preparing n8n ${version} …`);
-	execFileSync('bash', [path.join(root, 'scripts', 'install-n8n.sh'), version], { stdio: ['ignore', 'inherit', 'inherit'] });
-	const n8n = path.join(root, '.cache', `n8n-${version}`, 'node_modules', '.bin', 'n8n');
+	const n8n = n8nBin(await installN8n(version, { log }));
 
 	const work = mkdtempSync(path.join(os.tmpdir(), `outreach-${prefix}-`));
 	execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-	const tarballName = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: root, encoding: 'utf8' }).trim();
-	const tarball = path.join(work, tarballName);
-	const nodesDir = path.join(work, 'user', '.n8n', 'nodes');
-	mkdirSync(nodesDir, { recursive: true });
-	writeFileSync(path.join(nodesDir, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true }));
-	execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: nodesDir, stdio: ['ignore', 'ignore', 'inherit'] });
+	const tarball = packPackage(work);
+	const tarballName = path.basename(tarball);
+	await installPackage(path.join(work, 'user'), tarball);
 
-	const sandbox = spawn(process.execPath, ['sandbox/cli.mts', '--port', '0', '--key', apiKey, ...sandboxArgs], {
-		cwd: root,
-		stdio: ['ignore', 'pipe', 'inherit'],
-	});
-	const sandboxUrl = await new Promise((resolve, reject) => {
-		readline.createInterface({ input: sandbox.stdout }).once('line', (line) => resolve(JSON.parse(line).url));
-		sandbox.once('exit', (code) => reject(new Error(`The sandbox exited with ${code}`)));
-	});
-	process.on('exit', () => sandbox.kill());
+	const sandbox = await startSandbox(['--port', '0', '--key', apiKey, ...sandboxArgs]);
+	const sandboxUrl = sandbox.url;
 
 	/** The sandbox's test routes. One retry: a kept-alive socket the sandbox closed while idle fails once. */
 	async function control(route, method = 'GET', attempt = 1) {
@@ -71,25 +59,11 @@ export async function prepare({ version, apiKey, sandboxArgs = [], prefix }) {
 		}
 	}
 
-	const { NODE_ENV: _ignored, ...inherited } = process.env;
-	const env = {
-		...inherited,
-		N8N_USER_FOLDER: path.join(work, 'user'),
-		N8N_DIAGNOSTICS_ENABLED: 'false',
-		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
-		DB_SQLITE_POOL_SIZE: '1',
-		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
-	};
-
-	writeFileSync(
-		path.join(work, 'credentials.json'),
-		JSON.stringify([
-			{ id: 'benchOutreach', name: 'Outreach (bench)', type: 'outreachSequencesApi', data: { apiKey, baseUrl: sandboxUrl } },
-			{ id: 'benchHeader', name: 'X-API-Key (bench)', type: 'httpHeaderAuth', data: { name: 'X-API-Key', value: apiKey } },
-		]),
-	);
-	execFileSync(n8n, ['import:credentials', `--input=${path.join(work, 'credentials.json')}`], { env, stdio: 'ignore' });
+	const env = n8nEnv(path.join(work, 'user'), { N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
+	await importCredentials(n8n, env, [
+		{ id: 'benchOutreach', name: 'Outreach (bench)', type: 'outreachSequencesApi', data: { apiKey, baseUrl: sandboxUrl } },
+		{ id: 'benchHeader', name: 'X-API-Key (bench)', type: 'httpHeaderAuth', data: { name: 'X-API-Key', value: apiKey } },
+	]);
 
 	return {
 		n8n,
@@ -100,11 +74,7 @@ export async function prepare({ version, apiKey, sandboxArgs = [], prefix }) {
 		tarballName,
 		tarballKb: Number((statSync(tarball).size / 1024).toFixed(1)),
 		/** Imports the workflows (each with its own `id`) in one n8n start. */
-		importWorkflows(workflows) {
-			const folder = mkdtempSync(path.join(work, 'workflows-'));
-			for (const workflow of workflows) writeFileSync(path.join(folder, `${workflow.id}.json`), JSON.stringify(workflow));
-			execFileSync(n8n, ['import:workflow', '--separate', `--input=${folder}`], { env, stdio: 'ignore' });
-		},
+		importWorkflows: (workflows) => importWorkflows(n8n, env, workflows),
 		/**
 		 * `n8n execute --id --rawOutput`, optionally under `/usr/bin/time`; resolves with stdout and the wall time.
 		 * stdout goes to a file, not a pipe: through a pipe, a line from n8n's task runner (a child process on
@@ -129,8 +99,8 @@ export async function prepare({ version, apiKey, sandboxArgs = [], prefix }) {
 			rmSync(outFile);
 			return { stdout, wallMs };
 		},
-		close() {
-			sandbox.kill();
+		async close() {
+			await sandbox.daemon.stop();
 			rmSync(work, { recursive: true, force: true });
 		},
 	};
@@ -164,7 +134,7 @@ export function benchWorkflow(id, count, jsItem, contender) {
 
 /** This node as a workflow node, with the bench credential. */
 export const oursNode = (parameters) => ({
-	type: `${PACKAGE}.outreachSequences`,
+	type: NODE_TYPE,
 	typeVersion: 1,
 	parameters,
 	credentials: { outreachSequencesApi: { id: 'benchOutreach', name: 'Outreach (bench)' } },

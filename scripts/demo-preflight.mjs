@@ -9,6 +9,8 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
+import { groupAlive, stopGroup } from './process-groups.mjs';
+
 /** The state file a running `npm start` keeps (scripts/start.mts writes it). */
 export const stateFile = (root) => path.join(root, '.n8n-local', 'start.json');
 
@@ -41,31 +43,6 @@ export function isStartProcess(pid) {
 		return execFileSync('ps', ['-o', 'command=', '-p', String(pid)], { encoding: 'utf8' }).includes('start.mts');
 	} catch {
 		return false;
-	}
-}
-
-function groupAlive(group) {
-	try {
-		process.kill(-group, 0);
-		return true;
-	} catch (error) {
-		return error.code === 'EPERM';
-	}
-}
-
-async function stopGroup(group) {
-	try {
-		process.kill(-group, 'SIGTERM');
-	} catch {
-		return;
-	}
-	for (let waited = 0; waited < 15_000 && groupAlive(group); waited += 200) await new Promise((resolve) => setTimeout(resolve, 200));
-	if (groupAlive(group)) {
-		try {
-			process.kill(-group, 'SIGKILL');
-		} catch {
-			// gone meanwhile
-		}
 	}
 }
 

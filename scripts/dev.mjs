@@ -19,6 +19,8 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { groupAlive, signalGroup } from './process-groups.mjs';
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The Node that n8n 2.x needs; the patch release CI runs. */
 const NODE_MAJOR = 24;
@@ -195,11 +197,7 @@ async function main() {
 	let forwarded = false;
 	const forward = (signal) => {
 		forwarded = true;
-		try {
-			process.kill(-child.pid, signal);
-		} catch {
-			// the command has ended
-		}
+		signalGroup(child.pid, signal);
 	};
 	// npm passes Ctrl-C and kill on to its script, this process; Ctrl-C in a
 	// terminal reaches it directly.
@@ -222,15 +220,6 @@ async function main() {
 			process.kill(process.pid, signal);
 		} else process.exit(code ?? 1);
 	});
-}
-
-function groupAlive(group) {
-	try {
-		process.kill(-group, 0);
-		return true;
-	} catch (error) {
-		return error.code === 'EPERM';
-	}
 }
 
 await main();

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs one n8n version into .cache/n8n-<version> (git-ignored), once:
-# `bash scripts/install-n8n.sh <version>`. The work is installN8n in
+# Installs n8n into .cache/n8n-<version> (git-ignored), once per version:
+# `bash scripts/install-n8n.sh [version …]`; with no version, the two the
+# end-to-end suites run, side by side. The work is installN8n in
 # scripts/n8n-launcher.mts, which npm start uses too.
 # N8N_NODE=<path to a node binary>: for an n8n line that refuses Node 24 (1.x
 # before 1.1xx wants Node <= 22), the install goes to
@@ -8,4 +9,4 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 source "$root/scripts/node24.sh"
-exec node "$root/scripts/n8n-launcher.mts" install "${1:?usage: install-n8n.sh <n8n version>}"
+exec node "$root/scripts/n8n-launcher.mts" install "$@"

@@ -6,19 +6,25 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+
+import { signalGroup, stopGroup } from './process-groups.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const PACKAGE_NAME = 'n8n-nodes-outreach-sequences';
 /** The node's type once n8n has installed the package. */
 export const NODE_TYPE = `${PACKAGE_NAME}.outreachSequences`;
 
-/** The n8n `npm start` and the tests use unless told otherwise. */
+/** The n8n `npm start` and the tests use unless told otherwise: the newest 2.x this registry installs. */
 export const DEFAULT_N8N_VERSION = '2.41.1';
+/** The maintained 1.x line, which the end-to-end suites run too. */
+export const MAINTAINED_N8N_VERSION = '1.123.81';
 /** Where each was tested: README › Compatibility. */
-export const TESTED_N8N_VERSIONS = ['2.41.1', '1.123.81', '2.0.3', '1.85.4'];
+export const TESTED_N8N_VERSIONS = [DEFAULT_N8N_VERSION, MAINTAINED_N8N_VERSION, '2.0.3', '1.85.4'];
 
 /**
  * This registry serves neither cssom-based linkedom's newest release nor the
@@ -26,7 +32,15 @@ export const TESTED_N8N_VERSIONS = ['2.41.1', '1.123.81', '2.0.3', '1.85.4'];
  */
 const N8N_OVERRIDES = { linkedom: '0.18.14', xlsx: '0.18.5' };
 
-export class LaunchError extends Error {}
+/** A step that failed, in a line or two; `output` keeps everything the command printed. */
+export class LaunchError extends Error {
+	readonly output: string;
+
+	constructor(message: string, output = '') {
+		super(message);
+		this.output = output;
+	}
+}
 
 const major = (version: string) => Number(version.replace(/^v/, '').split('.')[0]);
 
@@ -282,7 +296,7 @@ export function n8nReason(result: CliResult): string {
 /** n8n CLI command that must succeed: a failure is a LaunchError with n8n's own words. */
 export async function n8nCliOk(bin: string, args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
 	const result = await n8nCli(bin, args, env);
-	if (result.code !== 0) throw new LaunchError(`n8n ${args[0]} failed: ${n8nReason(result)}`);
+	if (result.code !== 0) throw new LaunchError(`n8n ${args[0]} failed: ${n8nReason(result)}`, `${result.stdout}\n${result.stderr}`);
 	return result;
 }
 
@@ -320,15 +334,65 @@ export async function unpublishWorkflow(bin: string, version: string, id: string
 	await n8nCliOk(bin, args, env);
 }
 
-/** Imports workflow files, each replacing the workflow with the same id. */
-export async function importWorkflows(bin: string, env: NodeJS.ProcessEnv, files: string[]): Promise<void> {
+/** The example workflows `npm start` imports: examples/*.workflow.json. */
+export function exampleWorkflowFiles(): string[] {
+	const dir = path.join(ROOT, 'examples');
+	return readdirSync(dir)
+		.filter((file) => file.endsWith('.workflow.json'))
+		.map((file) => path.join(dir, file));
+}
+
+/** Imports workflows (files, or workflow objects), each replacing the workflow with the same id. */
+export async function importWorkflows(bin: string, env: NodeJS.ProcessEnv, workflows: Array<string | object>): Promise<void> {
 	const folder = mkdtempSync(path.join(tmpdir(), 'outreach-workflows-'));
 	try {
-		for (const file of files) writeFileSync(path.join(folder, path.basename(file)), readFileSync(file));
+		for (const [index, workflow] of workflows.entries()) {
+			const text = typeof workflow === 'string' ? readFileSync(workflow, 'utf8') : JSON.stringify(workflow);
+			writeFileSync(path.join(folder, `${index}.json`), text);
+		}
 		await n8nCliOk(bin, ['import:workflow', '--separate', `--input=${folder}`], env);
 	} finally {
 		rmSync(folder, { recursive: true, force: true });
 	}
+}
+
+/** The JSON value at the start of `text`, ignoring whatever follows it. */
+function leadingJson(text: string): unknown {
+	let depth = 0;
+	let inString = false;
+	for (let index = 0; index < text.length; index++) {
+		const char = text[index];
+		if (inString) {
+			if (char === '\\') index++;
+			else if (char === '"') inString = false;
+		} else if (char === '"') inString = true;
+		else if (char === '{' || char === '[') depth++;
+		else if ((char === '}' || char === ']') && --depth === 0) return JSON.parse(text.slice(0, index + 1));
+	}
+	return JSON.parse(text);
+}
+
+/**
+ * The run's resultData (runData, error, …) from what `n8n execute
+ * --rawOutput` printed: log lines, the run as JSON, and after a failed run
+ * more log lines.
+ */
+export function resultDataOf(stdout: string): unknown {
+	const start = stdout.search(/^\{/m);
+	if (start < 0) throw new LaunchError(`No run data in the output of n8n execute:\n${stdout.slice(-4000)}`);
+	return (leadingJson(stdout.slice(start)) as { data: { resultData: unknown } }).data.resultData;
+}
+
+/** A free TCP port on loopback, as the system hands it out. */
+export function freePort(): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const server = createServer();
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const address = server.address();
+			server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+		});
+	});
 }
 
 /** A process in its own process group, so that it and the processes it starts (n8n's task runners) stop together. */
@@ -340,14 +404,11 @@ export interface Daemon {
 	stop(graceMs?: number): Promise<void>;
 }
 
-function groupAlive(group: number): boolean {
-	try {
-		process.kill(-group, 0);
-		return true;
-	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === 'EPERM';
-	}
-}
+/** Every daemon's process group, so that none outlives this process, even after a failure. */
+const groups = new Set<number>();
+process.once('exit', () => {
+	for (const group of groups) signalGroup(group, 'SIGKILL');
+});
 
 export function startDaemon(
 	command: string,
@@ -356,6 +417,8 @@ export function startDaemon(
 	options: { cwd?: string; onOutput?: (chunk: string) => void } = {},
 ): Daemon {
 	const child = spawn(command, args, { env, cwd: options.cwd ?? ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+	const group = child.pid;
+	if (group !== undefined) groups.add(group);
 	let output = '';
 	const keep = (chunk: Buffer) => {
 		const text = chunk.toString();
@@ -368,36 +431,43 @@ export function startDaemon(
 		child,
 		log: () => output,
 		async stop(graceMs = 20_000) {
-			const group = child.pid;
-			if (group === undefined || !groupAlive(group)) return;
-			try {
-				process.kill(-group, 'SIGTERM');
-			} catch {
-				return;
-			}
-			const deadline = Date.now() + graceMs;
-			while (groupAlive(group) && Date.now() < deadline) await sleep(200);
-			if (groupAlive(group)) {
-				try {
-					process.kill(-group, 'SIGKILL');
-				} catch {
-					// gone meanwhile
-				}
-				while (groupAlive(group)) await sleep(100);
-			}
+			if (group === undefined) return;
+			await stopGroup(group, graceMs);
+			groups.delete(group);
 		},
 	};
 }
 
-// `node scripts/n8n-launcher.mts install <version>` (scripts/install-n8n.sh).
+/** The sandbox (sandbox/cli.mts), the service's stand-in, as a process of its own. */
+export interface SandboxDaemon {
+	url: string;
+	daemon: Daemon;
+}
+
+/** Starts the sandbox with `args` (`--port`, `--key`, …); resolves once it listens. */
+export async function startSandbox(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<SandboxDaemon> {
+	const daemon = startDaemon(process.execPath, [path.join(ROOT, 'sandbox', 'cli.mts'), ...args], env);
+	const stdout = daemon.child.stdout;
+	if (!stdout) throw new LaunchError('The sandbox has no output to read its address from.');
+	const url = await new Promise<string>((resolve, reject) => {
+		createInterface({ input: stdout }).once('line', (line) => resolve((JSON.parse(line) as { url: string }).url));
+		daemon.child.once('exit', (code) => reject(new LaunchError(`The sandbox stopped (exit code ${code}): ${daemon.log().trim().split('\n').slice(-2).join(' ')}`)));
+	});
+	return { url, daemon };
+}
+
+// `node scripts/n8n-launcher.mts install [version …]` (scripts/install-n8n.sh):
+// the versions given, or the two the end-to-end suites run, side by side.
 if (import.meta.main) {
-	const [command, version] = process.argv.slice(2);
-	if (command !== 'install' || !version) {
-		console.error('usage: node scripts/n8n-launcher.mts install <n8n version>');
+	const [command, ...versions] = process.argv.slice(2);
+	if (command !== 'install') {
+		console.error('usage: node scripts/n8n-launcher.mts install [n8n version …]');
 		process.exit(2);
 	}
-	await installN8n(version, { nodeBin: process.env.N8N_NODE || undefined }).catch((error: Error) => {
-		console.error(error instanceof LaunchError ? `✖ ${error.message}` : error);
-		process.exit(1);
-	});
+	const wanted = versions.length ? versions : [DEFAULT_N8N_VERSION, MAINTAINED_N8N_VERSION];
+	const results = await Promise.allSettled(wanted.map((version) => installN8n(version, { nodeBin: process.env.N8N_NODE || undefined })));
+	for (const result of results) {
+		if (result.status === 'rejected') console.error(result.reason instanceof LaunchError ? `✖ ${result.reason.message}` : result.reason);
+	}
+	if (results.some((result) => result.status === 'rejected')) process.exit(1);
 }

@@ -12,9 +12,8 @@
 //   started, so that the next start can stop what a killed one left.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import readline from 'node:readline';
 
 import { stateFile } from './demo-preflight.mjs';
 import {
@@ -22,6 +21,7 @@ import {
 	LaunchError,
 	ROOT,
 	checkN8nVersion,
+	exampleWorkflowFiles,
 	elapsed,
 	importCredentials,
 	importWorkflows,
@@ -33,6 +33,7 @@ import {
 	packPackage,
 	publishWorkflow,
 	startDaemon,
+	startSandbox,
 	unpublishWorkflow,
 } from './n8n-launcher.mts';
 import type { Daemon } from './n8n-launcher.mts';
@@ -45,7 +46,6 @@ const apiKey = process.env.SANDBOX_API_KEY || 'sandbox-key-0123456789';
 // The token MCP clients send to the "Outreach tools for MCP clients" workflow.
 const mcpToken = process.env.MCP_TOKEN || 'local-mcp-token-0123456789';
 const userFolder = path.join(ROOT, '.n8n-local', 'user');
-const examplesDir = path.join(ROOT, 'examples');
 const started = Date.now();
 
 const daemons: Daemon[] = [];
@@ -98,17 +98,6 @@ function run(command: string, args: string[], what: string): Promise<void> {
 	});
 }
 
-async function startSandbox(): Promise<string> {
-	const sandbox = startDaemon(process.execPath, ['sandbox/cli.mts', '--port', String(sandboxPort), '--key', apiKey], process.env);
-	daemons.push(sandbox);
-	writeState();
-	const lines = readline.createInterface({ input: sandbox.child.stdout! });
-	return await new Promise<string>((resolve, reject) => {
-		lines.once('line', (line) => resolve((JSON.parse(line) as { url: string }).url));
-		sandbox.child.once('exit', (code) => reject(new LaunchError(`The sandbox stopped (exit code ${code}): ${sandbox.log().trim().split('\n').slice(-2).join(' ')}`)));
-	});
-}
-
 /** Polls until `check` holds, or fails when n8n stops first. */
 async function waitFor(check: () => Promise<boolean>, n8n: Daemon, what: string, timeoutMs: number): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
@@ -140,7 +129,10 @@ async function main(): Promise<void> {
 	}
 
 	step(`Starting the sandbox on port ${sandboxPort}`);
-	const sandboxUrl = await startSandbox();
+	const sandbox = await startSandbox(['--port', String(sandboxPort), '--key', apiKey]);
+	daemons.push(sandbox.daemon);
+	writeState();
+	const sandboxUrl = sandbox.url;
 	console.log(`  ${sandboxUrl} (API key ${apiKey})`);
 
 	// Set, so that the demo keeps loading this package when n8n's default turns
@@ -156,9 +148,7 @@ async function main(): Promise<void> {
 		{ id: 'outreachSandbox', name: 'Outreach sandbox', type: 'outreachSequencesApi', data: { apiKey, baseUrl: sandboxUrl } },
 		{ id: 'outreachMcpToken', name: 'MCP client token', type: 'httpBearerAuth', data: { token: mcpToken } },
 	]);
-	const files = readdirSync(examplesDir)
-		.filter((file) => file.endsWith('.workflow.json'))
-		.map((file) => path.join(examplesDir, file));
+	const files = exampleWorkflowFiles();
 	const workflows = files.map((file) => JSON.parse(readFileSync(file, 'utf8')) as { id: string; name: string; nodes: Array<{ type: string; parameters: { path?: string } }> });
 	const mcp = workflows.find((workflow) => workflow.nodes.some((node) => node.type === '@n8n/n8n-nodes-langchain.mcpTrigger'));
 	if (!mcp) throw new LaunchError('No example workflow has an MCP Server Trigger.');

@@ -10,13 +10,7 @@ source scripts/node24.sh
 mkdir -p artifacts/e2e
 # Both n8n lines, installed into .cache/ once (a few minutes each, side by side)
 # before any suite starts, so that no suite spends its time limit installing.
-versions=("${E2E_N8N_CURRENT:-2.41.1}" "${E2E_N8N_MAINTAINED:-1.123.81}")
-pids=()
-for version in "${versions[@]}"; do
-	bash scripts/install-n8n.sh "$version" &
-	pids+=($!)
-done
-for pid in "${pids[@]}"; do wait "$pid"; done
+bash scripts/install-n8n.sh
 status=0
 node --experimental-vm-modules --disable-warning=ExperimentalWarning node_modules/jest/bin/jest.js -c jest.e2e.config.js "$@" 2>&1 \
 	| tee artifacts/e2e/jest-output.log || status=$?

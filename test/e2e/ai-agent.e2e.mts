@@ -6,16 +6,14 @@
 // The stand-in answers the first call with a call of the tool n8n offered,
 // with arguments for the parameters n8n's schema names, and the next call
 // with a final answer; it records what n8n sent.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 
 import { TEST_API_KEYS } from '../harness/keys.mts';
 import { SandboxProcess } from '../harness/sandbox.mts';
 import { recordLog } from './harness/logs.mts';
-import { N8N_CURRENT, N8N_MAINTAINED, PACKAGE_NAME, declaredToolDescription, freePort, n8nCli, n8nCliOk, n8nEnv, outputsOf, packPackage, prepareN8n, runDataOf, userFolderWithPackage } from './harness/n8n.mts';
+import { N8N_CURRENT, N8N_MAINTAINED, PACKAGE_NAME, declaredToolDescription, freePort, importCredentials, importWorkflows, n8nCli, n8nEnv, outputsOf, packPackage, prepareN8n, runDataOf, userFolderWithPackage } from './harness/n8n.mts';
 
 const MODEL_KEY = 'sk-stand-in-not-a-real-key';
 
@@ -110,22 +108,16 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: the node as an AI Agent to
 	let sandbox: SandboxProcess;
 	let model: Awaited<ReturnType<typeof startModel>>;
 	let args: Record<string, unknown> = {};
-	let work: string;
 
 	beforeAll(async () => {
 		bin = prepareN8n(version);
-		env = n8nEnv(userFolderWithPackage(packPackage()), { N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
+		env = n8nEnv(await userFolderWithPackage(packPackage()), { N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
 		sandbox = await SandboxProcess.start(TEST_API_KEYS.aiAgent);
 		model = await startModel(() => args);
-		work = mkdtempSync(path.join(tmpdir(), 'outreach-e2e-agent-'));
-		writeFileSync(
-			path.join(work, 'credentials.json'),
-			JSON.stringify([
-				{ id: 'agentModel', name: 'Stand-in model', type: 'openAiApi', data: { apiKey: MODEL_KEY, url: model.url } },
-				{ id: 'agentOutreach', name: 'Outreach sandbox', type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: sandbox.url } },
-			]),
-		);
-		await n8nCliOk(bin, ['import:credentials', `--input=${path.join(work, 'credentials.json')}`], env);
+		await importCredentials(bin, env, [
+			{ id: 'agentModel', name: 'Stand-in model', type: 'openAiApi', data: { apiKey: MODEL_KEY, url: model.url } },
+			{ id: 'agentOutreach', name: 'Outreach sandbox', type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: sandbox.url } },
+		]);
 	});
 
 	afterAll(async () => {
@@ -137,9 +129,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: the node as an AI Agent to
 		args = toolArgs;
 		model.requests.length = 0;
 		await sandbox.reset();
-		const file = path.join(work, `${id}.json`);
-		writeFileSync(file, JSON.stringify(agentWorkflow(id, task, tool)));
-		await n8nCliOk(bin, ['import:workflow', `--input=${file}`], env);
+		await importWorkflows(bin, env, [agentWorkflow(id, task, tool)]);
 		const result = await n8nCli(bin, ['execute', `--id=${id}`, '--rawOutput'], env);
 		const log = `exit ${result.code}\n${result.stdout}${result.stderr}`;
 		recordLog(`agent-${version}-${id}`, log);

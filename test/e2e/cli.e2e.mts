@@ -3,10 +3,10 @@
 // run with the n8n CLI (`n8n execute --id … --rawOutput`) against the sandbox.
 // Every fixture runs under the three On Error modes; downstream Set nodes read
 // $('Items').item and $('Outreach Sequences').item on both outputs.
-import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -15,9 +15,10 @@ import { SandboxProcess, type RecordedRequest } from '../harness/sandbox.mts';
 import {
 	N8N_CURRENT,
 	N8N_MAINTAINED,
-	freePort,
 	NODE_TYPE,
-	n8nCliOk,
+	freePort,
+	importCredentials,
+	importWorkflows,
 	n8nCli,
 	n8nEnv,
 	outputsOf,
@@ -85,7 +86,7 @@ function expectText(actual: unknown, expected: string | RegExp): void {
 }
 
 function fixtureJson(name: string): { id: string; name: string; nodes: Array<Record<string, unknown>> } {
-	return JSON.parse(readFileSync(path.join(here, 'fixtures', `${name}.workflow.json`), 'utf8'));
+	return JSON.parse(readFileSync(path.join(here, 'workflows', `${name}.cli.workflow.json`), 'utf8'));
 }
 
 function inputItems(name: string): Array<Record<string, unknown>> {
@@ -115,25 +116,19 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s, package installed from its
 
 	beforeAll(async () => {
 		bin = prepareN8n(version);
-		const folder = userFolderWithPackage(packPackage());
+		const folder = await userFolderWithPackage(packPackage());
 		// Each n8n process binds a task-broker port; suites run side by side.
 		env = n8nEnv(folder, { N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
 		sandbox = await SandboxProcess.start(TEST_API_KEYS.cli);
 		refusedUrl = `http://127.0.0.1:${await freePort()}`;
 
-		const work = mkdtempSync(path.join(tmpdir(), 'outreach-e2e-import-'));
-		writeFileSync(
-			path.join(work, 'credentials.json'),
-			JSON.stringify([
-				{ id: 'e2eSandbox', name: 'Outreach sandbox', type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: sandbox.url } },
-				// Base URLs where nothing answers: a closed port, and a host DNS does not know.
-				{ id: 'e2eRefused', name: 'Outreach refused', type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: refusedUrl } },
-				{ id: 'e2eUnknownHost', name: 'Outreach unknown host', type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: 'http://outreach-sandbox.invalid' } },
-			]),
-		);
-		await n8nCliOk(bin, ['import:credentials', `--input=${path.join(work, 'credentials.json')}`], env);
-		const workflows = path.join(work, 'workflows');
-		mkdirSync(workflows);
+		await importCredentials(bin, env, [
+			{ id: 'e2eSandbox', name: 'Outreach sandbox', type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: sandbox.url } },
+			// Base URLs where nothing answers: a closed port, and a host DNS does not know.
+			{ id: 'e2eRefused', name: 'Outreach refused', type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: refusedUrl } },
+			{ id: 'e2eUnknownHost', name: 'Outreach unknown host', type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: 'http://outreach-sandbox.invalid' } },
+		]);
+		const workflows: Array<{ id: string }> = [];
 		for (const { fixture } of EXPECTED) {
 			for (const mode of MODES) {
 				const workflow = fixtureJson(fixture);
@@ -145,7 +140,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s, package installed from its
 					if (node.type !== NODE_TYPE) throw new Error(`${fixture}: the node's type is ${String(node.type)}, not ${NODE_TYPE}`);
 					node.onError = mode;
 				}
-				writeFileSync(path.join(workflows, `${workflow.id}.json`), JSON.stringify(workflow));
+				workflows.push(workflow as { id: string });
 			}
 		}
 		// Network faults: contact-archive with Request Options › Timeout at 300 ms.
@@ -157,15 +152,15 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s, package installed from its
 			node.onError = 'continueRegularOutput';
 			node.parameters = { ...(node.parameters as object), requestOptions: { timeout: 300 } };
 		}
-		writeFileSync(path.join(workflows, `${FAULTS_WORKFLOW}.json`), JSON.stringify(faults));
+		workflows.push(faults as { id: string });
 		for (const [id, credential] of Object.entries(UNREACHABLE)) {
 			const copy = JSON.parse(JSON.stringify(faults)) as typeof faults;
 			copy.id = id;
 			copy.name = `e2e ${id}`;
 			for (const node of copy.nodes) if (node.name === 'Outreach Sequences') node.credentials = { outreachSequencesApi: credential };
-			writeFileSync(path.join(workflows, `${id}.json`), JSON.stringify(copy));
+			workflows.push(copy as { id: string });
 		}
-		await n8nCliOk(bin, ['import:workflow', '--separate', `--input=${workflows}`], env);
+		await importWorkflows(bin, env, workflows);
 	});
 
 	afterAll(async () => {

@@ -2,9 +2,6 @@
 // installed from its tarball, Debian's chromium driven by playwright-core.
 // Opens every operation's parameter panel, the credential form, and runs the
 // credential test with a good and a wrong key. Screenshots: artifacts/e2e/screenshots.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 
@@ -15,9 +12,10 @@ import { recordLog } from './harness/logs.mts';
 import {
 	N8N_CURRENT,
 	PACKAGE_NAME,
-	ROOT,
+	exampleWorkflowFiles,
 	freePort,
-	n8nCliOk,
+	importCredentials,
+	importWorkflows,
 	n8nEnv,
 	packPackage,
 	prepareN8n,
@@ -46,23 +44,17 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 
 	beforeAll(async () => {
 		const bin = prepareN8n(N8N_CURRENT);
-		const folder = userFolderWithPackage(packPackage());
+		const folder = await userFolderWithPackage(packPackage());
 		sandbox = await SandboxProcess.start(TEST_API_KEYS.editor);
 		const port = await freePort();
 		// Debug logging, so that the secret scan reads everything n8n can log.
 		const env = n8nEnv(folder, { N8N_PORT: String(port), N8N_RUNNERS_BROKER_PORT: String(await freePort()), N8N_LOG_LEVEL: 'debug' });
 
-		const work = mkdtempSync(path.join(tmpdir(), 'outreach-e2e-editor-'));
-		const credentials = path.join(work, 'credentials.json');
-		writeFileSync(
-			credentials,
-			JSON.stringify([
-				{ id: GOOD, name: 'Outreach sandbox', type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: sandbox.url } },
-				{ id: WRONG, name: 'Outreach wrong key', type: 'outreachSequencesApi', data: { apiKey: 'not-the-key', baseUrl: sandbox.url } },
-			]),
-		);
-		await n8nCliOk(bin, ['import:credentials', `--input=${credentials}`], env);
-		await n8nCliOk(bin, ['import:workflow', '--separate', `--input=${path.join(ROOT, 'examples')}`], env);
+		await importCredentials(bin, env, [
+			{ id: GOOD, name: 'Outreach sandbox', type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: sandbox.url } },
+			{ id: WRONG, name: 'Outreach wrong key', type: 'outreachSequencesApi', data: { apiKey: 'not-the-key', baseUrl: sandbox.url } },
+		]);
+		await importWorkflows(bin, env, exampleWorkflowFiles());
 
 		server = await startN8nServer(bin, env, port);
 		browser = await launchChromium();

@@ -6,16 +6,14 @@
 //   Authentication › Predefined Credential Type › Outreach Sequences API sends
 //   the credential's key; on n8n 2.x the credential's Allowed HTTP Request
 //   Domains keeps it from other hosts.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 
 import { TEST_API_KEYS } from '../harness/keys.mts';
 import { SandboxProcess } from '../harness/sandbox.mts';
 import { recordLog } from './harness/logs.mts';
-import { N8N_CURRENT, N8N_MAINTAINED, NODE_TYPE, freePort, n8nCli, n8nCliOk, n8nEnv, outputsOf, packPackage, prepareN8n, runDataOf, userFolderWithPackage } from './harness/n8n.mts';
+import { N8N_CURRENT, N8N_MAINTAINED, NODE_TYPE, freePort, importCredentials, importWorkflows, n8nCli, n8nEnv, outputsOf, packPackage, prepareN8n, runDataOf, userFolderWithPackage } from './harness/n8n.mts';
 
 const OURS = 'Get Use Case';
 const HTTP = 'HTTP Request';
@@ -70,26 +68,19 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: install paths', (version) 
 
 	beforeAll(async () => {
 		bin = prepareN8n(version);
-		env = n8nEnv(userFolderWithPackage(packPackage()), { N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
+		env = n8nEnv(await userFolderWithPackage(packPackage()), { N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
 		sandbox = await SandboxProcess.start(TEST_API_KEYS.installPaths);
-		const work = mkdtempSync(path.join(tmpdir(), 'outreach-e2e-paths-'));
 		const data = { apiKey: sandbox.apiKey, baseUrl: sandbox.url };
-		writeFileSync(
-			path.join(work, 'credentials.json'),
-			JSON.stringify([
-				{ id: 'pathsOpen', name: 'pathsOpen', type: 'outreachSequencesApi', data },
-				{ id: 'pathsRestricted', name: 'pathsRestricted', type: 'outreachSequencesApi', data: { ...data, allowedHttpRequestDomains: 'domains', allowedDomains: 'api.example.com' } },
-			]),
-		);
-		const workflows = [
+		await importCredentials(bin, env, [
+			{ id: 'pathsOpen', name: 'pathsOpen', type: 'outreachSequencesApi', data },
+			{ id: 'pathsRestricted', name: 'pathsRestricted', type: 'outreachSequencesApi', data: { ...data, allowedHttpRequestDomains: 'domains', allowedDomains: 'api.example.com' } },
+		]);
+		await importWorkflows(bin, env, [
 			workflow('pathsOurs', ours, 'pathsOpen'),
 			workflow('pathsHttp', httpRequest(`${sandbox.url}/v1/use_cases/uc-1`), 'pathsOpen'),
 			workflow('pathsHttpRestricted', httpRequest(`${sandbox.url}/v1/use_cases/uc-1`), 'pathsRestricted'),
 			workflow('pathsOursRestricted', ours, 'pathsRestricted'),
-		];
-		for (const entry of workflows) writeFileSync(path.join(work, `${String(entry.id)}.json`), JSON.stringify(entry));
-		await n8nCliOk(bin, ['import:credentials', `--input=${path.join(work, 'credentials.json')}`], env);
-		for (const entry of workflows) await n8nCliOk(bin, ['import:workflow', `--input=${path.join(work, `${String(entry.id)}.json`)}`], env);
+		]);
 	});
 
 	afterAll(async () => {

@@ -4,7 +4,7 @@
 // as tools, their fields from $fromAI) is imported and published, and the
 // official MCP TypeScript SDK's client talks to it over both transports n8n
 // offers, Streamable HTTP and SSE, on the same URL.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -23,7 +23,8 @@ import {
 	ROOT,
 	declaredToolDescription,
 	freePort,
-	n8nCliOk,
+	importCredentials,
+	importWorkflows,
 	n8nEnv,
 	packPackage,
 	prepareN8n,
@@ -78,23 +79,18 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: the four operations as too
 
 	beforeAll(async () => {
 		const bin = prepareN8n(version);
-		const folder = userFolderWithPackage(packPackage());
+		const folder = await userFolderWithPackage(packPackage());
 		sandbox = await SandboxProcess.start(TEST_API_KEYS.mcp);
 		const port = await freePort();
 		const env = n8nEnv(folder, { N8N_PORT: String(port), N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
-		const work = mkdtempSync(path.join(tmpdir(), 'outreach-e2e-mcp-'));
 		// The credentials the example refers to, by its ids: the sandbox, and the token clients send.
 		const outreach = exampleTool('Get Use Case').credentials!.outreachSequencesApi;
 		const bearer = trigger.credentials!.httpBearerAuth;
-		writeFileSync(
-			path.join(work, 'credentials.json'),
-			JSON.stringify([
-				{ ...outreach, type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: sandbox.url } },
-				{ ...bearer, type: 'httpBearerAuth', data: { token: MCP_TOKEN } },
-			]),
-		);
-		await n8nCliOk(bin, ['import:credentials', `--input=${path.join(work, 'credentials.json')}`], env);
-		await n8nCliOk(bin, ['import:workflow', `--input=${EXAMPLE}`], env);
+		await importCredentials(bin, env, [
+			{ ...outreach, type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: sandbox.url } },
+			{ ...bearer, type: 'httpBearerAuth', data: { token: MCP_TOKEN } },
+		]);
+		await importWorkflows(bin, env, [EXAMPLE]);
 		await publishWorkflow(bin, version, example.id, env);
 		server = await startN8nServer(bin, env, port);
 		endpoint = new URL(`${server.url}/mcp/${String(trigger.parameters.path)}`);

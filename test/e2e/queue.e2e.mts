@@ -4,8 +4,7 @@
 // workflow must run on the worker and answer with the sandbox's data, and
 // the MCP example's tool calls run on the worker too.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,10 +17,12 @@ import { recordLog } from './harness/logs.mts';
 import {
 	N8N_CURRENT,
 	freePort,
-	n8nCliOk,
+	importCredentials,
+	importWorkflows,
 	n8nEnv,
 	packPackage,
 	prepareN8n,
+	publishWorkflow,
 	startDaemon,
 	userFolderWithPackage,
 	waitForHttp,
@@ -48,8 +49,8 @@ describe(`n8n ${N8N_CURRENT} in queue mode, with one worker`, () => {
 	beforeAll(async () => {
 		const bin = prepareN8n(N8N_CURRENT);
 		const tarball = packPackage();
-		const mainFolder = userFolderWithPackage(tarball);
-		const workerFolder = userFolderWithPackage(tarball);
+		const mainFolder = await userFolderWithPackage(tarball);
+		const workerFolder = await userFolderWithPackage(tarball);
 		[sandbox, redis, postgres] = await Promise.all([SandboxProcess.start(TEST_API_KEYS.queue), startRedis(), startPostgres()]);
 
 		const shared = {
@@ -78,20 +79,13 @@ describe(`n8n ${N8N_CURRENT} in queue mode, with one worker`, () => {
 			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 		});
 
-		const work = mkdtempSync(path.join(tmpdir(), 'outreach-e2e-queue-'));
-		const credentials = path.join(work, 'credentials.json');
-		writeFileSync(
-			credentials,
-			JSON.stringify([
-				{ id: 'outreachSandbox', name: 'Outreach sandbox', type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: sandbox.url } },
-				{ id: 'outreachMcpToken', name: 'MCP client token', type: 'httpBearerAuth', data: { token: MCP_TOKEN } },
-			]),
-		);
-		await n8nCliOk(bin, ['import:credentials', `--input=${credentials}`], mainEnv);
-		await n8nCliOk(bin, ['import:workflow', `--input=${WORKFLOW}`], mainEnv);
-		await n8nCliOk(bin, ['publish:workflow', '--id=outreach-queue-webhook'], mainEnv);
-		await n8nCliOk(bin, ['import:workflow', `--input=${MCP_EXAMPLE}`], mainEnv);
-		await n8nCliOk(bin, ['publish:workflow', '--id=outreach-mcp-server'], mainEnv);
+		await importCredentials(bin, mainEnv, [
+			{ id: 'outreachSandbox', name: 'Outreach sandbox', type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: sandbox.url } },
+			{ id: 'outreachMcpToken', name: 'MCP client token', type: 'httpBearerAuth', data: { token: MCP_TOKEN } },
+		]);
+		await importWorkflows(bin, mainEnv, [WORKFLOW, MCP_EXAMPLE]);
+		await publishWorkflow(bin, N8N_CURRENT, 'outreach-queue-webhook', mainEnv);
+		await publishWorkflow(bin, N8N_CURRENT, 'outreach-mcp-server', mainEnv);
 
 		main = startDaemon(bin, ['start'], mainEnv);
 		await waitForHttp(`${url}/healthz/readiness`, main);

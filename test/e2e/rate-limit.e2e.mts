@@ -2,14 +2,14 @@
 // the node's default settings against a sandbox that allows 50 requests per
 // second (burst 50, Retry-After in seconds). Every item succeeds, in order, and
 // the service creates each name exactly once.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
+
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { TEST_API_KEYS } from '../harness/keys.mts';
 import { SandboxProcess } from '../harness/sandbox.mts';
-import { N8N_CURRENT, N8N_MAINTAINED, freePort, n8nCli, n8nCliOk, n8nEnv, outputsOf, packPackage, prepareN8n, runDataOf, userFolderWithPackage } from './harness/n8n.mts';
+import { N8N_CURRENT, N8N_MAINTAINED, freePort, importCredentials, importWorkflows, n8nCli, n8nEnv, outputsOf, packPackage, prepareN8n, runDataOf, userFolderWithPackage } from './harness/n8n.mts';
 import { recordLog } from './harness/logs.mts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -20,7 +20,7 @@ const WORKFLOW_ID = 'e2eRateLimitedCreates';
 
 /** The e2e create fixture, with 300 named items and the node on its defaults (no Request Options). */
 function workflow(): Record<string, unknown> {
-	const fixture = JSON.parse(readFileSync(path.join(here, 'fixtures', 'sequence-create-fields.workflow.json'), 'utf8')) as {
+	const fixture = JSON.parse(readFileSync(path.join(here, 'workflows', 'sequence-create-fields.cli.workflow.json'), 'utf8')) as {
 		id: string;
 		name: string;
 		nodes: Array<{ name: string; parameters: Record<string, unknown>; onError?: string }>;
@@ -47,16 +47,10 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s against a service limited t
 
 	beforeAll(async () => {
 		bin = prepareN8n(version);
-		env = n8nEnv(userFolderWithPackage(packPackage()), { N8N_RUNNERS_BROKER_PORT: String(await freePort()), N8N_LOG_LEVEL: 'info' });
+		env = n8nEnv(await userFolderWithPackage(packPackage()), { N8N_RUNNERS_BROKER_PORT: String(await freePort()), N8N_LOG_LEVEL: 'info' });
 		sandbox = await SandboxProcess.start(TEST_API_KEYS.rateLimit);
-		const work = mkdtempSync(path.join(tmpdir(), 'outreach-e2e-rate-'));
-		writeFileSync(
-			path.join(work, 'credentials.json'),
-			JSON.stringify([{ id: 'e2eSandbox', name: 'Outreach sandbox', type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: sandbox.url } }]),
-		);
-		writeFileSync(path.join(work, 'workflow.json'), JSON.stringify(workflow()));
-		await n8nCliOk(bin, ['import:credentials', `--input=${path.join(work, 'credentials.json')}`], env);
-		await n8nCliOk(bin, ['import:workflow', `--input=${path.join(work, 'workflow.json')}`], env);
+		await importCredentials(bin, env, [{ id: 'e2eSandbox', name: 'Outreach sandbox', type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: sandbox.url } }]);
+		await importWorkflows(bin, env, [workflow()]);
 	});
 
 	afterAll(async () => {

@@ -6,8 +6,8 @@
 // request reaches the service until the workflow is executed, and then the
 // value holds the created sequence's id.
 // Screenshots: artifacts/e2e/screenshots/schema-preview-<version>*.png.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
+
 import path from 'node:path';
 
 import type { Browser, Page } from 'playwright-core';
@@ -22,7 +22,8 @@ import {
 	NODE_TYPE,
 	ROOT,
 	freePort,
-	n8nCliOk,
+	importCredentials,
+	importWorkflows,
 	n8nEnv,
 	packPackage,
 	prepareN8n,
@@ -82,18 +83,12 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: schema preview of the unex
 
 	beforeAll(async () => {
 		const bin = prepareN8n(version);
-		const folder = userFolderWithPackage(packPackage());
+		const folder = await userFolderWithPackage(packPackage());
 		sandbox = await SandboxProcess.start(TEST_API_KEYS.schemaPreview);
 		const port = await freePort();
 		const env = n8nEnv(folder, { N8N_PORT: String(port), N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
-		const work = mkdtempSync(path.join(tmpdir(), 'outreach-e2e-schema-'));
-		writeFileSync(
-			path.join(work, 'credentials.json'),
-			JSON.stringify([{ id: CREDENTIAL_ID, name: 'Outreach sandbox', type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: sandbox.url } }]),
-		);
-		writeFileSync(path.join(work, 'workflow.json'), JSON.stringify(workflow()));
-		await n8nCliOk(bin, ['import:credentials', `--input=${path.join(work, 'credentials.json')}`], env);
-		await n8nCliOk(bin, ['import:workflow', `--input=${path.join(work, 'workflow.json')}`], env);
+		await importCredentials(bin, env, [{ id: CREDENTIAL_ID, name: 'Outreach sandbox', type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: sandbox.url } }]);
+		await importWorkflows(bin, env, [workflow()]);
 		server = await startN8nServer(bin, env, port);
 		browser = await launchChromium();
 	});

@@ -5,7 +5,6 @@
 // credentials helper, lifecycle hooks) is supplied here, and nothing more.
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import { ExecuteContext, ExecutionLifecycleHooks, PackageDirectoryLoader, RoutingNode, WorkflowExecute } from 'n8n-core';
 import type {
@@ -32,11 +31,12 @@ import type {
 } from 'n8n-workflow';
 import { Expression, ICredentialsHelper, LoggerProxy, NodeConnectionTypes, NodeHelpers, Workflow } from 'n8n-workflow';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
+import { CREDENTIAL_TYPE } from '../../nodes/OutreachSequences/describe/names.ts';
+import { NODE_TYPE, ROOT } from '../../scripts/n8n-launcher.mts';
 
-export const PACKAGE_DIR = path.resolve(here, '..', '..');
-export const NODE_TYPE = 'n8n-nodes-outreach-sequences.outreachSequences';
-export const CREDENTIAL_TYPE = 'outreachSequencesApi';
+export { CREDENTIAL_TYPE, NODE_TYPE };
+/** The package folder, which n8n-core loads as it loads a community package. */
+export const PACKAGE_DIR = ROOT;
 
 /** Test-only node types: a source of items, and a reader of expressions. */
 class ItemsNode implements INodeType {
@@ -85,7 +85,11 @@ class ReadNode implements INodeType {
 export const TEST_NODE_TYPES = { items: 'test.items', read: 'test.read' } as const;
 
 class NodeTypes implements INodeTypes {
-	constructor(private readonly types: INodeTypeData) {}
+	private readonly types: INodeTypeData;
+
+	constructor(types: INodeTypeData) {
+		this.types = types;
+	}
 
 	getByName(type: string): INodeType | IVersionedNodeType {
 		const found = this.types[type];
@@ -104,11 +108,13 @@ class NodeTypes implements INodeTypes {
 
 /** Stored credentials by id, and the generic `authenticate` block applied as n8n's CLI does. */
 class CredentialsHelper extends ICredentialsHelper {
-	constructor(
-		private readonly types: Record<string, ICredentialType>,
-		readonly store: Map<string, ICredentialDataDecryptedObject>,
-	) {
+	private readonly types: Record<string, ICredentialType>;
+	readonly store: Map<string, ICredentialDataDecryptedObject>;
+
+	constructor(types: Record<string, ICredentialType>, store: Map<string, ICredentialDataDecryptedObject>) {
 		super();
+		this.types = types;
+		this.store = store;
 	}
 
 	getParentTypes(): string[] {

@@ -1,16 +1,10 @@
 // The sandbox as the tests use it: a separate Node process (the service's
 // stand-in runs on Node's own TypeScript support, as `npm run sandbox` does),
 // reached over loopback sockets, with its test-support routes under /__sandbox/.
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import readline from 'node:readline';
-
 import type { Fault, RateLimit, RecordedRequest } from '../../sandbox/server.mts';
+import { startSandbox } from '../../scripts/n8n-launcher.mts';
+import type { Daemon } from '../../scripts/n8n-launcher.mts';
 import { TEST_API_KEYS } from './keys.mts';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
 
 export type { Fault, RateLimit, RecordedRequest };
 
@@ -24,28 +18,20 @@ export interface SandboxSummary {
 	maxInFlight: number;
 }
 
-const ROOT = path.resolve(here, '..', '..');
-
 export class SandboxProcess {
-	private constructor(
-		private readonly child: ChildProcess,
-		readonly url: string,
-		readonly apiKey: string,
-	) {}
+	private readonly daemon: Daemon;
+	readonly url: string;
+	readonly apiKey: string;
+
+	private constructor(daemon: Daemon, url: string, apiKey: string) {
+		this.daemon = daemon;
+		this.url = url;
+		this.apiKey = apiKey;
+	}
 
 	static async start(apiKey: string = TEST_API_KEYS.engine): Promise<SandboxProcess> {
-		const child = spawn(
-			process.execPath,
-			['sandbox/cli.mts', '--port', '0', '--key', apiKey],
-			{ cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
-		);
-		const firstLine = await new Promise<string>((resolve, reject) => {
-			const lines = readline.createInterface({ input: child.stdout! });
-			lines.once('line', resolve);
-			child.once('exit', (code) => reject(new Error(`The sandbox exited with ${code}`)));
-		});
-		const { url } = JSON.parse(firstLine) as { url: string };
-		return new SandboxProcess(child, url, apiKey);
+		const { url, daemon } = await startSandbox(['--port', '0', '--key', apiKey]);
+		return new SandboxProcess(daemon, url, apiKey);
 	}
 
 	private async control(method: string, route: string, body?: unknown): Promise<Response> {
@@ -87,9 +73,6 @@ export class SandboxProcess {
 	}
 
 	async close(): Promise<void> {
-		if (this.child.exitCode !== null) return;
-		const exited = new Promise((resolve) => this.child.once('exit', resolve));
-		this.child.kill('SIGTERM');
-		await exited;
+		await this.daemon.stop();
 	}
 }

@@ -6,6 +6,38 @@
  */
 export const MCP_SERVER_TRIGGER_TYPE = '@n8n/n8n-nodes-langchain.mcpTrigger';
 
+/** The suffix n8n adds to a node's type for its AI tool variant. */
+export const TOOL_VARIANT_SUFFIX = 'Tool';
+
+/**
+ * Everything tool mode reads of n8n, and the first n8n release that has it.
+ * None of it is a documented API, so each is checked against real n8n
+ * installs (scripts/n8n-signals.mts, run by `npm run try:n8n` for each
+ * version in README › Compatibility); a change fails there, naming the
+ * signal. Where a signal is missing (isToolExecution before 2.3), tool mode
+ * works without it.
+ */
+export const N8N_SIGNALS = {
+	toolVariantSuffix: {
+		reads: `a node's AI tool variant is its type plus "${TOOL_VARIANT_SUFFIX}" (n8n's convertNodeToAiTool)`,
+		since: '1.60.0',
+	},
+	getExecuteData: {
+		reads: "getExecuteData().node: the node whose execution data n8n hands this node (the tool's caller)",
+		since: '1.0.0',
+	},
+	isToolExecution: {
+		reads: 'isToolExecution(): whether the node runs as a tool call rather than a workflow step (queue mode, MCP)',
+		since: '2.3.0',
+	},
+	mcpTriggerType: {
+		reads: `the MCP Server Trigger's node type, ${MCP_SERVER_TRIGGER_TYPE}`,
+		since: '1.88.0',
+	},
+} as const;
+
+export type N8nSignal = keyof typeof N8N_SIGNALS;
+
 /**
  * Whether a failed item becomes an output item `{ error: <text> }` instead of
  * failing the node.
@@ -29,7 +61,7 @@ export function failuresAsItems(continueOnFail: boolean, nodeType: string, calle
 
 /** The type n8n gives this node when it is an AI tool: `<package>.outreachSequencesTool`. */
 export function isToolVariant(nodeType: string): boolean {
-	return nodeType.endsWith('Tool');
+	return nodeType.endsWith(TOOL_VARIANT_SUFFIX);
 }
 
 /** What n8n shows a node about how it is being run. */

@@ -3,10 +3,10 @@
 // has, and what must be gone after they stop it.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { isTaken } from '../../../scripts/demo-preflight.mjs';
 import { ROOT } from './n8n.mts';
 
 /**
@@ -114,13 +114,9 @@ export function stillRunning(pids: number[]): string[] {
 	return running;
 }
 
-/** Whether nothing listens on `port` (the bind n8n and the sandbox make succeeds). */
-export function portIsFree(port: number, host = '0.0.0.0'): Promise<boolean> {
-	return new Promise((resolve) => {
-		const server = net.createServer();
-		server.once('error', () => resolve(false));
-		server.listen({ port, host, exclusive: true }, () => server.close(() => resolve(true)));
-	});
+/** Whether nothing listens on `port`: the bind n8n and the sandbox make succeeds (demo-preflight.mjs). */
+export async function portIsFree(port: number, host = '0.0.0.0'): Promise<boolean> {
+	return !(await isTaken({ port, host }));
 }
 
 /** Polls until `check` holds; fails with `describe()` after `timeoutMs`. */

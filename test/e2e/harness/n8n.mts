@@ -1,125 +1,62 @@
-// Real n8n for the end-to-end suites: a cached install per version, this
-// package packed and installed the way n8n's community-package installer does,
-// the n8n CLI, and `n8n start` / `n8n worker` processes.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+// Real n8n for the end-to-end suites, through scripts/n8n-launcher.mts (the
+// one place that installs n8n, packs and installs this package, imports and
+// runs n8n), plus what only the suites need: owners, REST calls, readiness.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createRequire } from 'node:module';
 
-import { resultDataOf } from '../../../scripts/run-data.cjs';
+import {
+	DEFAULT_N8N_VERSION,
+	MAINTAINED_N8N_VERSION,
+	ROOT,
+	installPackage,
+	n8nBin,
+	n8nEnv as launcherEnv,
+	n8nInstallDir,
+	resultDataOf,
+	startDaemon,
+} from '../../../scripts/n8n-launcher.mts';
+import type { Daemon } from '../../../scripts/n8n-launcher.mts';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
+export {
+	NODE_TYPE,
+	exampleWorkflowFiles,
+	PACKAGE_NAME,
+	ROOT,
+	freePort,
+	importCredentials,
+	importWorkflows,
+	n8nCli,
+	packPackage,
+	publishWorkflow,
+	startDaemon,
+} from '../../../scripts/n8n-launcher.mts';
+export type { CliResult, Daemon } from '../../../scripts/n8n-launcher.mts';
 
-export const ROOT = path.resolve(here, '..', '..', '..');
 export const ARTIFACTS = path.join(ROOT, 'artifacts', 'e2e');
 
 /** The n8n lines users run: 2.x on Node 24, and the maintained 1.123.x line. */
-export const N8N_CURRENT = process.env.E2E_N8N_CURRENT ?? '2.41.1';
-export const N8N_MAINTAINED = process.env.E2E_N8N_MAINTAINED ?? '1.123.81';
+export const N8N_CURRENT = process.env.E2E_N8N_CURRENT ?? DEFAULT_N8N_VERSION;
+export const N8N_MAINTAINED = process.env.E2E_N8N_MAINTAINED ?? MAINTAINED_N8N_VERSION;
 
-export const PACKAGE_NAME = 'n8n-nodes-outreach-sequences';
-/** The node's type once n8n has installed the package from npm. */
-export const NODE_TYPE = `${PACKAGE_NAME}.outreachSequences`;
-
-/** Installs n8n `version` into .cache/n8n-<version> on first use (scripts/install-n8n.sh). */
+/** n8n `version`'s executable, installed into .cache/ on first use (scripts/install-n8n.sh). */
 export function prepareN8n(version: string): string {
 	execFileSync('bash', [path.join(ROOT, 'scripts', 'install-n8n.sh'), version], { stdio: ['ignore', 'inherit', 'inherit'] });
-	return path.join(ROOT, '.cache', `n8n-${version}`, 'node_modules', '.bin', 'n8n');
+	return n8nBin(n8nInstallDir(version));
 }
 
-/** `npm pack` of the built package (the build runs before the suite). */
-export function packPackage(): string {
-	const destination = mkdtempSync(path.join(tmpdir(), 'outreach-pack-'));
-	const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', destination], {
-		cwd: ROOT,
-		encoding: 'utf8',
-	}).trim();
-	return path.join(destination, name);
-}
-
-/**
- * A fresh N8N_USER_FOLDER with the tarball installed into <folder>/.n8n/nodes
- * by `npm install <tarball>`, which is what n8n's community-package installer runs.
- */
-export function userFolderWithPackage(tarball: string): string {
+/** A fresh N8N_USER_FOLDER with the tarball installed into <folder>/.n8n/nodes, as n8n's installer does. */
+export async function userFolderWithPackage(tarball: string): Promise<string> {
 	const folder = mkdtempSync(path.join(tmpdir(), 'outreach-n8n-'));
-	const nodesDir = path.join(folder, '.n8n', 'nodes');
-	mkdirSync(nodesDir, { recursive: true });
-	writeFileSync(path.join(nodesDir, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true }));
-	execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball], {
-		cwd: nodesDir,
-		stdio: ['ignore', 'ignore', 'inherit'],
-	});
-	const installed = readdirSync(path.join(nodesDir, 'node_modules'));
-	if (!installed.includes(PACKAGE_NAME)) throw new Error(`npm install did not install ${PACKAGE_NAME}`);
+	await installPackage(folder, tarball);
 	return folder;
 }
 
+/** n8n's environment for the suites: the launcher's, on loopback only. */
 export function n8nEnv(userFolder: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-	// Jest sets NODE_ENV=test, which silences n8n's CLI output; users' n8n runs without it.
-	const { NODE_ENV, JEST_WORKER_ID, ...inherited } = process.env;
-	void NODE_ENV;
-	void JEST_WORKER_ID;
-	return {
-		...inherited,
-		N8N_USER_FOLDER: userFolder,
-		N8N_DIAGNOSTICS_ENABLED: 'false',
-		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-		N8N_PERSONALIZATION_ENABLED: 'false',
-		N8N_SECURE_COOKIE: 'false',
-		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
-		DB_SQLITE_POOL_SIZE: '1',
-		N8N_HOST: '127.0.0.1',
-		N8N_LISTEN_ADDRESS: '127.0.0.1',
-		...extra,
-	};
-}
-
-export interface CliResult {
-	code: number | null;
-	stdout: string;
-	stderr: string;
-}
-
-/**
- * Runs one n8n CLI command to the end. Its stdout goes to a file, not a pipe:
- * through a pipe, the megabytes of run data that `n8n execute --rawOutput`
- * prints came back cut short, or with another process's line inside.
- */
-export function n8nCli(bin: string, args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
-	const folder = mkdtempSync(path.join(tmpdir(), 'outreach-n8n-cli-'));
-	const file = path.join(folder, 'stdout.txt');
-	const out = openSync(file, 'w');
-	return new Promise<CliResult>((resolve, reject) => {
-		const child = spawn(bin, args, { env, stdio: ['ignore', out, 'pipe'] });
-		let stderr = '';
-		child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-		child.once('error', reject);
-		child.once('exit', (code) => resolve({ code, stdout: readFileSync(file, 'utf8'), stderr }));
-	}).finally(() => {
-		closeSync(out);
-		rmSync(folder, { recursive: true, force: true });
-	});
-}
-
-export async function n8nCliOk(bin: string, args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
-	const result = await n8nCli(bin, args, env);
-	if (result.code !== 0) {
-		throw new Error(`n8n ${args.join(' ')} exited ${result.code}\n${result.stdout}\n${result.stderr}`);
-	}
-	return result;
-}
-
-/**
- * Makes an imported workflow's triggers live: `publish:workflow` on n8n 2.x,
- * `update:workflow --active=true` on 1.x, which has no publishing.
- */
-export async function publishWorkflow(bin: string, version: string, id: string, env: NodeJS.ProcessEnv): Promise<void> {
-	const args = Number(version.split('.')[0]) >= 2 ? ['publish:workflow', `--id=${id}`] : ['update:workflow', `--id=${id}`, '--active=true'];
-	await n8nCliOk(bin, args, env);
+	return launcherEnv(userFolder, { N8N_HOST: '127.0.0.1', N8N_LISTEN_ADDRESS: '127.0.0.1', ...extra });
 }
 
 /** The tool description the node declares for an operation (its `toolDescription` default), from the built node. */
@@ -163,70 +100,6 @@ export function runDataOf(stdout: string): ExecuteRun {
 export function outputsOf(run: ExecuteRun, node: string): ExecutedItem[][] {
 	const task = run.runData[node]?.[0];
 	return (task?.data?.main ?? []).map((items) => items ?? []);
-}
-
-export function freePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const server = createServer();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const address = server.address();
-			server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-		});
-	});
-}
-
-export interface Daemon {
-	child: ChildProcess;
-	/** Everything the process printed so far. */
-	log(): string;
-	stop(): Promise<void>;
-}
-
-/** Every daemon's process group, so that none outlives this test process, even after a failed setup. */
-const groups = new Set<number>();
-process.once('exit', () => {
-	for (const group of groups) {
-		try {
-			process.kill(-group, 'SIGKILL');
-		} catch {
-			// already gone
-		}
-	}
-});
-
-/** Starts a long-running process and keeps its output for failure messages and the secret scan. */
-export function startDaemon(command: string, args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): Daemon {
-	const child = spawn(command, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-	if (child.pid) groups.add(child.pid);
-	child.once('exit', () => groups.delete(child.pid!));
-	let output = '';
-	child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-	child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-	return {
-		child,
-		log: () => output,
-		stop: () =>
-			new Promise<void>((resolve) => {
-				if (child.exitCode !== null || child.signalCode !== null) return resolve();
-				const timer = setTimeout(() => {
-					try {
-						process.kill(-child.pid!, 'SIGKILL');
-					} catch {
-						// already gone
-					}
-				}, 15_000);
-				child.once('exit', () => {
-					clearTimeout(timer);
-					resolve();
-				});
-				try {
-					process.kill(-child.pid!, 'SIGTERM');
-				} catch {
-					resolve();
-				}
-			}),
-	};
 }
 
 /** Polls `url` until it answers 2xx, or fails with the daemon's log. */
