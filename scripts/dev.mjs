@@ -74,7 +74,8 @@ function node24() {
 	const install = spawnSync(
 		'npm',
 		['install', '--prefix', partial, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', `${name}@${NODE_VERSION}`],
-		{ cwd: partial, stdio: ['ignore', 'inherit', 'inherit'] },
+		// npm's own output goes to stderr: `--env`'s stdout is evaluated by a shell.
+		{ cwd: partial, stdio: ['ignore', 2, 'inherit'] },
 	);
 	if (install.status !== 0 || major(runs(path.join(partial, 'node_modules', name, 'bin', 'node'))) !== NODE_MAJOR) {
 		rmSync(partial, { recursive: true, force: true });
@@ -131,7 +132,7 @@ function nativeAddonsLoad(env) {
 function npmCi(env, why) {
 	say(`${why} Installing them with npm ci (about a minute the first time, faster from npm's cache) …`);
 	const started = Date.now();
-	const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
+	const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: root, env, stdio: ['ignore', 2, 'inherit'] });
 	if (result.status !== 0) {
 		fail('npm ci failed (its message is above). If package.json was changed, run `npm install` to update package-lock.json, then the command again.');
 	}
@@ -159,10 +160,11 @@ function ensureDependencies(env) {
  * quoted for sh. A single command replaces the shell (exec), so that it gets
  * signals and its exit status as it is.
  */
+const shellQuote = (text) => `'${String(text).replace(/'/g, `'\\''`)}'`;
+
 function commandLine(args) {
 	const [command, ...rest] = args;
-	const quote = (text) => `'${String(text).replace(/'/g, `'\\''`)}'`;
-	const line = [command, ...rest.map(quote)].join(' ');
+	const line = [command, ...rest.map(shellQuote)].join(' ');
 	return /[;&|<>()$`]/.test(command) ? line : `exec ${line}`;
 }
 
@@ -171,7 +173,7 @@ async function main() {
 	if (args[0] === '--env') {
 		const env = environmentFor(node24());
 		for (const name of ['PATH', 'npm_config_globalconfig', 'npm_package_config_node_gyp_nodedir']) {
-			if (env[name] !== undefined && env[name] !== process.env[name]) console.log(`export ${name}=${JSON.stringify(env[name])}`);
+			if (env[name] !== undefined && env[name] !== process.env[name]) console.log(`export ${name}=${shellQuote(env[name])}`);
 		}
 		if (process.env.npm_config_nodedir !== undefined) console.log('unset npm_config_nodedir');
 		return;

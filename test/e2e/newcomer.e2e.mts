@@ -3,8 +3,8 @@
 // from the README and run exactly as written. The clone may reuse the n8n
 // installs and npm's cache, nothing else: Node 24 and the dependencies are
 // for the commands to fetch. What it took goes to artifacts/e2e/newcomer.json.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { ARTIFACTS, ROOT } from './harness/n8n.mts';
@@ -41,6 +41,21 @@ describe("a new user: a fresh clone and README › Quick start's two commands", 
 		}
 		mkdirSync(ARTIFACTS, { recursive: true });
 		writeFileSync(path.join(ARTIFACTS, 'newcomer.json'), `${JSON.stringify(report, null, 2)}\n`);
+	});
+
+	test("a contributor's shell, as .ci/run starts: `source scripts/node24.sh` under set -euo pipefail fetches Node 24 and prints nothing a shell would run but exports", () => {
+		// A clone of its own: the one above has Node 24 once npm start ran.
+		const fresh = cloneProject();
+		const script = 'set -euo pipefail; source scripts/node24.sh; node --version; node scripts/dev.mjs --env 2>/dev/null';
+		const result = spawnSync('bash', ['-c', script], { cwd: fresh, env: newcomerEnv(), encoding: 'utf8' });
+		const [version, ...exports] = result.stdout.trim().split('\n');
+		report.sourceNode24 = { exitCode: result.status, version };
+		expect([result.status, result.stderr.slice(-1000)]).toEqual([0, expect.anything()]);
+		expect(result.stderr).toContain('Fetching Node 24');
+		expect(version).toMatch(/^v24\./);
+		// Fetched now, the shell has Node 24 first: nothing left to export but npm's settings.
+		for (const line of exports) expect(line).toMatch(/^(export [A-Za-z_]+='[^']*'|unset npm_config_nodedir)$/);
+		rmSync(path.dirname(fresh), { recursive: true, force: true });
 	});
 
 	test('the Quick start block holds exactly two commands', () => {
