@@ -11,4 +11,5 @@ export const TEST_API_KEYS = {
 	aiAgent: 'e2e-ai-agent-key-2d9f6a41',
 	mcp: 'e2e-mcp-key-0b5e7c38',
 	start: 'e2e-start-key-3f9a6d21',
+	burst: 'e2e-burst-key-7a2c9e05',
 } as const;

@@ -29,8 +29,9 @@ export class SandboxProcess {
 		this.apiKey = apiKey;
 	}
 
-	static async start(apiKey: string = TEST_API_KEYS.engine): Promise<SandboxProcess> {
-		const { url, daemon } = await startSandbox(['--port', '0', '--key', apiKey]);
+	/** `args` go to sandbox/cli.mts too, for example `--bulk-contacts 100`. */
+	static async start(apiKey: string = TEST_API_KEYS.engine, args: string[] = []): Promise<SandboxProcess> {
+		const { url, daemon } = await startSandbox(['--port', '0', '--key', apiKey, ...args]);
 		return new SandboxProcess(daemon, url, apiKey);
 	}
 

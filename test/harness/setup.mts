@@ -1,5 +1,10 @@
-// One engine and one sandbox per test file; the sandbox's data is reset between tests.
-import { createEngine, stopExpressionEngine } from './engine.mts';
+// One engine and one sandbox per test file; between tests, the sandbox's data
+// is reset, and the node forgets the pace it learned from the service, as a
+// new n8n process would.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+import { PACKAGE_DIR, createEngine, stopExpressionEngine } from './engine.mts';
 import type { Engine } from './engine.mts';
 import { SandboxProcess } from './sandbox.mts';
 
@@ -16,10 +21,19 @@ export function useEnvironment(): Environment {
 	});
 	afterEach(async () => {
 		await environment.sandbox?.reset();
+		forgetLearnedPaces();
 	});
 	afterAll(async () => {
 		await environment.sandbox?.close();
 		await stopExpressionEngine();
 	});
 	return environment;
+}
+
+/** The node's own module (the one n8n-core loaded from dist/), told to forget every service's pace. */
+function forgetLearnedPaces(): void {
+	const servicePace = createRequire(import.meta.url)(path.join(PACKAGE_DIR, 'dist', 'nodes', 'OutreachSequences', 'run', 'servicePace.js')) as {
+		forgetServices: () => void;
+	};
+	servicePace.forgetServices();
 }

@@ -3,6 +3,7 @@
 import type { OutreachRequest } from '../../nodes/OutreachSequences/describe/types.ts';
 import type { ItemState, LoopSettings } from '../../nodes/OutreachSequences/run/loop.ts';
 import { RunLoop } from '../../nodes/OutreachSequences/run/loop.ts';
+import { ServicePace } from '../../nodes/OutreachSequences/run/servicePace.ts';
 import type { HttpAnswer } from '../../nodes/OutreachSequences/run/failure.ts';
 import type { Attempt } from '../../nodes/OutreachSequences/run/transport.ts';
 import { attemptOf } from '../../nodes/OutreachSequences/run/transport.ts';
@@ -45,10 +46,12 @@ async function run(count: number, options: { script?: Record<string, Answer[]>; 
 	const clock = { now: 0 };
 	const service = scriptedService(options.script);
 	const logs: string[] = [];
+	const settings = { ...SETTINGS, ...options.settings };
 	const loop = new RunLoop(
 		count,
-		{ ...SETTINGS, ...options.settings },
+		settings,
 		{
+			pace: new ServicePace(settings.pace.groupSize, () => clock.now),
 			prepare(index) {
 				if (options.invalid?.includes(index)) throw new Error(`item ${index} is invalid`);
 				return { method: 'POST', path: `/v1/items/${index}`, subject: { noun: 'item', id: String(index), verb: 'archive' } };

@@ -160,28 +160,51 @@ describe('against a rate-limited service (simulated token bucket, Retry-After in
 	test('a service far slower than the node (5 per second) still gets every item, at near its rate', () => {
 		const outcome = simulate(300, { rate: 5, burst: 5, latencyMs: 3 });
 		expect(outcome.seconds).toBeLessThanOrEqual(outcome.ideal * 1.15);
-		// The first slowdown meets the 32 requests already in flight; the few
-		// halvings after it meet fewer, and each later one a single request.
-		expect(outcome.rejected).toBeLessThanOrEqual(32 + 16 + outcome.slowdowns);
+		// Slow start: when the bucket of 5 is spent, at most 1 + 5 × 0.5 = 3.5
+		// requests are in flight, so the first slowdown meets at most 3; each
+		// later one meets what the halved window had in flight, a request or two.
+		expect(outcome.rejected).toBeLessThanOrEqual(3 + 2 * outcome.slowdowns);
+	});
+
+	test('a burst meeting a fresh service: 100 requests at once into 5 per second, under 10% rejected, near the ideal time', () => {
+		// What 100 webhook executions of one item each send, sharing one pace (servicePace.ts).
+		const outcome = simulate(100, { rate: 5, burst: 5, latencyMs: 3 });
+		expect(outcome.rejected).toBeLessThan(10);
+		expect(outcome.seconds).toBeLessThanOrEqual(outcome.ideal * 1.15);
 	});
 });
 
+/** Successes until slow start has reached `ceiling` in flight: one at first, half a request more per success. */
+function grownTo(pacer: RequestPacer, ceiling: number): void {
+	const ticket = pacer.start();
+	for (let i = 0; i < (ceiling - 1) * 2; i++) pacer.succeeded(ticket);
+	expect(pacer.inFlightLimit).toBe(ceiling);
+}
+
 describe('the pacer itself', () => {
-	test('without push-back it never holds a request back below the in-flight bound', () => {
+	test('slow start: one request in flight at first, half a request more per success, up to the bound; no rate until a push-back', () => {
 		let now = 0;
 		const pacer = new RequestPacer(32, () => now);
+		const limits: number[] = [];
 		for (let i = 0; i < 1000; i++) {
-			expect(pacer.readyIn(31)).toBe(0);
+			limits.push(pacer.inFlightLimit);
+			expect(pacer.readyIn(pacer.inFlightLimit - 1)).toBe(0);
+			expect(pacer.readyIn(pacer.inFlightLimit)).toBe(Infinity);
 			pacer.succeeded(pacer.start());
 			now += 0.01;
 		}
-		expect(pacer.readyIn(32)).toBe(Infinity);
+		expect(limits.slice(0, 7)).toEqual([1, 1, 2, 2, 3, 3, 4]);
+		// 1 + 62 × 0.5 = 32, the bound, which it never passes.
+		expect(limits[61]).toBe(31);
+		expect(limits[62]).toBe(32);
+		expect(Math.max(...limits)).toBe(32);
 		expect(pacer.sendRate).toBe(Infinity);
 	});
 
 	test('a push-back pauses every new start for the wait, then halves the requests in flight', () => {
 		let now = 0;
 		const pacer = new RequestPacer(32, () => now);
+		grownTo(pacer, 32);
 		const ticket = pacer.start();
 		now = 10;
 		expect(pacer.pushedBack(ticket, 1500)).toBe(true);
@@ -197,6 +220,7 @@ describe('the pacer itself', () => {
 	test('requests already under way when the service pushed back count as the same slowdown', () => {
 		let now = 0;
 		const pacer = new RequestPacer(32, () => now);
+		grownTo(pacer, 32);
 		const tickets = Array.from({ length: 5 }, () => pacer.start());
 		expect(pacer.pushedBack(tickets[0], 1000)).toBe(true);
 		for (const ticket of tickets.slice(1)) expect(pacer.pushedBack(ticket, 1000)).toBe(false);
@@ -211,6 +235,7 @@ describe('the pacer itself', () => {
 	test('successes let the number in flight grow back by one per window of successes, up to the bound', () => {
 		let now = 0;
 		const pacer = new RequestPacer(8, () => now);
+		grownTo(pacer, 8);
 		pacer.pushedBack(pacer.start(), 0);
 		now = 1;
 		pacer.readyIn(0);

@@ -4,7 +4,7 @@ import type { Subject } from '../../nodes/OutreachSequences/describe/types.ts';
 import { networkFailure } from '../../nodes/OutreachSequences/run/failure.ts';
 import type { Failure } from '../../nodes/OutreachSequences/run/failure.ts';
 import { redact } from '../../nodes/OutreachSequences/run/itemError.ts';
-import { describeFailure, duration, pushedBackLogLine, serviceMessage } from '../../nodes/OutreachSequences/run/texts.ts';
+import { describeFailure, duration, pushedBackLogLine, quotaLogLine, serviceMessage, sharedPaceLogLine } from '../../nodes/OutreachSequences/run/texts.ts';
 import { attemptOf } from '../../nodes/OutreachSequences/run/transport.ts';
 import type { HttpAnswer } from '../../nodes/OutreachSequences/run/failure.ts';
 
@@ -111,6 +111,18 @@ test('the log line when the node starts waiting says why, for how long, and how 
 	);
 	expect(pushedBackLogLine(networkFailure(Object.assign(new Error('x'), { code: 'ECONNREFUSED' })), 2500, 1, 1)).toBe(
 		'Outreach Sequences: the service pushed back (network: refused); no new request starts for 2.5 seconds, then 1 item goes on at up to 1 in flight',
+	);
+});
+
+test("the log lines of a used-up quota and of an execution that starts behind a pace others learned name no key", () => {
+	expect(quotaLogLine({ remaining: 0, resetMs: 2000 }, 12, 4)).toBe(
+		"Outreach Sequences: the service's rate-limit headers say its quota is used up (0 left, refilled in 2 seconds); no new request starts for 2 seconds, then 12 items go on at up to 4 in flight",
+	);
+	expect(sharedPaceLogLine('http://127.0.0.1:4010/v1', 1500, 4.26, 2)).toBe(
+		'Outreach Sequences: this execution waits its turn at the pace that http://127.0.0.1:4010/v1 set for this n8n process: no new request starts for 1.5 seconds, then about 4.3 requests per second, up to 2 in flight',
+	);
+	expect(sharedPaceLogLine('http://127.0.0.1:4010/v1', 0, Infinity, 8)).toBe(
+		'Outreach Sequences: this execution waits its turn at the pace that http://127.0.0.1:4010/v1 set for this n8n process: up to 8 in flight',
 	);
 });
 

@@ -16,6 +16,8 @@ import { itemError } from './itemError';
 import type { Pace } from './loop';
 import { RunLoop } from './loop';
 import { retryPolicyOf } from './retry';
+import { servicePace } from './servicePace';
+import { sharedPaceLogLine } from './texts';
 import { failuresAsItems, toolCallerType } from './tool';
 import type { Connection } from './transport';
 import { send } from './transport';
@@ -90,10 +92,16 @@ export async function runOperation(context: IExecuteFunctions, definition: Opera
 		return outputOf(items.map((_, index) => setupFailure(context, error, index)));
 	}
 
+	const pace = paceOf(options);
+	const shared = servicePace(connection.baseUrl, connection.credentials.data?.apiKey, pace.groupSize);
+	if (shared.learned) {
+		context.logger.info(sharedPaceLogLine(connection.baseUrl, shared.pacer.pausedFor(), shared.pacer.sendRate, shared.pacer.inFlightLimit));
+	}
 	const loop = new RunLoop(
 		items.length,
-		{ pace: paceOf(options), policy, readOnly: definition.readOnly === true, stopAtFirstFailure: !failuresBecomeItems },
+		{ pace, policy, readOnly: definition.readOnly === true, stopAtFirstFailure: !failuresBecomeItems },
 		{
+			pace: shared,
 			prepare: (index) => definition.buildRequest(context, index),
 			send: async (request) => await send(context, connection, request),
 			cancelled: () => cancelSignal?.aborted === true,
@@ -103,7 +111,12 @@ export async function runOperation(context: IExecuteFunctions, definition: Opera
 			random: Math.random,
 		},
 	);
-	await loop.run();
+	shared.join(pace.groupSize);
+	try {
+		await loop.run();
+	} finally {
+		shared.leave();
+	}
 
 	const results = loop.items.map((item, index) => {
 		if (item.state === 'done') return item.json;

@@ -10,11 +10,12 @@ import type { IDataObject } from 'n8n-workflow';
 import type { OutreachRequest } from '../describe/types';
 import { Dispatcher } from './dispatcher';
 import type { Failure } from './failure';
-import type { Epoch } from './pacer';
-import { RequestPacer } from './pacer';
+import type { Epoch, RequestPacer } from './pacer';
+import type { Quota } from './quota';
 import type { RetryDecision, RetryPolicy } from './retry';
 import { backoffMs, decideRetry } from './retry';
-import { pushedBackLogLine } from './texts';
+import type { ServicePace } from './servicePace';
+import { pushedBackLogLine, quotaLogLine } from './texts';
 import type { Attempt } from './transport';
 
 /** Why an item that got an answer, or a network fault, is not sent again. */
@@ -53,6 +54,8 @@ export interface LoopSettings {
 }
 
 export interface LoopPorts {
+	/** The service's pace, which this run shares with every other execution that talks to it. */
+	pace: ServicePace;
 	/** The item's request; throws when the item can't be sent. */
 	prepare(index: number): OutreachRequest;
 	/** Sends a request once; a failure comes back as an Attempt, not thrown. */
@@ -68,6 +71,7 @@ export interface LoopPorts {
 export class RunLoop {
 	readonly items: ItemState[];
 	private readonly pacer: RequestPacer;
+	private readonly pace: ServicePace;
 	/** The lowest index that failed, when the run stops at the first failure. */
 	private stopIndex: number | undefined;
 	/** Whether the service has answered any request of this run, with any status. */
@@ -79,7 +83,8 @@ export class RunLoop {
 		private readonly ports: LoopPorts,
 	) {
 		this.items = Array.from({ length: count }, (): ItemState => ({ state: 'pending' }));
-		this.pacer = new RequestPacer(settings.pace.groupSize, ports.now);
+		this.pace = ports.pace;
+		this.pacer = ports.pace.pacer;
 	}
 
 	/** The item On Error = Stop stops at: the lowest one that failed. */
@@ -89,7 +94,7 @@ export class RunLoop {
 
 	async run(): Promise<void> {
 		const { pace } = this.settings;
-		const dispatcher = new Dispatcher(this.pacer, (index) => this.isStopped(index), this.ports.sleep);
+		const dispatcher = new Dispatcher(this.pace, (index) => this.isStopped(index), this.ports.sleep);
 		for (let next = 0; next < this.items.length && !this.runStopped(); ) {
 			if (next > 0 && pace.pauseMs > 0) await this.ports.sleep(pace.pauseMs);
 			const end = pace.batched ? Math.min(next + pace.groupSize, this.items.length) : this.items.length;
@@ -144,6 +149,7 @@ export class RunLoop {
 		if (attempt.ok) {
 			this.pacer.succeeded(ticket);
 			this.items[index] = { state: 'done', json: attempt.json, sends: sending.sends };
+			if (attempt.quota) this.keepWithin(attempt.quota, ticket, remaining);
 			return false;
 		}
 		return this.retryOrGiveUp(index, sending, attempt.failure, ticket, remaining);
@@ -174,6 +180,18 @@ export class RunLoop {
 			this.ports.log(pushedBackLogLine(failure, decision.waitMs, remaining(), this.pacer.inFlightLimit));
 		}
 		return true;
+	}
+
+	/**
+	 * The service's rate-limit headers say its quota is used up: nothing new
+	 * starts until it refills, and the pace slows as after a 429, but no
+	 * request was rejected.
+	 */
+	private keepWithin(quota: Quota, ticket: Epoch, remaining: () => number): void {
+		if (quota.remaining > 0) return;
+		if (this.pacer.pushedBack(ticket, quota.resetMs)) {
+			this.ports.log(quotaLogLine(quota, remaining(), this.pacer.inFlightLimit));
+		}
 	}
 
 	private fail(index: number, failure: ItemFailure): void {

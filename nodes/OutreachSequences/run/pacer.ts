@@ -1,8 +1,12 @@
 /**
- * How fast the node sends, learned from the service's answers. Until the
- * service first says "too many" (429, 503, …), only the in-flight bound holds
- * requests back, so a run against a service without limits costs nothing.
- * Then:
+ * How fast the node sends, learned from the service's answers. It starts with
+ * one request in flight and adds half a request per success (slow start: the
+ * number in flight grows 1.5 times per round of answers, up to the in-flight
+ * bound in about nine rounds), so that a burst of executions meeting a fresh
+ * service does not send 32 requests into a limit of 5. One pacer serves every
+ * execution in the process that talks to the same service (servicePace.ts),
+ * so the ramp is paid once, not per execution. Until the service first says
+ * "too many" (429, 503, …), nothing else holds requests back. Then:
  * - no new request starts until the wait the service asked for has passed;
  * - the requests allowed in flight are halved, and grow again by one per
  *   window of successes (additive increase, multiplicative decrease);
@@ -27,15 +31,25 @@ export interface Epoch {
 }
 
 const HALVING = 0.5;
+/** Requests in flight at the start, before the service has answered. */
+const INITIAL_WINDOW = 1;
+/** Added to the requests allowed in flight per success, until the first push-back. */
+const SLOW_START_GROWTH = 0.5;
 const GENTLE = 0.9;
-/** Requests per second per second³ of the cubic growth. */
-const CUBIC_SCALE = 0.05;
+/**
+ * The cubic growth per second³, as a share of the rate that was pushed back:
+ * the curve takes as long at 5 requests per second as at 500 (back to a
+ * halved rate in ∛(0.5 ÷ 0.00025) ≈ 12.6 s, to a rate lowered by 10% in 7.4 s).
+ */
+const CUBIC_SHARE = 0.00025;
 /** A rate that has held this long is trusted: later rejections lower it gently. */
 const TRUSTED_AFTER_MS = 1000;
 const MIN_RATE = 0.1;
 
 export class RequestPacer {
 	private window: number;
+	/** Until the service first pushes back, the number in flight grows by half a request per success. */
+	private slowStart = true;
 	private rate = Infinity;
 	private tokens = 1;
 	private refilledAt = 0;
@@ -51,11 +65,22 @@ export class RequestPacer {
 	consecutiveSlowdowns = 0;
 
 	constructor(
-		private readonly ceiling: number,
+		private ceiling: number,
 		private readonly now: () => number,
 	) {
-		this.window = ceiling;
+		this.window = Math.min(ceiling, INITIAL_WINDOW);
 		this.epoch = newEpoch(now());
+	}
+
+	/** Allows the requests in flight to grow up to `ceiling` from now on (an execution with a larger bound joined). */
+	raiseCeiling(ceiling: number): void {
+		if (ceiling <= this.ceiling) return;
+		this.ceiling = ceiling;
+	}
+
+	/** How long the current pause still lasts, in ms; 0 when none. */
+	pausedFor(): number {
+		return Math.max(0, this.pausedUntil - this.now());
 	}
 
 	/** The requests allowed in flight now. */
@@ -94,7 +119,8 @@ export class RequestPacer {
 	succeeded(ticket: Epoch): void {
 		ticket.accepted++;
 		this.consecutiveSlowdowns = 0;
-		this.window = Math.min(this.ceiling, this.window + 1 / this.window);
+		const growth = this.slowStart ? SLOW_START_GROWTH : 1 / this.window;
+		this.window = Math.min(this.ceiling, this.window + growth);
 	}
 
 	/** Whether a push-back on a request of `ticket` would start a new slowdown. */
@@ -114,6 +140,7 @@ export class RequestPacer {
 		this.consecutiveSlowdowns++;
 		this.pending = ticket;
 		this.rejectedRate = Math.min(this.currentRate(now), sendRateOf(ticket));
+		this.slowStart = false;
 		this.window = Math.max(1, Math.floor(this.window / 2));
 		return true;
 	}
@@ -145,8 +172,9 @@ export class RequestPacer {
 	private refill(now: number): void {
 		if (this.rate !== Infinity && this.rejectedRate !== Infinity) {
 			const seconds = (now - this.growingSince) / 1000;
-			const k = Math.cbrt((this.rejectedRate - this.startRate) / CUBIC_SCALE);
-			this.rate = Math.max(MIN_RATE, CUBIC_SCALE * (seconds - k) ** 3 + this.rejectedRate);
+			const scale = CUBIC_SHARE * this.rejectedRate;
+			const k = Math.cbrt((this.rejectedRate - this.startRate) / scale);
+			this.rate = Math.max(MIN_RATE, scale * (seconds - k) ** 3 + this.rejectedRate);
 			this.tokens = Math.min(1, this.tokens + ((now - this.refilledAt) * this.rate) / 1000);
 		}
 		this.refilledAt = now;

@@ -1,6 +1,7 @@
 import type { Subject } from '../describe/types';
 import { isPlainObject } from '../describe/validation';
 import type { Failure, HttpAnswer, NetworkFaultKind } from './failure';
+import type { Quota } from './quota';
 import { header } from './transport';
 
 /**
@@ -200,6 +201,22 @@ function hostOf(baseUrl: string): string {
 export function pushedBackLogLine(failure: Failure, waitMs: number, remaining: number, inFlight: number): string {
 	const retryAfter = failure.kind === 'http' ? header(failure.answer.headers, 'retry-after') : undefined;
 	const why = failure.kind === 'network' ? `network: ${failure.fault}` : `HTTP ${failure.status}${retryAfter === undefined ? '' : `, Retry-After: ${retryAfter}`}`;
+	return `Outreach Sequences: the service pushed back (${why}); ${waitText(waitMs, remaining, inFlight)}`;
+}
+
+/** The log line when the service's rate-limit headers say its quota is used up. */
+export function quotaLogLine(quota: Quota, remaining: number, inFlight: number): string {
+	return `Outreach Sequences: the service's rate-limit headers say its quota is used up (0 left, refilled in ${duration(quota.resetMs)}); ${waitText(quota.resetMs, remaining, inFlight)}`;
+}
+
+/** The log line when an execution starts behind a pace that earlier executions learned. */
+export function sharedPaceLogLine(baseUrl: string, pausedMs: number, rate: number, inFlight: number): string {
+	const pause = pausedMs > 0 ? `no new request starts for ${duration(pausedMs)}, then ` : '';
+	const pace = rate === Infinity ? `up to ${inFlight} in flight` : `about ${Math.round(rate * 10) / 10} requests per second, up to ${inFlight} in flight`;
+	return `Outreach Sequences: this execution waits its turn at the pace that ${baseUrl} set for this n8n process: ${pause}${pace}`;
+}
+
+function waitText(waitMs: number, remaining: number, inFlight: number): string {
 	const goOn = remaining === 1 ? '1 item goes on' : `${remaining} items go on`;
-	return `Outreach Sequences: the service pushed back (${why}); no new request starts for ${duration(waitMs)}, then ${goOn} at up to ${inFlight} in flight`;
+	return `no new request starts for ${duration(waitMs)}, then ${goOn} at up to ${inFlight} in flight`;
 }

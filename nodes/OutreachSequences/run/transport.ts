@@ -10,6 +10,8 @@ import type { OutreachRequest } from '../describe/types';
 import { isPlainObject } from '../describe/validation';
 import type { Failure, HttpAnswer } from './failure';
 import { networkFailure, parseRetryAfter } from './failure';
+import type { Quota } from './quota';
+import { quotaOf } from './quota';
 
 /** What every request of one run shares, worked out once per run. */
 export interface Connection {
@@ -28,15 +30,26 @@ export function header(headers: Record<string, unknown>, name: string): string |
 	return value === undefined || value === null ? undefined : String(value);
 }
 
-/** One send of one request: the service's JSON object, or what failed. */
-export type Attempt = { ok: true; json: IDataObject } | { ok: false; failure: Failure };
+/**
+ * One send of one request: the service's JSON object, with what the
+ * service's rate-limit headers say of its quota when it sends them; or what
+ * failed.
+ */
+export type Attempt = { ok: true; json: IDataObject; quota?: Quota } | { ok: false; failure: Failure };
 
-/** An answer that is a success only with a 2xx status and a JSON object. */
+/**
+ * An answer that is a success only with a 2xx status and a JSON object. A
+ * 429 or 503 without Retry-After waits until the quota its headers name
+ * refills.
+ */
 export function attemptOf(answer: HttpAnswer, nowMs: number): Attempt {
+	const quota = quotaOf(answer.headers, nowMs);
 	if (answer.statusCode >= 200 && answer.statusCode < 300 && isPlainObject(answer.body)) {
-		return { ok: true, json: answer.body as IDataObject };
+		return quota ? { ok: true, json: answer.body as IDataObject, quota } : { ok: true, json: answer.body as IDataObject };
 	}
-	const retryAfterMs = parseRetryAfter(header(answer.headers, 'retry-after'), nowMs);
+	const asked = parseRetryAfter(header(answer.headers, 'retry-after'), nowMs);
+	const pushedBack = answer.statusCode === 429 || answer.statusCode === 503;
+	const retryAfterMs = asked ?? (pushedBack && quota ? quota.resetMs : undefined);
 	return { ok: false, failure: { kind: 'http', status: answer.statusCode, retryAfterMs, answer } };
 }
 

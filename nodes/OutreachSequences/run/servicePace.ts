@@ -1,0 +1,136 @@
+/**
+ * One pace per service in this n8n process. Every execution of the node that
+ * talks to the same service (the same Base URL and API key) waits its turn at
+ * the same gate and learns with the same pacer: a 429 or 503 that one
+ * execution meets, the wait the service asked for, and the rate it accepted
+ * hold back the others too, and a new execution starts at the pace already
+ * learned. Turns are handed out in the order they were asked for, across
+ * executions.
+ *
+ * What is kept is bounded: a service nobody has used for IDLE_MS is
+ * forgotten, and at most MAX_SERVICES are remembered. The key is only ever
+ * held as part of a hash. Nothing is shared between n8n processes.
+ */
+import { createHash } from 'node:crypto';
+
+import type { Epoch } from './pacer';
+import { RequestPacer } from './pacer';
+
+/** How long a service nobody uses keeps its learned pace. */
+export const IDLE_MS = 10 * 60_000;
+/** The most services remembered at once. */
+export const MAX_SERVICES = 256;
+/** A long wait is slept in steps this long, so that a stopped execution ends soon. */
+const WAIT_STEP_MS = 500;
+
+export class ServicePace {
+	readonly pacer: RequestPacer;
+	/** Requests to the service in flight now, from every execution. */
+	private inFlight = 0;
+	/** Turns are handed out one at a time, in the order they were asked for. */
+	private gate: Promise<unknown> = Promise.resolve();
+	private completions: Array<() => void> = [];
+	/** Executions using this pace now. */
+	private users = 0;
+	private lastUsed: number;
+
+	constructor(
+		ceiling: number,
+		private readonly now: () => number,
+	) {
+		this.pacer = new RequestPacer(ceiling, now);
+		this.lastUsed = now();
+	}
+
+	/** Whether the service has pushed back before: an execution that starts now starts slowed. */
+	get learned(): boolean {
+		return this.pacer.sendRate !== Infinity || this.pacer.pausedFor() > 0;
+	}
+
+	/** An execution starts using this pace; a larger in-flight bound than any before raises the pacer's ceiling. */
+	join(ceiling: number): void {
+		this.users++;
+		this.pacer.raiseCeiling(ceiling);
+		this.lastUsed = this.now();
+	}
+
+	leave(): void {
+		this.users--;
+		this.lastUsed = this.now();
+	}
+
+	/** Whether nobody has used it for `idleMs`. */
+	isIdle(nowMs: number, idleMs: number): boolean {
+		return this.users <= 0 && this.inFlight === 0 && nowMs - this.lastUsed >= idleMs;
+	}
+
+	/**
+	 * Waits until the pacer lets one more request start; undefined once
+	 * `isStopped()` says the request is no longer to be sent. Call finished()
+	 * when a request that got a turn has its answer.
+	 */
+	turn(isStopped: () => boolean, sleep: (ms: number) => Promise<void>): Promise<Epoch | undefined> {
+		const turn = this.gate.then(async () => {
+			for (;;) {
+				if (isStopped()) return undefined;
+				const wait = this.pacer.readyIn(this.inFlight);
+				if (wait === 0) {
+					this.inFlight++;
+					return this.pacer.start();
+				}
+				if (wait === Infinity) await new Promise<void>((wake) => this.completions.push(wake));
+				else await sleep(Math.min(wait, WAIT_STEP_MS));
+			}
+		});
+		this.gate = turn.catch(() => undefined);
+		return turn;
+	}
+
+	finished(): void {
+		this.inFlight--;
+		this.lastUsed = this.now();
+		for (const wake of this.completions.splice(0)) wake();
+	}
+}
+
+const paces = new Map<string, ServicePace>();
+
+/** The key of a service: a hash of its Base URL and API key, so that the key is not held in clear. */
+export function serviceKey(baseUrl: string, apiKey: unknown): string {
+	return createHash('sha256').update(`${baseUrl}\n${String(apiKey)}`).digest('hex');
+}
+
+/** Forgets services nobody has used for IDLE_MS; beyond MAX_SERVICES, the idle ones used longest ago first. */
+function forgetIdle(nowMs: number): void {
+	for (const [key, pace] of paces) if (pace.isIdle(nowMs, IDLE_MS)) paces.delete(key);
+	if (paces.size < MAX_SERVICES) return;
+	for (const [key, pace] of paces) {
+		if (paces.size < MAX_SERVICES) break;
+		if (pace.isIdle(nowMs, 0)) paces.delete(key);
+	}
+}
+
+/** The pace of the service at `baseUrl` with `apiKey`, shared by every execution of this process. */
+export function servicePace(baseUrl: string, apiKey: unknown, ceiling: number, now: () => number = Date.now): ServicePace {
+	forgetIdle(now());
+	const key = serviceKey(baseUrl, apiKey);
+	const pace = paces.get(key) ?? new ServicePace(ceiling, now);
+	// Last used last: the map's order is the order of use.
+	paces.delete(key);
+	paces.set(key, pace);
+	return pace;
+}
+
+/**
+ * Forgets every service, as a new n8n process starts without any. The engine
+ * tests run one workflow after another in one process, each as if it were
+ * the first.
+ */
+export function forgetServices(): void {
+	paces.clear();
+}
+
+/** How many services this process remembers now. */
+export function rememberedServices(): number {
+	return paces.size;
+}

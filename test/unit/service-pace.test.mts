@@ -1,0 +1,100 @@
+// One pace per service in an n8n process (run/servicePace.ts): shared by every
+// execution that talks to the same service, fair, resumed at the pace after
+// a wait, isolated per key, and forgotten when idle. On a virtual clock.
+import type { Epoch } from '../../nodes/OutreachSequences/run/pacer.ts';
+import { IDLE_MS, MAX_SERVICES, ServicePace, rememberedServices, serviceKey, servicePace } from '../../nodes/OutreachSequences/run/servicePace.ts';
+
+function virtualClock() {
+	const clock = { now: 0 };
+	return { clock, now: () => clock.now, sleep: async (ms: number) => void (clock.now += ms) };
+}
+
+test('turns go in the order they were asked for, across executions', async () => {
+	const { now, sleep } = virtualClock();
+	const pace = new ServicePace(1, now);
+	const order: string[] = [];
+	const ask = (name: string) =>
+		pace.turn(() => false, sleep).then(async (ticket) => {
+			order.push(name);
+			await Promise.resolve();
+			pace.pacer.succeeded(ticket as Epoch);
+			pace.finished();
+		});
+	await Promise.all(['A1', 'B1', 'A2', 'C1', 'B2', 'A3'].map(ask));
+	expect(order).toEqual(['A1', 'B1', 'A2', 'C1', 'B2', 'A3']);
+});
+
+test("one execution's push-back holds the others back: nothing starts until the wait is over, then at the paced rate", async () => {
+	const { clock, now, sleep } = virtualClock();
+	const pace = new ServicePace(32, now);
+	// Execution A sends 10; the service accepts 9, rejects the 10th and asks for 2 s.
+	for (let index = 0; index < 9; index++) {
+		const ticket = (await pace.turn(() => false, sleep)) as Epoch;
+		pace.pacer.succeeded(ticket);
+		pace.finished();
+	}
+	const tenth = (await pace.turn(() => false, sleep)) as Epoch;
+	clock.now += 1000;
+	expect(pace.pacer.pushedBack(tenth, 2000)).toBe(true);
+	pace.finished();
+	expect(pace.learned).toBe(true);
+	// Executions B and C start now: their requests wait for the pause, then go out one at a time, paced.
+	const started: number[] = [];
+	await Promise.all(
+		Array.from({ length: 6 }, async () => {
+			const ticket = (await pace.turn(() => false, sleep)) as Epoch;
+			started.push(clock.now);
+			pace.pacer.succeeded(ticket);
+			pace.finished();
+		}),
+	);
+	expect(Math.min(...started)).toBeGreaterThanOrEqual(3000);
+	const gaps = started.slice(1).map((at, index) => at - started[index]);
+	expect(gaps.every((gap) => gap > 0)).toBe(true);
+});
+
+test('a stopped execution gives up its place in the queue', async () => {
+	const { now, sleep } = virtualClock();
+	const pace = new ServicePace(1, now);
+	const first = (await pace.turn(() => false, sleep)) as Epoch;
+	let stopped = false;
+	const waiting = pace.turn(() => stopped, sleep);
+	stopped = true;
+	pace.pacer.succeeded(first);
+	pace.finished();
+	expect(await waiting).toBeUndefined();
+});
+
+test('the same service (Base URL and key) has one pace; another key or another Base URL has its own', () => {
+	const now = () => 0;
+	const a = servicePace('http://service.test', 'key-isolation-a', 32, now);
+	expect(servicePace('http://service.test', 'key-isolation-a', 32, now)).toBe(a);
+	expect(servicePace('http://service.test', 'key-isolation-b', 32, now)).not.toBe(a);
+	expect(servicePace('http://other.test', 'key-isolation-a', 32, now)).not.toBe(a);
+});
+
+test('the key is held only as part of a hash', () => {
+	const key = serviceKey('http://service.test', 'secret-key-0123456789');
+	expect(key).toMatch(/^[0-9a-f]{64}$/);
+	expect(key).not.toContain('secret');
+	expect(serviceKey('http://service.test', 'secret-key-0123456789')).toBe(key);
+});
+
+test('a service nobody has used for a while is forgotten; one in use is kept', () => {
+	const clock = { now: 1_000_000 };
+	const now = () => clock.now;
+	const idle = servicePace('http://idle.test', 'key-idle', 32, now);
+	const busy = servicePace('http://busy.test', 'key-busy', 32, now);
+	busy.join(32);
+	clock.now += IDLE_MS + 1;
+	servicePace('http://third.test', 'key-third', 32, now);
+	expect(servicePace('http://idle.test', 'key-idle', 32, now)).not.toBe(idle);
+	expect(servicePace('http://busy.test', 'key-busy', 32, now)).toBe(busy);
+	busy.leave();
+});
+
+test('at most MAX_SERVICES are remembered', () => {
+	const now = () => 5_000_000;
+	for (let index = 0; index < MAX_SERVICES + 20; index++) servicePace(`http://many-${index}.test`, 'key', 32, now);
+	expect(rememberedServices()).toBeLessThanOrEqual(MAX_SERVICES);
+});
