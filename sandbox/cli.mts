@@ -1,7 +1,8 @@
 // Runs the sandbox on its own: `npm run sandbox -- --port 4010 --key my-key`
 // (`--bulk-contacts N` also seeds contacts bulk-0 … bulk-<N-1>;
 // `--rate-limit 50` answers 429 beyond 50 requests per second, with
-// `--burst N` (default: the rate) and `--retry-after seconds|date|none`).
+// `--burst N` (default: the rate), `--retry-after seconds|date|none`, and
+// `--rate-limit-headers ietf|x` for standard rate-limit headers on every answer).
 import { DEFAULT_API_KEY, startSandbox } from './server.mts';
 import type { RateLimit } from './server.mts';
 
@@ -15,7 +16,14 @@ function rateLimitOption(): RateLimit | undefined {
 	if (!(rate > 0)) return undefined;
 	const retryAfter = option('retry-after', 'seconds');
 	if (!['seconds', 'date', 'none'].includes(retryAfter)) throw new Error('--retry-after takes seconds, date or none');
-	return { rate, burst: Number(option('burst', String(rate))), retryAfter: retryAfter as RateLimit['retryAfter'] };
+	const headers = option('rate-limit-headers', process.env.SANDBOX_RATE_LIMIT_HEADERS ?? 'none');
+	if (!['ietf', 'x', 'none'].includes(headers)) throw new Error('--rate-limit-headers takes ietf, x or none');
+	return {
+		rate,
+		burst: Number(option('burst', String(rate))),
+		retryAfter: retryAfter as RateLimit['retryAfter'],
+		headers: headers as RateLimit['headers'],
+	};
 }
 
 const sandbox = await startSandbox({

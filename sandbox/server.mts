@@ -82,6 +82,12 @@ export interface RateLimit {
 	rate: number;
 	burst: number;
 	retryAfter: 'seconds' | 'date' | 'none';
+	/**
+	 * Standard rate-limit headers on every API answer, to try the node's use
+	 * of them: the IETF draft's `RateLimit` and `RateLimit-Policy`, or the
+	 * common `X-RateLimit-*`. Off (none) by default: the contract shows none.
+	 */
+	headers?: 'ietf' | 'x' | 'none';
 }
 
 class TokenBucket {
@@ -92,6 +98,12 @@ class TokenBucket {
 	constructor(limit: RateLimit) {
 		this.limit = limit;
 		this.tokens = limit.burst;
+	}
+
+	/** What is left now: whole tokens, and the ms until the bucket is full again. */
+	state(now = Date.now()): { remaining: number; fullInMs: number } {
+		const tokens = Math.min(this.limit.burst, this.tokens + ((now - this.refilledAt) * this.limit.rate) / 1000);
+		return { remaining: Math.floor(tokens), fullInMs: ((this.limit.burst - tokens) * 1000) / this.limit.rate };
 	}
 
 	/** undefined when a token was taken; otherwise the ms until one is due. */
@@ -105,6 +117,30 @@ class TokenBucket {
 		}
 		return ((1 - this.tokens) * 1000) / this.limit.rate;
 	}
+}
+
+/**
+ * The limit as standard rate-limit headers say it, when the limit asks for
+ * them. The bucket's burst is the quota, refilled in burst ÷ rate seconds;
+ * what is left is its whole tokens, and the reset is when it is full again.
+ */
+export function quotaHeaders(limit: RateLimit, state: { remaining: number; fullInMs: number }, now = Date.now()): Record<string, string> {
+	const resetSeconds = Math.ceil(state.fullInMs / 1000);
+	const windowSeconds = Math.max(1, Math.ceil(limit.burst / limit.rate));
+	if (limit.headers === 'ietf') {
+		return {
+			'RateLimit-Policy': `"default";q=${limit.burst};w=${windowSeconds}`,
+			RateLimit: `"default";r=${state.remaining};t=${resetSeconds}`,
+		};
+	}
+	if (limit.headers === 'x') {
+		return {
+			'X-RateLimit-Limit': String(limit.burst),
+			'X-RateLimit-Remaining': String(state.remaining),
+			'X-RateLimit-Reset': String(Math.ceil(now / 1000) + resetSeconds),
+		};
+	}
+	return {};
 }
 
 /** The Retry-After header for a wait, in the form the limit asks for. */
@@ -261,9 +297,10 @@ export class Sandbox {
 		}
 
 		const wait = this.bucket?.take();
+		const quota = this.bucket ? quotaHeaders(this.bucket.limit, this.bucket.state()) : {};
 		if (wait !== undefined && this.bucket) {
 			record.status = 429;
-			res.writeHead(429, { 'Content-Type': 'application/json', ...retryAfterHeader(this.bucket.limit, wait) });
+			res.writeHead(429, { 'Content-Type': 'application/json', ...retryAfterHeader(this.bucket.limit, wait), ...quota });
 			res.end(JSON.stringify({ message: 'Too many requests' }));
 			return;
 		}
@@ -278,7 +315,7 @@ export class Sandbox {
 			this.sendFault(res, record, fault);
 			return;
 		}
-		this.send(res, record, await this.route(req, record));
+		this.send(res, record, await this.route(req, record), quota);
 	}
 
 	private async route(req: http.IncomingMessage, record: RecordedRequest): Promise<Answer> {
@@ -307,10 +344,10 @@ export class Sandbox {
 		})) as Answer;
 	}
 
-	private send(res: http.ServerResponse, record: RecordedRequest, answer: Answer): void {
+	private send(res: http.ServerResponse, record: RecordedRequest, answer: Answer, headers: Record<string, string> = {}): void {
 		record.status = answer.status;
 		const text = answer.body === undefined ? '' : JSON.stringify(answer.body);
-		res.writeHead(answer.status, { 'Content-Type': 'application/json' });
+		res.writeHead(answer.status, { 'Content-Type': 'application/json', ...headers });
 		res.end(text);
 	}
 

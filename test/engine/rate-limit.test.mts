@@ -53,6 +53,26 @@ test('only rejected requests are sent again: 60 gets give exactly 60 answers of 
 	expect((await env.sandbox.summary()).byStatus).toEqual({ '200': 60, '429': expect.any(Number) });
 }, 60_000);
 
+test.each<NonNullable<RateLimit['headers']>>(['ietf', 'x'])(
+	"with the service's rate-limit headers (%s), the node holds back when the quota is used up: no 429 after it first ran out",
+	async (headers) => {
+		await env.sandbox.setRateLimit({ rate: 10, burst: 5, retryAfter: 'seconds', headers });
+		const items = Array.from({ length: 80 }, () => ({ id: 'uc-1' }));
+		const run = await runFixture(env.engine, env.sandbox, 'use-case-get', { items, onError: 'continueRegularOutput' });
+		expect(run.all.map((item) => item.json.id)).toEqual(items.map(() => 'uc-1'));
+		const statuses = (await env.sandbox.requests()).map((request) => request.status);
+		expect(statuses.filter((status) => status === 200)).toHaveLength(80);
+		// Once an answer says what is left, the node starts nothing while that is
+		// no more than the requests under way, and waits for the refill: only
+		// the first requests, sent while slow start had at most 1 + 5 × 0.5 = 3.5
+		// in flight, can meet a 429. Without the headers the pacer probes its
+		// rate upward and meets one from time to time.
+		const late = statuses.slice(8).filter((status) => status === 429);
+		expect(late).toEqual([]);
+	},
+	60_000,
+);
+
 describe('what is sent again', () => {
 	test.each([
 		['a create after a reset', 'sequence-create-fields', { name: 'Once' }, { pathPrefix: '/v1/sequences', drop: 'before-response' as const }, 1],

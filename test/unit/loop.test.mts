@@ -146,3 +146,21 @@ test('batching: at most Items per Batch in flight, and the interval between batc
 	expect(service.maxInFlight()).toBeLessThanOrEqual(3);
 	expect(clock.now).toBe(2000);
 });
+
+test("an answer whose rate-limit headers leave nothing beyond the requests under way holds every new start until the refill, with one log line", async () => {
+	const quota = (remaining: number, reset: number): HttpAnswer => ({ statusCode: 200, headers: { ratelimit: `"default";r=${remaining};t=${reset}` }, body: {} });
+	// Item 0's answer says 3 are left: nothing else is under way, so the node goes on. Item 1's says 0 are left, for 2 seconds.
+	const { service, logs, clock } = await run(3, { script: { '/v1/items/0': [quota(3, 2)], '/v1/items/1': [quota(0, 2)] } });
+	expect(service.sent).toEqual(['/v1/items/0', '/v1/items/1', '/v1/items/2']);
+	expect(clock.now).toBeGreaterThanOrEqual(2000);
+	expect(logs).toEqual([
+		"Outreach Sequences: the service's rate-limit headers say its quota is used up (0 left, refilled in 2 seconds); no new request starts for 2 seconds, then 1 item goes on at up to 1 in flight",
+	]);
+});
+
+test('headers that still leave room hold nothing back', async () => {
+	const roomy: HttpAnswer = { statusCode: 200, headers: { 'x-ratelimit-remaining': '50', 'x-ratelimit-reset': '60' }, body: {} };
+	const { clock, logs } = await run(3, { script: { '/v1/items/0': [roomy], '/v1/items/1': [roomy] } });
+	expect(clock.now).toBe(0);
+	expect(logs).toEqual([]);
+});

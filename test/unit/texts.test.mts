@@ -115,6 +115,9 @@ test('the log line when the node starts waiting says why, for how long, and how 
 });
 
 test("the log lines of a used-up quota and of an execution that starts behind a pace others learned name no key", () => {
+	expect(quotaLogLine({ remaining: 2, resetMs: 1000 }, 12, 4)).toBe(
+		"Outreach Sequences: the service's rate-limit headers say the requests under way will use up its quota (2 left, refilled in 1 second); no new request starts for 1 second, then 12 items go on at up to 4 in flight",
+	);
 	expect(quotaLogLine({ remaining: 0, resetMs: 2000 }, 12, 4)).toBe(
 		"Outreach Sequences: the service's rate-limit headers say its quota is used up (0 left, refilled in 2 seconds); no new request starts for 2 seconds, then 12 items go on at up to 4 in flight",
 	);

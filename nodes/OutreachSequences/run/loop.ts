@@ -183,12 +183,14 @@ export class RunLoop {
 	}
 
 	/**
-	 * The service's rate-limit headers say its quota is used up: nothing new
-	 * starts until it refills, and the pace slows as after a 429, but no
-	 * request was rejected.
+	 * The service's rate-limit headers say its quota is used up, or that the
+	 * requests still under way (this answer's own among them) may use up what
+	 * is left: nothing new starts until it refills, and the pace slows as after
+	 * a 429, though no request was rejected.
 	 */
 	private keepWithin(quota: Quota, ticket: Epoch, remaining: () => number): void {
-		if (quota.remaining > 0) return;
+		const othersUnderWay = this.pace.requestsInFlight - 1;
+		if (quota.remaining > othersUnderWay) return;
 		if (this.pacer.pushedBack(ticket, quota.resetMs)) {
 			this.ports.log(quotaLogLine(quota, remaining(), this.pacer.inFlightLimit));
 		}

@@ -42,6 +42,11 @@ export class ServicePace {
 		this.lastUsed = now();
 	}
 
+	/** Requests to the service in flight now, from every execution. */
+	get requestsInFlight(): number {
+		return this.inFlight;
+	}
+
 	/** Whether the service has pushed back before: an execution that starts now starts slowed. */
 	get learned(): boolean {
 		return this.pacer.sendRate !== Infinity || this.pacer.pausedFor() > 0;

@@ -204,9 +204,10 @@ export function pushedBackLogLine(failure: Failure, waitMs: number, remaining: n
 	return `Outreach Sequences: the service pushed back (${why}); ${waitText(waitMs, remaining, inFlight)}`;
 }
 
-/** The log line when the service's rate-limit headers say its quota is used up. */
+/** The log line when the service's rate-limit headers leave no room beyond the requests under way. */
 export function quotaLogLine(quota: Quota, remaining: number, inFlight: number): string {
-	return `Outreach Sequences: the service's rate-limit headers say its quota is used up (0 left, refilled in ${duration(quota.resetMs)}); ${waitText(quota.resetMs, remaining, inFlight)}`;
+	const state = quota.remaining === 0 ? 'its quota is used up' : 'the requests under way will use up its quota';
+	return `Outreach Sequences: the service's rate-limit headers say ${state} (${quota.remaining} left, refilled in ${duration(quota.resetMs)}); ${waitText(quota.resetMs, remaining, inFlight)}`;
 }
 
 /** The log line when an execution starts behind a pace that earlier executions learned. */
