@@ -42,9 +42,13 @@ const version = process.env.N8N_VERSION || DEFAULT_N8N_VERSION;
 const port = Number(process.env.N8N_PORT ?? 5678);
 const brokerPort = Number(process.env.N8N_RUNNERS_BROKER_PORT ?? 5679);
 const sandboxPort = Number(process.env.SANDBOX_PORT ?? 4010);
-const apiKey = process.env.SANDBOX_API_KEY || 'sandbox-key-0123456789';
+const DEFAULT_API_KEY = 'sandbox-key-0123456789';
+const apiKey = process.env.SANDBOX_API_KEY || DEFAULT_API_KEY;
+// A key or token the user chose is never printed: only the public defaults are.
+const shown = (value: string, fallback: string, variable: string) => (value === fallback ? value : `the ${variable} you set`);
 // The token MCP clients send to the "Outreach tools for MCP clients" workflow.
-const mcpToken = process.env.MCP_TOKEN || 'local-mcp-token-0123456789';
+const DEFAULT_MCP_TOKEN = 'local-mcp-token-0123456789';
+const mcpToken = process.env.MCP_TOKEN || DEFAULT_MCP_TOKEN;
 const userFolder = path.join(ROOT, '.n8n-local', 'user');
 const started = Date.now();
 
@@ -133,7 +137,7 @@ async function main(): Promise<void> {
 	daemons.push(sandbox.daemon);
 	writeState();
 	const sandboxUrl = sandbox.url;
-	console.log(`  ${sandboxUrl} (API key ${apiKey})`);
+	console.log(`  ${sandboxUrl} (API key: ${shown(apiKey, DEFAULT_API_KEY, 'SANDBOX_API_KEY')})`);
 
 	// Set, so that the demo keeps loading this package when n8n's default turns
 	// unverified community packages off (n8n 3.0).
@@ -182,7 +186,7 @@ async function main(): Promise<void> {
     through the "Outreach sandbox" credential.
 
  MCP clients: http://localhost:${port}/mcp/${mcpPath}
-    with the header  Authorization: Bearer ${mcpToken}
+    with the header  Authorization: Bearer ${shown(mcpToken, DEFAULT_MCP_TOKEN, 'MCP_TOKEN')}
 
  Ctrl-C stops n8n and the sandbox.
 ────────────────────────────────────────────────────────────────`);

@@ -126,6 +126,10 @@ describe('npm start survives mistakes', () => {
 			running = start('restarted');
 			await until(() => ready(running!), 5 * 60_000, () => running!.output().slice(-3000));
 			expect(running.output()).toContain('An earlier npm start');
+			// The key and token the user set are never echoed; the variable that holds them is named instead.
+			expect(running.output()).toContain('(API key: the SANDBOX_API_KEY you set)');
+			expect(running.output()).toContain('Authorization: Bearer the MCP_TOKEN you set');
+			for (const command of [first, running]) expect([command.output().includes(API_KEY), command.output().includes(MCP_TOKEN)]).toEqual([false, false]);
 			expect(stillRunning(processes)).toEqual([]);
 			expect(JSON.parse(await useCaseThroughMcp('uc-1'))).toEqual([expect.objectContaining({ id: 'uc-1' })]);
 		},
