@@ -15,7 +15,8 @@
 // Plain JavaScript on purpose: it has to run before Node 24 and the
 // dependencies are there.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -96,6 +97,15 @@ function environmentFor(node) {
 		env.npm_package_config_node_gyp_nodedir ??= env.npm_config_nodedir;
 		delete env.npm_config_nodedir;
 	}
+	// npm 11 (Node 24's) warns at every command about a nodedir in the user's
+	// ~/.npmrc ("Unknown user config"): npm runs with a copy that leaves it
+	// out, and node-gyp gets it under its own name.
+	const userConfig = env.npm_config_userconfig ?? path.join(os.homedir(), '.npmrc');
+	const withoutNodedir = userConfigWithoutNodedir(userConfig);
+	if (withoutNodedir) {
+		env.npm_config_userconfig = withoutNodedir.file;
+		if (withoutNodedir.nodedir) env.npm_package_config_node_gyp_nodedir ??= withoutNodedir.nodedir;
+	}
 	if (!node.fetched) return env;
 	env.PATH = `${path.dirname(node.bin)}${path.delimiter}${process.env.PATH ?? ''}`;
 	// npm looks for its global config beside the Node that runs it.
@@ -104,6 +114,29 @@ function environmentFor(node) {
 	// Native addons (sqlite3 for n8n) are built against this Node's headers.
 	env.npm_package_config_node_gyp_nodedir = node.home;
 	return env;
+}
+
+/**
+ * When the npm user config sets `nodedir`, a copy of it without that line, in
+ * .cache/npmrc (readable by its owner only, as it may hold a token), and the
+ * nodedir it named; else undefined.
+ */
+function userConfigWithoutNodedir(file) {
+	if (path.resolve(file) === path.join(root, '.cache', 'npmrc') || !existsSync(file)) return undefined;
+	const lines = readFileSync(file, 'utf8').split(/\r?\n/);
+	const isNodedir = (line) => /^\s*nodedir\s*=/.test(line);
+	const line = lines.find(isNodedir);
+	if (line === undefined) return undefined;
+	const copy = path.join(root, '.cache', 'npmrc');
+	mkdirSync(path.dirname(copy), { recursive: true });
+	const text = `${lines.filter((candidate) => !isNodedir(candidate)).join('\n')}\n`;
+	// Written whole and renamed into place: npm scripts running side by side read it.
+	if (!existsSync(copy) || readFileSync(copy, 'utf8') !== text) {
+		const partial = `${copy}.${process.pid}`;
+		writeFileSync(partial, text, { mode: 0o600 });
+		renameSync(partial, copy);
+	}
+	return { file: copy, nodedir: line.slice(line.indexOf('=') + 1).trim() };
 }
 
 /** Lock entries whose installed version differs or is missing; optional ones (other platforms) may be absent. */
@@ -172,7 +205,7 @@ async function main() {
 	const args = process.argv.slice(2);
 	if (args[0] === '--env') {
 		const env = environmentFor(node24());
-		for (const name of ['PATH', 'npm_config_globalconfig', 'npm_package_config_node_gyp_nodedir']) {
+		for (const name of ['PATH', 'npm_config_globalconfig', 'npm_config_userconfig', 'npm_package_config_node_gyp_nodedir']) {
 			if (env[name] !== undefined && env[name] !== process.env[name]) console.log(`export ${name}=${shellQuote(env[name])}`);
 		}
 		if (process.env.npm_config_nodedir !== undefined) console.log('unset npm_config_nodedir');

@@ -23,6 +23,17 @@ function quickStartCommands(): string[] {
 		.filter((line) => line !== '' && !line.startsWith('#'));
 }
 
+/**
+ * npm's warnings about a config it does not know, such as the nodedir in this
+ * machine's ~/.npmrc. The user's own npm prints one before the project's code
+ * runs; none may come from the npm commands the project runs, nor any about
+ * the environment ("Unknown env config").
+ */
+function npmConfigWarnings(output: string): number {
+	expect(output).not.toMatch(/Unknown env config/);
+	return (output.match(/Unknown user config/g) ?? []).length;
+}
+
 const commands = quickStartCommands();
 const report: Record<string, unknown> = { commands, node: execFileSync(path.join(olderNodeDir(), 'node'), ['--version'], { encoding: 'utf8' }).trim() };
 const minutes = (ms: number) => Math.round(ms / 600) / 100;
@@ -91,6 +102,7 @@ describe("a new user: a fresh clone and README › Quick start's two commands", 
 				for (const port of [5678, 5679, 4010]) expect([port, await portIsFree(port)]).toEqual([port, true]);
 				expect(demo.output()).toContain('Fetching Node 24');
 				expect(demo.output()).toContain('Installing them with npm ci');
+				expect(npmConfigWarnings(demo.output())).toBeLessThanOrEqual(1);
 			} finally {
 				recordLog('newcomer-start', demo.output());
 				if (demo.child.exitCode === null) demo.child.kill('SIGKILL');
@@ -110,6 +122,7 @@ describe("a new user: a fresh clone and README › Quick start's two commands", 
 			expect([code, tests.output().slice(-2000)]).toEqual([0, expect.anything()]);
 			expect(tests.output()).toMatch(/Skipped: the check of the output schemas against the service's contract, as \.\.\/shared\/api-contract\.md is not there/);
 			expect(tests.output()).toMatch(/Tests: +1 skipped, \d+ passed/);
+			expect(npmConfigWarnings(tests.output())).toBeLessThanOrEqual(1);
 		},
 		25 * 60_000,
 	);
