@@ -66,11 +66,13 @@ class Events {
 }
 
 /** N items through the pacer, as the executor drives it, against the simulated service. */
-function simulate(items: number, service: Service, ceiling = 32): Outcome {
+function simulate(items: number, service: Service, ceiling = 32, idleMs = 0): Outcome {
 	const events = new Events();
 	const pacer = new RequestPacer(ceiling, () => events.now);
+	// The pacer may exist long before its first request (a service's pace is kept while idle).
+	events.now = idleMs;
 	let tokens = service.burst;
-	let refilledAt = 0;
+	let refilledAt = idleMs;
 	const log = process.env.PACER_TRACE ? (text: string) => process.stdout.write(`${text}\n`) : () => {};
 	const take = (): number | undefined => {
 		tokens = Math.min(service.burst, tokens + ((events.now - refilledAt) * service.rate) / 1000);
@@ -126,7 +128,7 @@ function simulate(items: number, service: Service, ceiling = 32): Outcome {
 	};
 	pump();
 	events.drain();
-	return { seconds: events.now / 1000, ideal: items / service.rate, rejected, slowdowns, worstStorm };
+	return { seconds: (events.now - idleMs) / 1000, ideal: items / service.rate, rejected, slowdowns, worstStorm };
 }
 
 describe('against a rate-limited service (simulated token bucket, Retry-After in seconds)', () => {
@@ -171,6 +173,15 @@ describe('against a rate-limited service (simulated token bucket, Retry-After in
 		const outcome = simulate(100, { rate: 5, burst: 5, latencyMs: 3 });
 		expect(outcome.rejected).toBeLessThan(10);
 		expect(outcome.seconds).toBeLessThanOrEqual(outcome.ideal * 1.15);
+	});
+
+	test('the same burst into a pace made long before its first request (kept while idle): still near the ideal time', () => {
+		// What the service accepted is measured from the first request of the epoch, not from when the pacer was made:
+		// counted from 60 s earlier, 4 accepted requests looked like 0.07 per second, and the burst crawled.
+		for (const idleMs of [5_000, 60_000, 9 * 60_000]) {
+			const outcome = simulate(100, { rate: 5, burst: 5, latencyMs: 3 }, 32, idleMs);
+			expect([idleMs, outcome.rejected < 10, outcome.seconds <= outcome.ideal * 1.15]).toEqual([idleMs, true, true]);
+		}
 	});
 });
 

@@ -22,7 +22,7 @@
  * Rejections of requests sent before a pause count as that one event.
  */
 
-/** The requests sent between two pauses. A request's ticket is its epoch. */
+/** The requests sent between two pauses, from the first of them. A request's ticket is its epoch. */
 export interface Epoch {
 	startedAt: number;
 	lastSentAt: number;
@@ -111,6 +111,10 @@ export class RequestPacer {
 			this.refill(now);
 			this.tokens -= 1;
 		}
+		// An epoch starts with its first request, not when it was made: a pace
+		// kept while idle would otherwise count the idle time against what the
+		// service accepted.
+		if (this.epoch.sent === 0) this.epoch.startedAt = now;
 		this.epoch.sent++;
 		this.epoch.lastSentAt = now;
 		return this.epoch;
