@@ -13,12 +13,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { resultDataOf } from '../scripts/n8n-launcher.mts';
+import { DEFAULT_N8N_VERSION, resultDataOf } from '../scripts/n8n-launcher.mts';
 import { rateLimitChart } from './chart.mjs';
 import { rateLimitTable, writeReport } from './report.mjs';
 import { benchWorkflow, httpNode, log, machine, oursNode, prepare, root, slug } from './setup.mjs';
 
-const version = process.env.BENCH_N8N ?? '2.41.1';
+const version = process.env.BENCH_N8N ?? DEFAULT_N8N_VERSION;
 const N = Number(process.env.BENCH_RATE_ITEMS ?? 10_000);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const outDir = path.resolve(root, process.env.BENCH_OUT ?? 'bench');

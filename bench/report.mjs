@@ -47,6 +47,31 @@ ${rateLimitTable(result)}
 `;
 }
 
+/** The burst benchmark's table: per contender, what got through a burst of executions and at what cost. */
+export function burstTable(result) {
+	const pct = (part, whole) => `${((100 * part) / whole).toFixed(1)}%`;
+	return [
+		'| Contender | Executions succeeded | Duplicates | Requests rejected (429) | Requests in all | Time, s | Time ÷ ideal |',
+		'|---|---:|---:|---:|---:|---:|---:|',
+		...result.rows.map(
+			(row) =>
+				`| ${row.contender} | ${count(row.succeeded)} (${pct(row.succeeded, result.events)}) | ${count(row.duplicates)} | ${count(row.rejected)} (${pct(row.rejected, result.events)} of the events) | ${count(row.requests)} | ${fixed(row.seconds, 1)} | ${row.key === 'ours' ? `**${fixed(row.ofIdeal)}×**` : `${fixed(row.ofIdeal)}×`} |`,
+		),
+	].join('\n');
+}
+
+function burstSection(result) {
+	return `## A burst of executions, n8n ${result.n8n}
+
+Written by \`bench/burst.mjs\` (also part of \`npm run bench\`). ${count(result.events)} webhook calls arrive at once at a published workflow in \`n8n start\` (regular mode). Each is its own execution, and each archives one contact. The sandbox allows ${result.rate} requests per second (burst ${result.rate}) and answers 429 with \`Retry-After\` (${result.retryAfter}) beyond that. The contenders run one after another in one run. The ideal time is N ÷ R = ${result.idealSeconds} s. *Executions succeeded*: the webhook answered with the archived contact. *Duplicates*: the same archive carried out more than once. *Time*: until the last execution answered. Package: ${result.package}.
+
+- Date: ${result.date}
+- Machine: ${result.machine}; Node.js ${result.node}
+
+${burstTable(result)}
+`;
+}
+
 const readResults = (folder, pattern) =>
 	readdirSync(folder)
 		.filter((file) => pattern.test(file))
@@ -56,6 +81,7 @@ const readResults = (folder, pattern) =>
 export function writeReport(folder) {
 	const results = readResults(folder, /^results-.*\.json$/);
 	const rateLimited = readResults(folder, /^rate-limit-.*\.json$/);
+	const bursts = readResults(folder, /^burst-.*\.json$/);
 	const sections = results.map((result) => {
 		const tag = result.n8n.replace(/\W+/g, '-');
 		const profile = path.join(folder, `profile-${tag}.md`);
@@ -85,6 +111,6 @@ Written by \`npm run bench\` (\`bench/run.mjs\`). Each workload runs through \`n
 
 *ms/item* is the node's own \`executionTime\` from the run data, divided by N (the floor: its elapsed time divided by N). *Peak RSS* is the \`n8n execute\` process's maximum resident set (\`/usr/bin/time -f %M\`); *Wall* is that whole process, start-up included. Every run is checked: N items out, each a success, and N requests seen by the sandbox.
 
-${sections.join('\n')}${rateLimited.map((result) => `\n${rateLimitSection(result)}`).join('')}`,
+${sections.join('\n')}${rateLimited.map((result) => `\n${rateLimitSection(result)}`).join('')}${bursts.map((result) => `\n${burstSection(result)}`).join('')}`,
 	);
 }

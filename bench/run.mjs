@@ -17,10 +17,10 @@ import path from 'node:path';
 
 import { renderChart } from './chart.mjs';
 import { resultTable, writeReport } from './report.mjs';
-import { PACKAGE_NAME as PACKAGE, resultDataOf } from '../scripts/n8n-launcher.mts';
+import { DEFAULT_N8N_VERSION, PACKAGE_NAME as PACKAGE, resultDataOf } from '../scripts/n8n-launcher.mts';
 import { benchWorkflow, httpNode, log, machine, oursNode, prepare, root, slug } from './setup.mjs';
 
-const version = process.env.BENCH_N8N ?? '2.41.1';
+const version = process.env.BENCH_N8N ?? DEFAULT_N8N_VERSION;
 const sizes = (process.env.BENCH_SIZES ?? '2000,10000').split(',').map(Number);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const outDir = path.resolve(root, process.env.BENCH_OUT ?? 'bench');

@@ -17,6 +17,8 @@ import {
 	n8nBin,
 	n8nEnv,
 	packPackage,
+	publishWorkflow,
+	startDaemon,
 	startSandbox,
 } from '../scripts/n8n-launcher.mts';
 
@@ -40,8 +42,13 @@ export async function prepare({ version, apiKey, sandboxArgs = [], prefix }) {
 	const n8n = n8nBin(await installN8n(version, { log }));
 
 	const work = mkdtempSync(path.join(os.tmpdir(), `outreach-${prefix}-`));
-	execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-	const tarball = packPackage(work);
+	// BENCH_PACKAGE=<tarball>: another build of the package, to compare (an earlier commit's `npm pack`).
+	let tarball = process.env.BENCH_PACKAGE;
+	if (tarball) log(`Installing ${tarball}, not this checkout's build`);
+	else {
+		execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+		tarball = packPackage(work);
+	}
 	const tarballName = path.basename(tarball);
 	await installPackage(path.join(work, 'user'), tarball);
 
@@ -75,6 +82,22 @@ export async function prepare({ version, apiKey, sandboxArgs = [], prefix }) {
 		tarballKb: Number((statSync(tarball).size / 1024).toFixed(1)),
 		/** Imports the workflows (each with its own `id`) in one n8n start. */
 		importWorkflows: (workflows) => importWorkflows(n8n, env, workflows),
+		/** `n8n start` with these workflows published; resolves once their webhooks answer. */
+		async startServer(ids, webhookPaths) {
+			for (const id of ids) await publishWorkflow(n8n, version, id, env);
+			const port = await freePort();
+			const server = startDaemon(n8n, ['start'], { ...env, N8N_PORT: String(port), N8N_LOG_LEVEL: 'warn' });
+			const url = `http://127.0.0.1:${port}`;
+			for (const webhook of webhookPaths) {
+				for (;;) {
+					if (server.child.exitCode !== null) throw new Error(`n8n stopped:\n${server.log()}`);
+					const status = await fetch(`${url}/webhook/${webhook}`, { method: 'POST' }).then((response) => response.status, () => 0);
+					if (status !== 0 && status !== 404) break;
+					await new Promise((resolve) => setTimeout(resolve, 500));
+				}
+			}
+			return { url, stop: () => server.stop() };
+		},
 		/**
 		 * `n8n execute --id --rawOutput`, optionally under `/usr/bin/time`; resolves with stdout and the wall time.
 		 * stdout goes to a file, not a pipe: through a pipe, a line from n8n's task runner (a child process on
