@@ -164,3 +164,38 @@ test('headers that still leave room hold nothing back', async () => {
 	expect(clock.now).toBe(0);
 	expect(logs).toEqual([]);
 });
+
+test("waiting behind another execution's push-back costs an item none of its retries: only rejections it received count", async () => {
+	// Two executions share one service's pace. A's first answers are 429s with a 5 s wait; B starts meanwhile
+	// with Max Retries = 0, so any retry counted against B's items would fail them.
+	const clock = { now: 0 };
+	const pace = new ServicePace(32, () => clock.now);
+	const service = scriptedService({ '/v1/a/0': [limited('5'), limited('5')] });
+	const sentAt: Array<[string, number]> = [];
+	const loopFor = (name: string, count: number, maxRetries: number) =>
+		new RunLoop(count, { ...SETTINGS, policy: { enabled: true, maxRetries, maxWaitMs: 60_000 } }, {
+			pace,
+			prepare: (index) => ({ method: 'POST', path: `/v1/${name}/${index}`, subject: { noun: 'item', id: String(index), verb: 'archive' } }),
+			send: (request) => {
+				sentAt.push([request.path, clock.now]);
+				return service.send(request, clock);
+			},
+			cancelled: () => false,
+			log: () => undefined,
+			now: () => clock.now,
+			sleep: async (ms) => {
+				clock.now += ms;
+			},
+			random: () => 0.5,
+		});
+	const a = loopFor('a', 1, 3);
+	const b = loopFor('b', 3, 0);
+	await Promise.all([a.run(), b.run()]);
+	expect(a.items).toEqual([{ state: 'done', json: { path: '/v1/a/0' }, sends: 3 }]);
+	expect(states(b.items)).toEqual(['done', 'done', 'done']);
+	expect(b.items.map((item) => (item.state === 'done' ? item.sends : undefined))).toEqual([1, 1, 1]);
+	// B's items were held back by A's pause: none went out before A's first 5 s wait was over.
+	const bSent = sentAt.filter(([path]) => path.startsWith('/v1/b/')).map(([, at]) => at);
+	expect(bSent).toHaveLength(3);
+	expect(Math.min(...bSent)).toBeGreaterThanOrEqual(5000);
+});
