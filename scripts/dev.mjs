@@ -29,6 +29,8 @@ const NODE_VERSION = '24.21.0';
 const cacheDir = path.join(root, '.cache', 'node24');
 /** Set once the toolchain is checked, so that nested npm scripts don't check again. */
 const READY = 'OUTREACH_DEV_READY';
+/** The nodedir the user's npm config named, which npm no longer reads (see environmentFor). */
+const NPMRC_NODEDIR = 'OUTREACH_NPMRC_NODEDIR';
 
 const say = (text) => process.stderr.write(`▸ ${text}\n`);
 
@@ -99,12 +101,17 @@ function environmentFor(node) {
 	}
 	// npm 11 (Node 24's) warns at every command about a nodedir in the user's
 	// ~/.npmrc ("Unknown user config"): npm runs with a copy that leaves it
-	// out, and node-gyp gets it under its own name.
+	// out. node-gyp gets it under its own name, and the n8n install, whose
+	// sqlite3 build has a node-gyp that reads only npm_config_nodedir, under
+	// NPMRC_NODEDIR (scripts/n8n-launcher.mts).
 	const userConfig = env.npm_config_userconfig ?? path.join(os.homedir(), '.npmrc');
 	const withoutNodedir = userConfigWithoutNodedir(userConfig);
 	if (withoutNodedir) {
 		env.npm_config_userconfig = withoutNodedir.file;
-		if (withoutNodedir.nodedir) env.npm_package_config_node_gyp_nodedir ??= withoutNodedir.nodedir;
+		if (withoutNodedir.nodedir) {
+			env.npm_package_config_node_gyp_nodedir ??= withoutNodedir.nodedir;
+			env[NPMRC_NODEDIR] ??= withoutNodedir.nodedir;
+		}
 	}
 	if (!node.fetched) return env;
 	env.PATH = `${path.dirname(node.bin)}${path.delimiter}${process.env.PATH ?? ''}`;
@@ -205,7 +212,7 @@ async function main() {
 	const args = process.argv.slice(2);
 	if (args[0] === '--env') {
 		const env = environmentFor(node24());
-		for (const name of ['PATH', 'npm_config_globalconfig', 'npm_config_userconfig', 'npm_package_config_node_gyp_nodedir']) {
+		for (const name of ['PATH', 'npm_config_globalconfig', 'npm_config_userconfig', 'npm_package_config_node_gyp_nodedir', NPMRC_NODEDIR]) {
 			if (env[name] !== undefined && env[name] !== process.env[name]) console.log(`export ${name}=${shellQuote(env[name])}`);
 		}
 		if (process.env.npm_config_nodedir !== undefined) console.log('unset npm_config_nodedir');

@@ -181,8 +181,14 @@ export async function installN8n(version: string, options: InstallOptions = {}):
 			clearInterval(progress);
 		}
 		const env = { ...process.env };
+		// The headers to build against. sqlite3's own node-gyp reads them only
+		// from npm_config_nodedir, and without them it downloads headers, which
+		// fails offline. (npm's warning about that variable stays in this
+		// command's captured output.) The Node that runs n8n: Node 24 (its
+		// headers, scripts/dev.mjs), or another (the user's npm config nodedir).
+		const nodedir = options.nodeBin ? process.env.OUTREACH_NPMRC_NODEDIR : env.npm_package_config_node_gyp_nodedir;
+		if (nodedir) env.npm_config_nodedir = nodedir;
 		if (options.nodeBin) {
-			// n8n runs on another Node: build against that Node's headers, as the machine's npm config says.
 			delete env.npm_package_config_node_gyp_nodedir;
 			env.PATH = `${path.dirname(options.nodeBin)}${path.delimiter}${env.PATH ?? ''}`;
 		}
