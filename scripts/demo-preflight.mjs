@@ -53,6 +53,8 @@ function stop(text) {
 
 export async function preflight(root) {
 	const file = stateFile(root);
+	/** Whether what an earlier, killed start left was stopped just now. */
+	let cleaned = false;
 	if (existsSync(file)) {
 		let state = {};
 		try {
@@ -70,6 +72,9 @@ export async function preflight(root) {
 		if (left.length) {
 			process.stderr.write(`▸ An earlier npm start (process ${state.pid}) ended without stopping what it had started; stopping it now …\n`);
 			await Promise.all(left.map(stopGroup));
+			const still = left.filter(groupAlive);
+			process.stderr.write(still.length ? `  ${still.length} of its process groups did not stop: ${still.join(', ')}.\n` : '  Stopped.\n');
+			cleaned = true;
 		}
 		rmSync(file, { force: true });
 	}
@@ -82,7 +87,7 @@ export async function preflight(root) {
 		);
 		stop(
 			`${taken.length === 1 ? 'A port' : 'Ports'} that npm start needs ${taken.length === 1 ? 'is' : 'are'} taken by another program:\n${lines.join('\n')}\n` +
-				'  Another npm start, or another n8n, may be running. Nothing was changed.',
+				`  Another npm start, or another n8n, may be running. ${cleaned ? 'Nothing else was changed.' : 'Nothing was changed.'}`,
 		);
 	}
 }
