@@ -209,6 +209,8 @@ function commandLine(args) {
 }
 
 async function main() {
+	// When the command was typed, for npm start's "ready after" (scripts/start.mts): Node 24 and npm ci count too.
+	process.env.OUTREACH_STARTED_AT ??= String(Date.now());
 	const args = process.argv.slice(2);
 	if (args[0] === '--env') {
 		const env = environmentFor(node24());

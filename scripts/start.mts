@@ -50,7 +50,8 @@ const shown = (value: string, fallback: string, variable: string) => (value === 
 const DEFAULT_MCP_TOKEN = 'local-mcp-token-0123456789';
 const mcpToken = process.env.MCP_TOKEN || DEFAULT_MCP_TOKEN;
 const userFolder = path.join(ROOT, '.n8n-local', 'user');
-const started = Date.now();
+// Since the command was typed (scripts/dev.mjs), so that fetching Node 24 and npm ci count too.
+const started = Number(process.env.OUTREACH_STARTED_AT) || Date.now();
 
 const daemons: Daemon[] = [];
 const children = new Set<ChildProcess>();
