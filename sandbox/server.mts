@@ -32,6 +32,8 @@ export interface Fault {
 	/** Matches when the request target starts with this text (default: every request). */
 	pathPrefix?: string;
 	method?: string;
+	/** Matches only when the request body holds this text. */
+	bodyContains?: string;
 	/** How many requests it applies to; default: until cleared. */
 	times?: number;
 	/** Wait this long before answering (or before dropping). */
@@ -261,11 +263,12 @@ export class Sandbox {
 		return this.store[kind].get(id);
 	}
 
-	private takeFault(req: http.IncomingMessage): Fault | undefined {
+	private takeFault(req: http.IncomingMessage, body: string): Fault | undefined {
 		const fault = this.faults.find(
 			(candidate) =>
 				(candidate.pathPrefix === undefined || (req.url ?? '').startsWith(candidate.pathPrefix)) &&
-				(candidate.method === undefined || candidate.method.toUpperCase() === req.method),
+				(candidate.method === undefined || candidate.method.toUpperCase() === req.method) &&
+				(candidate.bodyContains === undefined || body.includes(candidate.bodyContains)),
 		);
 		if (fault?.times !== undefined && --fault.times <= 0) this.faults.splice(this.faults.indexOf(fault), 1);
 		return fault;
@@ -304,7 +307,7 @@ export class Sandbox {
 			res.end(JSON.stringify({ message: 'Too many requests' }));
 			return;
 		}
-		const fault = this.takeFault(req);
+		const fault = this.takeFault(req, record.body);
 		if (fault?.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
 		if (res.destroyed) return;
 		if (fault?.drop === 'before-response') {

@@ -43,6 +43,26 @@ interface Case {
 	message: string | RegExp | (() => string);
 	/** Text the error's description (its details) must hold. */
 	details?: string | RegExp;
+	/** The facts each failed item carries (README › Errors › Failed items). */
+	facts: Facts;
+}
+
+interface Facts {
+	statusCode: number | null;
+	networkError: string | null;
+	timesSent: number;
+	retryAfterSeconds: number | null;
+	outcome: 'notActed' | 'mayHaveActed';
+}
+
+/** An HTTP failure sent once: the service did not act when it refused (4xx) or was unavailable (503). */
+function httpFacts(status: number, retryAfterSeconds: number | null = null): Facts {
+	const notActed = (status >= 400 && status < 500) || status === 503;
+	return { statusCode: status, networkError: null, timesSent: 1, retryAfterSeconds, outcome: notActed ? 'notActed' : 'mayHaveActed' };
+}
+
+function networkFacts(networkError: string, outcome: Facts['outcome']): Facts {
+	return { statusCode: null, networkError, timesSent: 1, retryAfterSeconds: null, outcome };
 }
 
 async function runCase(testCase: Case, mode: OnError): Promise<void> {
@@ -67,8 +87,9 @@ async function runCase(testCase: Case, mode: OnError): Promise<void> {
 		expect(run.outputs).toHaveLength(1);
 		expect(run.outputs[0].map((item) => item.pairedItem)).toEqual(ITEMS.map((_, item) => ({ item })));
 		for (const index of testCase.failing) {
-			expect(Object.keys(run.outputs[0][index].json)).toEqual(['error']);
-			expectText(run.outputs[0][index].json.error, message);
+			const { error, ...facts } = run.outputs[0][index].json;
+			expectText(error, message);
+			expect(facts).toEqual(testCase.facts);
 		}
 		for (const index of healthy) expect(run.outputs[0][index].json.id).toBe(ITEMS[index].id);
 	} else {
@@ -77,7 +98,12 @@ async function runCase(testCase: Case, mode: OnError): Promise<void> {
 		expect(success.map((item) => item.pairedItem)).toEqual(healthy.map((item) => ({ item })));
 		expect(success.map((item) => item.json.id)).toEqual(healthy.map((index) => ITEMS[index].id));
 		expect(failure.map((item) => item.pairedItem)).toEqual(testCase.failing.map((item) => ({ item })));
-		for (const item of failure) expectText(item.json.error, message);
+		for (const item of failure) {
+			expectText(item.json.error, message);
+			// Only error and message are the node's: n8n adds the input item's fields (id) on the error output.
+			expect(Object.keys(item.json).sort()).toEqual(['error', 'id', 'message']);
+			expect(item.json.message).toEqual(testCase.facts);
+		}
 		// Downstream nodes still reach each input item.
 		const readBack = run.output('After Error')[0].map((item) => (item.json.read as { input: { id: string } }).input.id);
 		expect(readBack).toEqual(testCase.failing.map((index) => ITEMS[index].id));
@@ -140,6 +166,7 @@ const httpCases: Case[] = STATUSES.flatMap((status) =>
 			fault: { status, body, headers },
 			failing: [FAULTY],
 			message: httpMessage(status, kind),
+			facts: httpFacts(status),
 			details: new RegExp(`^The service answered HTTP ${status}.*${shown.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
 		};
 	}),
@@ -150,6 +177,7 @@ httpCases.push({
 	parameters: RETRY_OFF,
 	failing: [FAULTY],
 	message: httpMessage(429, 'json', '30'),
+	facts: httpFacts(429, 30),
 });
 
 // ── 2xx answers that hold no result ─────────────────────────────────────────
@@ -168,6 +196,8 @@ const okCases: Case[] = okBodies.map(([name, body, type]) => ({
 	fault: { status: 200, body, headers: { 'Content-Type': type } },
 	failing: [FAULTY],
 	message: noResult,
+	// A 2xx may mean the service acted, whatever its body.
+	facts: httpFacts(200),
 	details: /^The service answered HTTP 200/,
 }));
 
@@ -175,12 +205,13 @@ const okCases: Case[] = okBodies.map(([name, body, type]) => ({
 const reset = `The connection to the outreach service was reset before its answer to ${SUBJECT} was complete. The service may or may not have carried it out.`;
 let refusedUrl = '';
 const networkCases: Case[] = [
-	{ name: 'a connection dropped before the answer', fault: { drop: 'before-response' }, failing: [FAULTY], message: reset },
+	{ name: 'a connection dropped before the answer', fault: { drop: 'before-response' }, failing: [FAULTY], message: reset, facts: networkFacts('reset', 'mayHaveActed') },
 	{
 		name: 'a reset in the middle of the answer',
 		fault: { drop: 'mid-body', status: 200, body: { id: 'c-43', status: 'archived' } },
 		failing: [FAULTY],
 		message: reset,
+		facts: networkFacts('reset', 'mayHaveActed'),
 	},
 	{
 		name: 'an answer slower than Request Options › Timeout',
@@ -188,6 +219,7 @@ const networkCases: Case[] = [
 		parameters: { requestOptions: { timeout: 300 } },
 		failing: [FAULTY],
 		message: `The outreach service did not answer the request to ${SUBJECT} within 300 ms, the limit set in Request Options › Timeout.`,
+		facts: networkFacts('timeout', 'mayHaveActed'),
 		details: /Network error: /,
 	},
 	{
@@ -197,6 +229,7 @@ const networkCases: Case[] = [
 		message: () =>
 			`Could not connect to the outreach service at ${refusedUrl}: the connection was refused. Check the credential's Base URL and that the service is running.`,
 		details: /Network error: ECONNREFUSED/,
+		facts: networkFacts('refused', 'notActed'),
 	},
 	{
 		name: 'a DNS failure',
@@ -204,6 +237,7 @@ const networkCases: Case[] = [
 		failing: [0, 1, 2],
 		message: 'The host "outreach-sandbox.invalid" in the credential\'s Base URL could not be found: the DNS lookup failed.',
 		details: /Network error: (ENOTFOUND|EAI_AGAIN|EAI_FAIL|EAI_NONAME)/,
+		facts: networkFacts('dns', 'notActed'),
 	},
 ];
 

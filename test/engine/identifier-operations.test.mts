@@ -106,7 +106,11 @@ describe.each(operations)('$fixture', (op) => {
 			onError: 'continueRegularOutput',
 		});
 		expect(run.all).toEqual([
-			expect.objectContaining({ json: { error: op.notFound }, pairedItem: { item: 0 } }),
+			// A 404 sent once: the service did not act on it.
+			expect.objectContaining({
+				json: { error: op.notFound, statusCode: 404, networkError: null, timesSent: 1, retryAfterSeconds: null, outcome: 'notActed' },
+				pairedItem: { item: 0 },
+			}),
 		]);
 	});
 

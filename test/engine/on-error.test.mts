@@ -28,7 +28,7 @@ test('Continue: one item per input item, in order, errors in json.error, linked 
 	// A node downstream reads the input item through $('Items').item.
 	const read = run.output('After Success')[0].map((item) => item.json.read as { input: { id: string }; result: Record<string, unknown> });
 	expect(read.map((entry) => entry.input.id)).toEqual(items.map((item) => item.id));
-	expect(read[1].result).toEqual({ error: notFound });
+	expect(read[1].result).toEqual({ error: notFound, statusCode: 404, networkError: null, timesSent: 1, retryAfterSeconds: null, outcome: 'notActed' });
 	expect(read[4].result.id).toBe('42');
 	expect((await env.sandbox.requests()).map((request) => request.url).sort()).toEqual(
 		['/v1/contacts/42/archive', '/v1/contacts/c-42/archive', '/v1/contacts/c-43/archive', '/v1/contacts/zz-404/archive'],

@@ -95,7 +95,9 @@ describe('Using Fields Below', () => {
 				},
 			},
 		});
-		expect(run.all).toEqual([expect.objectContaining({ json: { error: message }, pairedItem: { item: 0 } })]);
+		// Never sent: nothing reached the service.
+		const notSent = { statusCode: null, networkError: null, timesSent: 0, retryAfterSeconds: null, outcome: 'notActed' };
+		expect(run.all).toEqual([expect.objectContaining({ json: { error: message, ...notSent }, pairedItem: { item: 0 } })]);
 		expect(await env.sandbox.requests()).toHaveLength(0);
 	});
 });

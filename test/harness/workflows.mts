@@ -31,6 +31,8 @@ export interface RunOptions {
 	onError?: OnError;
 	/** Credential data; default: the sandbox's URL and key. */
 	credential?: ICredentialDataDecryptedObject;
+	/** The node's settings besides On Error, e.g. Retry On Fail. */
+	settings?: Pick<INode, 'retryOnFail' | 'maxTries' | 'waitBetweenTries'>;
 }
 
 export interface FixtureRun extends RunResult {
@@ -52,6 +54,7 @@ export async function runFixture(
 		if (node.name !== OUTREACH) return node;
 		const patched: INode = { ...node, parameters: { ...node.parameters, ...options.parameters } };
 		if (options.onError) patched.onError = options.onError;
+		Object.assign(patched, options.settings);
 		return patched;
 	});
 	const credential = options.credential ?? { apiKey: sandbox.apiKey, baseUrl: sandbox.url };

@@ -98,3 +98,28 @@ test('at most MAX_SERVICES are remembered', () => {
 	for (let index = 0; index < MAX_SERVICES + 20; index++) servicePace(`http://many-${index}.test`, 'key', 32, now);
 	expect(rememberedServices()).toBeLessThanOrEqual(MAX_SERVICES);
 });
+
+test('a turn says how long the pace held it back, in line behind others included; a turn that did not wait hears nothing', async () => {
+	const { clock, now, sleep } = virtualClock();
+	const pace = new ServicePace(32, now);
+	const first = (await pace.turn(() => false, sleep)) as Epoch;
+	pace.pacer.pushedBack(first, 3000);
+	pace.finished();
+	const waits: number[][] = [[], []];
+	const before = pace.heldBackMs;
+	await Promise.all(
+		waits.map(async (heard) => {
+			const ticket = (await pace.turn(() => false, sleep, (ms) => heard.push(ms))) as Epoch;
+			pace.pacer.succeeded(ticket);
+			pace.finished();
+		}),
+	);
+	// Both waited out the 3 s pause: the first sleeping, the second in line behind it.
+	expect(waits[0][0]).toBeGreaterThanOrEqual(3000);
+	expect(waits[1][0]).toBeGreaterThanOrEqual(3000);
+	expect(pace.heldBackMs - before).toBeLessThanOrEqual(clock.now);
+	const heard: number[] = [];
+	const fresh = new ServicePace(32, now);
+	await fresh.turn(() => false, sleep, (ms) => heard.push(ms));
+	expect(heard).toEqual([]);
+});

@@ -16,6 +16,8 @@ export class Dispatcher {
 		/** Whether the item at this index is no longer to be sent. */
 		private readonly isStopped: (index: number) => boolean,
 		private readonly sleep: (ms: number) => Promise<void>,
+		/** Hears how long the service's pace held a request back, when it did. */
+		private readonly waited?: (ms: number) => void,
 	) {}
 
 	/**
@@ -34,7 +36,7 @@ export class Dispatcher {
 			for (let index = queue.shift(); index !== undefined; index = queue.shift()) {
 				if (this.isStopped(index) || !prepare(index)) continue;
 				const item = index;
-				const ticket = await this.pace.turn(() => this.isStopped(item), this.sleep);
+				const ticket = await this.pace.turn(() => this.isStopped(item), this.sleep, this.waited);
 				if (!ticket) continue;
 				this.inFlight++;
 				let again = false;

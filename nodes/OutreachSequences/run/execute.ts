@@ -1,10 +1,12 @@
 /**
  * Where n8n hands the node its items: reads the settings, connects once,
  * runs the loop (loop.ts), and gives n8n exactly one output item per input
- * item, in input order, each with its pairedItem. With On Error = Stop the
- * failure of the lowest failed item is thrown instead.
+ * item, in input order, each with its pairedItem; a failed item holds its
+ * error and its facts (failedItem.ts). With On Error = Stop the failure of
+ * the lowest failed item is thrown instead. What the run has to say goes to
+ * the output pane as execution hints (hints.ts).
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeExecutionHint } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { DEFAULT_TIMEOUT_MS, MAX_IN_FLIGHT } from '../describe/defaults';
@@ -12,13 +14,19 @@ import type { RequestOptionsValue } from '../describe/names';
 import { CREDENTIAL_TYPE, Field } from '../describe/names';
 import type { OperationDefinition } from '../describe/types';
 import { normalizeBaseUrl } from '../describe/validation';
+import type { FailedItemShape, FailureFacts } from './failedItem';
+import { failedItemJson, failedItemShape, failureFacts, failureGroup } from './failedItem';
+import type { HintSetting } from './hints';
+import { executionHints, RETRY_ON_FAIL_TEXT } from './hints';
 import { itemError } from './itemError';
-import type { Pace } from './loop';
+import type { ItemFailure, ItemState, Pace } from './loop';
 import { RunLoop } from './loop';
 import { retryPolicyOf } from './retry';
 import { servicePace } from './servicePace';
 import { sharedPaceLogLine } from './texts';
-import { failuresAsItems, toolCallerType } from './tool';
+import type { ItemEnd } from './runReport';
+import { RunReport } from './runReport';
+import { failuresAsItems, isToolVariant, toolCallerType } from './tool';
 import type { Connection } from './transport';
 import { send } from './transport';
 
@@ -67,11 +75,43 @@ function callerTypeOf(context: IExecuteFunctions): string | undefined {
 	});
 }
 
-/** One output item per input item, each with its pairedItem: the service's answer, or the failure's message. */
-function outputOf(results: Array<IDataObject | Error>): INodeExecutionData[][] {
+/** A failed item: its error, and the facts a workflow can branch on. */
+class Failed {
+	constructor(
+		readonly error: Error,
+		readonly facts: FailureFacts,
+	) {}
+}
+
+/** One output item per input item, each with its pairedItem: the service's answer, or the failure's text and facts. */
+function outputOf(results: Array<IDataObject | Failed>, shape: FailedItemShape): INodeExecutionData[][] {
 	// Only the message: an item that holds the error object breaks
 	// $('Outreach Sequences').item for every node downstream.
-	return [results.map((result, index) => ({ json: result instanceof Error ? { error: result.message } : result, pairedItem: { item: index } }))];
+	return [
+		results.map((result, index) => ({
+			json: result instanceof Failed ? failedItemJson(result.error.message, result.facts, shape) : result,
+			pairedItem: { item: index },
+		})),
+	];
+}
+
+/** How each item ended, for the hints. */
+function endOf(item: ItemState): ItemEnd {
+	if (item.state !== 'failed') return { failed: false };
+	return { failed: true, group: failureGroup(item.failure), outcome: failureFacts(item.failure).outcome };
+}
+
+/** Hints go to the output pane where n8n has them (guarded: older n8n and other callers may not). */
+function addHints(context: IExecuteFunctions, hints: NodeExecutionHint[]): void {
+	if (hints.length > 0 && typeof context.addExecutionHints === 'function') context.addExecutionHints(...hints);
+}
+
+/** An error that stops the node also says when Retry On Fail will send every item again. */
+function withRetryOnFailWarning<T extends Error>(error: T, setting: HintSetting): T {
+	if (!setting.retryOnFail || setting.readOnly) return error;
+	const withDescription = error as T & { description?: string | null };
+	withDescription.description = withDescription.description ? `${withDescription.description}\n\n${RETRY_ON_FAIL_TEXT}` : RETRY_ON_FAIL_TEXT;
+	return error;
 }
 
 export async function runOperation(context: IExecuteFunctions, definition: OperationDefinition): Promise<INodeExecutionData[][]> {
@@ -79,6 +119,8 @@ export async function runOperation(context: IExecuteFunctions, definition: Opera
 	const items = context.getInputData();
 	// As a tool, the caller decides whether a failure is an item or thrown (tool.ts); otherwise On Error does.
 	const failuresBecomeItems = failuresAsItems(context.continueOnFail(), node.type, callerTypeOf(context));
+	const shape = failedItemShape(node.onError, isToolVariant(node.type));
+	const setting: HintSetting = { retryOnFail: node.retryOnFail === true, readOnly: definition.readOnly === true };
 	const options = context.getNodeParameter(Field.requestOptions, 0, {}) as RequestOptionsValue;
 	const policy = retryPolicyOf(options);
 	const cancelSignal = context.getExecutionCancelSignal?.();
@@ -88,8 +130,13 @@ export async function runOperation(context: IExecuteFunctions, definition: Opera
 		connection = await connect(context, options);
 	} catch (error) {
 		// A bad credential or Base URL: every item fails the same way, and nothing is sent.
-		if (!failuresBecomeItems && items.length > 0) throw setupFailure(context, error, 0);
-		return outputOf(items.map((_, index) => setupFailure(context, error, index)));
+		if (!failuresBecomeItems && items.length > 0) throw withRetryOnFailWarning(setupFailure(context, error, 0), setting);
+		const notSent: ItemFailure = { kind: 'notSent', error };
+		addHints(context, executionHints(new RunReport().summarize(items.map(() => endOf({ state: 'failed', failure: notSent }))), setting));
+		return outputOf(
+			items.map((_, index) => new Failed(setupFailure(context, error, index), failureFacts(notSent))),
+			shape,
+		);
 	}
 
 	const pace = paceOf(options);
@@ -118,17 +165,18 @@ export async function runOperation(context: IExecuteFunctions, definition: Opera
 		shared.leave();
 	}
 
-	const results = loop.items.map((item, index) => {
+	const results = loop.items.map((item, index): IDataObject | Failed | undefined => {
 		if (item.state === 'done') return item.json;
-		if (item.state === 'failed') return itemError(node, index, item.failure, connection, policy);
+		if (item.state === 'failed') return new Failed(itemError(node, index, item.failure, connection, policy), failureFacts(item.failure));
 		return undefined;
 	});
 	const stopAt = loop.firstFailure;
-	const stopError = stopAt === undefined ? undefined : results[stopAt];
-	if (stopError instanceof Error) throw stopError;
+	const stopped = stopAt === undefined ? undefined : results[stopAt];
+	if (stopped instanceof Failed) throw withRetryOnFailWarning(stopped.error, setting);
 	const complete = results.filter((result) => result !== undefined);
 	if (cancelSignal?.aborted || complete.length < results.length) {
 		throw new NodeOperationError(node, 'The execution was stopped before every item was sent.');
 	}
-	return outputOf(complete);
+	addHints(context, executionHints(loop.report.summarize(loop.items.map(endOf)), setting));
+	return outputOf(complete, shape);
 }

@@ -14,6 +14,7 @@ import type { Epoch, RequestPacer } from './pacer';
 import type { Quota } from './quota';
 import type { RetryDecision, RetryPolicy } from './retry';
 import { backoffMs, decideRetry } from './retry';
+import { RunReport } from './runReport';
 import type { ServicePace } from './servicePace';
 import { pushedBackLogLine, quotaLogLine } from './texts';
 import type { Attempt } from './transport';
@@ -70,6 +71,8 @@ export interface LoopPorts {
 
 export class RunLoop {
 	readonly items: ItemState[];
+	/** What slowed this run down (runReport.ts). */
+	readonly report = new RunReport();
 	private readonly pacer: RequestPacer;
 	private readonly pace: ServicePace;
 	/** The lowest index that failed, when the run stops at the first failure. */
@@ -93,8 +96,17 @@ export class RunLoop {
 	}
 
 	async run(): Promise<void> {
+		const dispatcher = new Dispatcher(this.pace, (index) => this.isStopped(index), this.ports.sleep, (ms) => this.report.waited(ms));
+		const heldBackBefore = this.pace.heldBackMs;
+		try {
+			await this.sendAll(dispatcher);
+		} finally {
+			this.report.heldBack(this.pace.heldBackMs - heldBackBefore);
+		}
+	}
+
+	private async sendAll(dispatcher: Dispatcher): Promise<void> {
 		const { pace } = this.settings;
-		const dispatcher = new Dispatcher(this.pace, (index) => this.isStopped(index), this.ports.sleep);
 		for (let next = 0; next < this.items.length && !this.runStopped(); ) {
 			if (next > 0 && pace.pauseMs > 0) await this.ports.sleep(pace.pauseMs);
 			const end = pace.batched ? Math.min(next + pace.groupSize, this.items.length) : this.items.length;
@@ -164,6 +176,7 @@ export class RunLoop {
 		remaining: () => number,
 	): boolean {
 		const slowdowns = this.pacer.consecutiveSlowdowns + (this.pacer.wouldStartSlowdown(ticket) ? 1 : 0);
+		if (failure.kind === 'http' && (failure.status === 429 || failure.status === 503)) this.report.pushedBack();
 		const decision = decideRetry(failure, {
 			readOnly: this.settings.readOnly,
 			policy: this.settings.policy,
@@ -176,6 +189,7 @@ export class RunLoop {
 			return false;
 		}
 		this.items[index] = { state: 'waiting', request: item.request, sends: item.sends };
+		this.report.retrying(index);
 		if (this.pacer.pushedBack(ticket, decision.waitMs)) {
 			this.ports.log(pushedBackLogLine(failure, decision.waitMs, remaining(), this.pacer.inFlightLimit));
 		}
@@ -191,6 +205,7 @@ export class RunLoop {
 	private keepWithin(quota: Quota, ticket: Epoch, remaining: () => number): void {
 		const othersUnderWay = this.pace.requestsInFlight - 1;
 		if (quota.remaining > othersUnderWay) return;
+		this.report.pushedBack();
 		if (this.pacer.pushedBack(ticket, quota.resetMs)) {
 			this.ports.log(quotaLogLine(quota, remaining(), this.pacer.inFlightLimit));
 		}

@@ -30,6 +30,8 @@ export class ServicePace {
 	/** Turns are handed out one at a time, in the order they were asked for. */
 	private gate: Promise<unknown> = Promise.resolve();
 	private completions: Array<() => void> = [];
+	/** How long, in all, the pace has held requests back (a pause, or the send rate): one turn waits at a time. */
+	private heldBack = 0;
 	/** Executions using this pace now. */
 	private users = 0;
 	private lastUsed: number;
@@ -45,6 +47,11 @@ export class ServicePace {
 	/** Requests to the service in flight now, from every execution. */
 	get requestsInFlight(): number {
 		return this.inFlight;
+	}
+
+	/** How long, in all, the pace has held requests back since it was made, in ms. */
+	get heldBackMs(): number {
+		return this.heldBack;
 	}
 
 	/** Whether the service has pushed back before: an execution that starts now starts slowed. */
@@ -72,19 +79,27 @@ export class ServicePace {
 	/**
 	 * Waits until the pacer lets one more request start; undefined once
 	 * `isStopped()` says the request is no longer to be sent. Call finished()
-	 * when a request that got a turn has its answer.
+	 * when a request that got a turn has its answer. `waited` hears how long
+	 * the pace held this request back, in line behind others included, when
+	 * it did; waiting for a request in flight to finish is not counted.
 	 */
-	turn(isStopped: () => boolean, sleep: (ms: number) => Promise<void>): Promise<Epoch | undefined> {
+	turn(isStopped: () => boolean, sleep: (ms: number) => Promise<void>, waited?: (ms: number) => void): Promise<Epoch | undefined> {
+		const heldBackBefore = this.heldBack;
 		const turn = this.gate.then(async () => {
 			for (;;) {
 				if (isStopped()) return undefined;
 				const wait = this.pacer.readyIn(this.inFlight);
 				if (wait === 0) {
 					this.inFlight++;
+					if (this.heldBack > heldBackBefore) waited?.(this.heldBack - heldBackBefore);
 					return this.pacer.start();
 				}
 				if (wait === Infinity) await new Promise<void>((wake) => this.completions.push(wake));
-				else await sleep(Math.min(wait, WAIT_STEP_MS));
+				else {
+					const from = this.now();
+					await sleep(Math.min(wait, WAIT_STEP_MS));
+					this.heldBack += Math.max(0, this.now() - from);
+				}
 			}
 		});
 		this.gate = turn.catch(() => undefined);

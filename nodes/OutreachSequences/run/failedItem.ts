@@ -1,0 +1,105 @@
+/**
+ * What a failed item tells a workflow besides its error text: a few flat
+ * facts (the HTTP status or the network fault, how often it was sent, the
+ * wait the service last asked for) and its outcome: whether the service
+ * did not act on it, or may have.
+ *
+ * Where the facts go depends on how n8n routes the item:
+ * - Continue (regular output): beside `error`, as flat fields.
+ * - Continue (using error output): n8n moves an item to the error output
+ *   only when its JSON is `{ error }` or `{ error, message }` (n8n 1.x up to
+ *   2.37; 2.38 adds `details`); any other field beside `error` sends the
+ *   failed item down the Success output. So there the same facts are the
+ *   one other field every version lets through: `message`.
+ * - As an AI tool: the text only, as the agent has always read it.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import type { NetworkFaultKind } from './failure';
+import type { ItemFailure } from './loop';
+import type { FailureGroup } from './runReport';
+
+/** Whether the service did not act on the item, or may have. */
+export type Outcome = 'notActed' | 'mayHaveActed';
+
+/** The facts of a failed item. Every field is always there; null where it does not apply. */
+export interface FailureFacts extends IDataObject {
+	/** The HTTP status of the service's last answer; null when it never answered. */
+	statusCode: number | null;
+	/** The network fault of the last send, when it got no answer; null otherwise. */
+	networkError: NetworkFaultKind | null;
+	/** How many times the item was sent; 0 when it never was. */
+	timesSent: number;
+	/** The wait the service last asked for (Retry-After, or its rate-limit headers), in seconds; null when it asked none. */
+	retryAfterSeconds: number | null;
+	outcome: Outcome;
+}
+
+/** Network faults that stop a request before the service can have received it. */
+const UNREACHED: ReadonlySet<NetworkFaultKind> = new Set(['refused', 'dns', 'tls']);
+
+/**
+ * Whether an HTTP answer proves the service did not act: it refused (3xx,
+ * 4xx, 429) or said it was unavailable (503). A 2xx that is not a JSON
+ * object, and any 5xx but 503, may come after the service acted.
+ */
+export function statusOutcome(status: number): Outcome {
+	if (status >= 300 && status < 500) return 'notActed';
+	return status === 503 ? 'notActed' : 'mayHaveActed';
+}
+
+export function networkOutcome(fault: NetworkFaultKind): Outcome {
+	return UNREACHED.has(fault) ? 'notActed' : 'mayHaveActed';
+}
+
+/** The facts of a failure. A request that was never made, or could not be sent, left nothing with the service. */
+export function failureFacts(failure: ItemFailure): FailureFacts {
+	if (failure.kind === 'notSent') {
+		return { statusCode: null, networkError: null, timesSent: 0, retryAfterSeconds: null, outcome: 'notActed' };
+	}
+	if (failure.kind === 'broken') {
+		return { statusCode: null, networkError: null, timesSent: failure.sends, retryAfterSeconds: null, outcome: 'mayHaveActed' };
+	}
+	const last = failure.failure;
+	if (last.kind === 'network') {
+		return { statusCode: null, networkError: last.fault, timesSent: failure.sends, retryAfterSeconds: null, outcome: networkOutcome(last.fault) };
+	}
+	return {
+		statusCode: last.status,
+		networkError: null,
+		timesSent: failure.sends,
+		retryAfterSeconds: last.retryAfterMs === undefined ? null : Math.round(last.retryAfterMs / 100) / 10,
+		outcome: statusOutcome(last.status),
+	};
+}
+
+/**
+ * Why an item failed, as the hints group it: never sent (its request could
+ * not be made), rejected by the service, never reached the service (refused,
+ * DNS, TLS), or may have been carried out.
+ */
+export function failureGroup(failure: ItemFailure): FailureGroup {
+	if (failure.kind === 'notSent') return 'notSent';
+	const facts = failureFacts(failure);
+	if (facts.outcome === 'mayHaveActed') return 'mayHaveActed';
+	return facts.networkError === null ? 'rejected' : 'unreached';
+}
+
+/** Where a failed item goes, and so what its JSON may hold. */
+export type FailedItemShape = 'flat' | 'errorOutput' | 'textOnly';
+
+/**
+ * The shape for the node's On Error setting (n8n's `onError`), or for a tool
+ * call. Older workflows say only `continueOnFail: true`: the regular output.
+ */
+export function failedItemShape(onError: string | undefined, asTool: boolean): FailedItemShape {
+	if (asTool) return 'textOnly';
+	return onError === 'continueErrorOutput' ? 'errorOutput' : 'flat';
+}
+
+/** A failed item's JSON: its error text, and its facts where n8n keeps them. */
+export function failedItemJson(error: string, facts: FailureFacts, shape: FailedItemShape): IDataObject {
+	if (shape === 'textOnly') return { error };
+	if (shape === 'errorOutput') return { error, message: { ...facts } };
+	return { error, ...facts };
+}

@@ -1,0 +1,105 @@
+/**
+ * The execution hints n8n shows in the node's output pane after a run: what
+ * slowed the run down, which items failed and whether the service may have
+ * acted on them, and a warning when Retry On Fail is on. Pure functions of a
+ * run's summary (runReport.ts); a clean run gets none.
+ */
+import type { NodeExecutionHint } from 'n8n-workflow';
+
+import type { RunSummary } from './runReport';
+import { duration } from './texts';
+
+/** What the hints need to know of the node besides the run. */
+export interface HintSetting {
+	/** The node's Settings › Retry On Fail. */
+	retryOnFail: boolean;
+	/** The operation changes nothing at the service (Get Use Case). */
+	readOnly: boolean;
+}
+
+const SERVICE = 'the outreach service';
+
+function count(value: number, one: string, many: string): string {
+	return `${value} ${value === 1 ? one : many}`;
+}
+
+function was(value: number): string {
+	return value === 1 ? 'was' : 'were';
+}
+
+/** The service pushed back, or its pace held this run's requests back: how much, and how the retried items ended. */
+export function pushedBackHint(summary: RunSummary): NodeExecutionHint | undefined {
+	const { pushBacks, waitedRequests, retriedItems, retriedFailed } = summary;
+	if (pushBacks === 0 && waitedRequests === 0 && retriedItems === 0) return undefined;
+	const sentences: string[] = [];
+	if (pushBacks > 0) {
+		sentences.push(
+			`The outreach service pushed back ${count(pushBacks, 'time', 'times')} (HTTP 429 or 503, or rate-limit headers that said its quota was used up).`,
+		);
+	} else if (waitedRequests > 0) {
+		sentences.push(`The outreach service had pushed back before this run, so the node went at the pace the service set.`);
+	}
+	if (waitedRequests > 0) {
+		sentences.push(
+			`${count(waitedRequests, 'request', 'requests')} waited before going out: ${duration(summary.heldBackMs)} in all, the longest wait ${duration(summary.longestWaitMs)}.`,
+		);
+	}
+	if (retriedItems > 0) {
+		const one = retriedItems === 1;
+		const ending =
+			retriedFailed === 0 ? (one ? 'it succeeded' : 'all of them succeeded') : one ? 'it did not succeed' : `${retriedFailed} of them did not succeed`;
+		sentences.push(`${count(retriedItems, 'item was', 'items were')} sent again; ${ending}.`);
+	}
+	const failed = totalFailed(summary);
+	sentences.push(failed === 0 ? `All ${count(summary.items, 'item', 'items')} succeeded.` : `${failed} of ${summary.items} ${summary.items === 1 ? 'item' : 'items'} failed.`);
+	return { type: 'info', location: 'outputPane', message: sentences.join(' ') };
+}
+
+function totalFailed(summary: RunSummary): number {
+	const { notSent, rejected, unreached, mayHaveActed } = summary.failed;
+	return notSent + rejected + unreached + mayHaveActed;
+}
+
+/** Items failed: how many, grouped by cause, and what to check before sending again those the service may have acted on. */
+export function failedItemsHint(summary: RunSummary, setting: HintSetting): NodeExecutionHint | undefined {
+	const failed = totalFailed(summary);
+	if (failed === 0) return undefined;
+	const { notSent, rejected, unreached, mayHaveActed } = summary.failed;
+	const groups: string[] = [];
+	if (rejected > 0) groups.push(`${rejected} ${was(rejected)} rejected by the service, which did not act on ${rejected === 1 ? 'it' : 'them'}`);
+	if (notSent > 0) groups.push(`${notSent} ${was(notSent)} never sent: the input or the credential did not pass validation`);
+	if (unreached > 0) groups.push(`${unreached} never reached the service: the connection was refused, or its host or certificate failed`);
+	if (mayHaveActed > 0) {
+		groups.push(
+			`${mayHaveActed} may have been carried out: the service timed out, reset the connection or failed with HTTP 5xx after ${mayHaveActed === 1 ? 'it was' : 'they were'} sent`,
+		);
+	}
+	let message = `${failed} of ${summary.items} ${summary.items === 1 ? 'item' : 'items'} failed. ${capitalize(groups.join('; '))}.`;
+	if (mayHaveActed > 0) {
+		message += setting.readOnly
+			? ' This operation changes nothing, so sending those again is safe.'
+			: ` Before sending ${mayHaveActed === 1 ? 'that item' : 'those items'} again, check in ${SERVICE} whether ${mayHaveActed === 1 ? 'it was' : 'they were'} carried out, or ${mayHaveActed === 1 ? 'it' : 'they'} may be carried out twice.`;
+	}
+	message += ' Each failed item says which in its outcome: "notActed" or "mayHaveActed".';
+	return { type: 'warning', location: 'outputPane', message };
+}
+
+/** The warning for Retry On Fail, which re-runs every item of the node. */
+export const RETRY_ON_FAIL_TEXT =
+	'Retry On Fail is on for this node. When the node fails, n8n runs it again for every item, so items the service already carried out are sent again, and creates are duplicated. The node already sends again what the service rejected (Request Options › Rate Limit Handling). Turn Retry On Fail off in the node\'s Settings.';
+
+export function retryOnFailHint(setting: HintSetting): NodeExecutionHint | undefined {
+	if (!setting.retryOnFail || setting.readOnly) return undefined;
+	return { type: 'warning', location: 'outputPane', message: RETRY_ON_FAIL_TEXT };
+}
+
+/** Every hint the run has something to say in, in the order the user reads them. */
+export function executionHints(summary: RunSummary, setting: HintSetting): NodeExecutionHint[] {
+	return [retryOnFailHint(setting), failedItemsHint(summary, setting), pushedBackHint(summary)].filter(
+		(hint): hint is NodeExecutionHint => hint !== undefined,
+	);
+}
+
+function capitalize(text: string): string {
+	return text.charAt(0).toUpperCase() + text.slice(1);
+}

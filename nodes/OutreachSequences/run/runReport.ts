@@ -1,0 +1,76 @@
+/**
+ * What slowed one run down, kept as it happens: each request that waited for
+ * the service's pace and for how long, each time the service pushed back,
+ * and which items were sent again. At the end it is summed up with how each
+ * item ended (summarize), for the execution hints (hints.ts).
+ */
+import type { Outcome } from './failedItem';
+
+/** Why a failed item failed, as the hints group it. */
+export type FailureGroup = 'notSent' | 'rejected' | 'unreached' | 'mayHaveActed';
+
+/** How an item ended, as the report reads it. */
+export type ItemEnd = { failed: false } | { failed: true; group: FailureGroup; outcome: Outcome };
+
+export interface RunSummary {
+	items: number;
+	/** Times the service pushed back: a 429 or 503, a refused connection sent again, or rate-limit headers that said stop. */
+	pushBacks: number;
+	/** Requests that waited for the service's pace before they went out, and the longest of their waits. */
+	waitedRequests: number;
+	longestWaitMs: number;
+	/** How long, while this run was under way, the service's pace held every request back. */
+	heldBackMs: number;
+	/** Items sent more than once, and how many of those failed in the end. */
+	retriedItems: number;
+	retriedFailed: number;
+	/** Failed items per group. */
+	failed: Record<FailureGroup, number>;
+}
+
+export class RunReport {
+	private pushBacks = 0;
+	private readonly waits: number[] = [];
+	private readonly retried = new Set<number>();
+	private heldBackMs = 0;
+
+	/** A request waited `ms` for the service's pace before it went out. */
+	waited(ms: number): void {
+		if (ms > 0) this.waits.push(ms);
+	}
+
+	/** While this run was under way, the service's pace held every request back for `ms` in all. */
+	heldBack(ms: number): void {
+		this.heldBackMs = Math.max(0, ms);
+	}
+
+	/** The service pushed back on this run, or its rate-limit headers said to stop. */
+	pushedBack(): void {
+		this.pushBacks++;
+	}
+
+	/** The item at `index` is to be sent again. */
+	retrying(index: number): void {
+		this.retried.add(index);
+	}
+
+	summarize(ends: ItemEnd[]): RunSummary {
+		const failed: Record<FailureGroup, number> = { notSent: 0, rejected: 0, unreached: 0, mayHaveActed: 0 };
+		let retriedFailed = 0;
+		ends.forEach((end, index) => {
+			if (!end.failed) return;
+			failed[end.group]++;
+			if (this.retried.has(index)) retriedFailed++;
+		});
+		return {
+			items: ends.length,
+			pushBacks: this.pushBacks,
+			waitedRequests: this.waits.length,
+			longestWaitMs: this.waits.reduce((longest, ms) => Math.max(longest, ms), 0),
+			heldBackMs: this.heldBackMs,
+			retriedItems: this.retried.size,
+			retriedFailed,
+			failed,
+		};
+	}
+}

@@ -1,0 +1,143 @@
+// A failed item's facts, per failure kind, and where n8n keeps them: flat
+// beside `error` on the regular output, inside `message` on the error output
+// (the one field besides `error` that n8n 1.x to 2.37 still routes there).
+import type { Failure, NetworkFaultKind } from '../../nodes/OutreachSequences/run/failure.ts';
+import {
+	failedItemJson,
+	failedItemShape,
+	failureFacts,
+	failureGroup,
+	networkOutcome,
+	statusOutcome,
+} from '../../nodes/OutreachSequences/run/failedItem.ts';
+import type { ItemFailure } from '../../nodes/OutreachSequences/run/loop.ts';
+
+const request = { method: 'POST' as const, path: '/v1/sequences', body: '{"name":"x"}', subject: { noun: 'sequence', verb: 'create' } };
+
+function gaveUp(failure: Failure, sends: number): ItemFailure {
+	return { kind: 'gaveUp', request, failure, sends, reason: 'notSafe' };
+}
+
+function http(status: number, retryAfterMs?: number): Failure {
+	return { kind: 'http', status, retryAfterMs, answer: { statusCode: status, headers: {}, body: {} } };
+}
+
+function network(fault: NetworkFaultKind): Failure {
+	return { kind: 'network', fault, code: 'ECODE' };
+}
+
+describe('the outcome: did the service act?', () => {
+	test.each([301, 307, 400, 401, 403, 404, 408, 409, 422, 429, 503])('HTTP %i proves it did not', (status) => {
+		expect(statusOutcome(status)).toBe('notActed');
+	});
+
+	test.each([200, 201, 500, 502, 504, 599])('HTTP %i may come after it acted', (status) => {
+		expect(statusOutcome(status)).toBe('mayHaveActed');
+	});
+
+	test.each<[NetworkFaultKind, string]>([
+		['refused', 'notActed'],
+		['dns', 'notActed'],
+		['tls', 'notActed'],
+		['timeout', 'mayHaveActed'],
+		['reset', 'mayHaveActed'],
+		['cancelled', 'mayHaveActed'],
+		['other', 'mayHaveActed'],
+	])('a network fault "%s": %s', (fault, outcome) => {
+		expect(networkOutcome(fault)).toBe(outcome);
+	});
+});
+
+describe('facts per failure kind', () => {
+	test('never sent: nothing reached the service', () => {
+		expect(failureFacts({ kind: 'notSent', error: new Error('Name is empty') })).toEqual({
+			statusCode: null,
+			networkError: null,
+			timesSent: 0,
+			retryAfterSeconds: null,
+			outcome: 'notActed',
+		});
+	});
+
+	test('a 429 sent 11 times that asked for 2.5 s', () => {
+		expect(failureFacts(gaveUp(http(429, 2500), 11))).toEqual({
+			statusCode: 429,
+			networkError: null,
+			timesSent: 11,
+			retryAfterSeconds: 2.5,
+			outcome: 'notActed',
+		});
+	});
+
+	test('a 500 after one send asked no wait', () => {
+		expect(failureFacts(gaveUp(http(500), 1))).toEqual({
+			statusCode: 500,
+			networkError: null,
+			timesSent: 1,
+			retryAfterSeconds: null,
+			outcome: 'mayHaveActed',
+		});
+	});
+
+	test('a timeout names the fault and no status', () => {
+		expect(failureFacts(gaveUp(network('timeout'), 1))).toEqual({
+			statusCode: null,
+			networkError: 'timeout',
+			timesSent: 1,
+			retryAfterSeconds: null,
+			outcome: 'mayHaveActed',
+		});
+	});
+
+	test('a refused connection sent 3 times never reached the service', () => {
+		expect(failureFacts(gaveUp(network('refused'), 3))).toMatchObject({ networkError: 'refused', timesSent: 3, outcome: 'notActed' });
+	});
+
+	test('a send that threw may have gone out', () => {
+		expect(failureFacts({ kind: 'broken', error: new Error('bug'), sends: 2 })).toMatchObject({ timesSent: 2, outcome: 'mayHaveActed' });
+	});
+
+	test.each<[string, ItemFailure, string]>([
+		['validation', { kind: 'notSent', error: new Error('x') }, 'notSent'],
+		['HTTP 404', gaveUp(http(404), 1), 'rejected'],
+		['HTTP 429', gaveUp(http(429), 4), 'rejected'],
+		['refused', gaveUp(network('refused'), 1), 'unreached'],
+		['DNS', gaveUp(network('dns'), 1), 'unreached'],
+		['HTTP 502', gaveUp(http(502), 1), 'mayHaveActed'],
+		['reset', gaveUp(network('reset'), 1), 'mayHaveActed'],
+	])('%s is grouped as %s', (_, failure, group) => {
+		expect(failureGroup(failure)).toBe(group);
+	});
+});
+
+describe('where the facts go', () => {
+	const facts = failureFacts(gaveUp(http(429, 1000), 2));
+
+	test('Continue: flat, beside the error text', () => {
+		expect(failedItemShape('continueRegularOutput', false)).toBe('flat');
+		expect(failedItemJson('Too many', facts, 'flat')).toEqual({
+			error: 'Too many',
+			statusCode: 429,
+			networkError: null,
+			timesSent: 2,
+			retryAfterSeconds: 1,
+			outcome: 'notActed',
+		});
+	});
+
+	test('the legacy Continue On Fail (no onError) is the regular output too', () => {
+		expect(failedItemShape(undefined, false)).toBe('flat');
+	});
+
+	test('Continue (using error output): exactly error and message, the shape every n8n version routes to the error output', () => {
+		expect(failedItemShape('continueErrorOutput', false)).toBe('errorOutput');
+		const json = failedItemJson('Too many', facts, 'errorOutput');
+		expect(Object.keys(json).sort()).toEqual(['error', 'message']);
+		expect(json).toEqual({ error: 'Too many', message: { statusCode: 429, networkError: null, timesSent: 2, retryAfterSeconds: 1, outcome: 'notActed' } });
+	});
+
+	test('as an AI tool: the text only, whatever On Error says', () => {
+		expect(failedItemShape('continueErrorOutput', true)).toBe('textOnly');
+		expect(failedItemJson('Too many', facts, 'textOnly')).toEqual({ error: 'Too many' });
+	});
+});

@@ -1,0 +1,87 @@
+// The execution hints' texts, for each case the issue names, and none for a clean run.
+import { executionHints, failedItemsHint, pushedBackHint, retryOnFailHint } from '../../nodes/OutreachSequences/run/hints.ts';
+import type { RunSummary } from '../../nodes/OutreachSequences/run/runReport.ts';
+
+const clean: RunSummary = {
+	items: 10,
+	pushBacks: 0,
+	waitedRequests: 0,
+	longestWaitMs: 0,
+	heldBackMs: 0,
+	retriedItems: 0,
+	retriedFailed: 0,
+	failed: { notSent: 0, rejected: 0, unreached: 0, mayHaveActed: 0 },
+};
+const create = { retryOnFail: false, readOnly: false };
+
+test('a clean run shows no hint', () => {
+	expect(executionHints(clean, create)).toEqual([]);
+});
+
+test('the service pushed back and every item succeeded in the end', () => {
+	const hint = pushedBackHint({ ...clean, pushBacks: 2, waitedRequests: 7, longestWaitMs: 2000, heldBackMs: 3500, retriedItems: 3 });
+	expect(hint).toEqual({
+		type: 'info',
+		location: 'outputPane',
+		message:
+			'The outreach service pushed back 2 times (HTTP 429 or 503, or rate-limit headers that said its quota was used up). 7 requests waited before going out: 3.5 seconds in all, the longest wait 2 seconds. 3 items were sent again; all of them succeeded. All 10 items succeeded.',
+	});
+});
+
+test('the service pushed back and some retried items still failed', () => {
+	const hint = pushedBackHint({
+		...clean,
+		pushBacks: 1,
+		waitedRequests: 1,
+		longestWaitMs: 1000,
+		heldBackMs: 1000,
+		retriedItems: 4,
+		retriedFailed: 1,
+		failed: { ...clean.failed, rejected: 1 },
+	});
+	expect(hint?.message).toBe(
+		'The outreach service pushed back 1 time (HTTP 429 or 503, or rate-limit headers that said its quota was used up). 1 request waited before going out: 1 second in all, the longest wait 1 second. 4 items were sent again; 1 of them did not succeed. 1 of 10 items failed.',
+	);
+});
+
+test('a run slowed only by a pace other executions learned says so', () => {
+	expect(pushedBackHint({ ...clean, waitedRequests: 3, longestWaitMs: 500, heldBackMs: 900 })?.message).toBe(
+		'The outreach service had pushed back before this run, so the node went at the pace the service set. 3 requests waited before going out: 0.9 seconds in all, the longest wait 0.5 seconds. All 10 items succeeded.',
+	);
+});
+
+test('failed items, grouped by cause, with what to check before sending again', () => {
+	const hint = failedItemsHint({ ...clean, failed: { notSent: 1, rejected: 2, unreached: 1, mayHaveActed: 3 } }, create);
+	expect(hint?.type).toBe('warning');
+	expect(hint?.location).toBe('outputPane');
+	expect(hint?.message).toBe(
+		'7 of 10 items failed. 2 were rejected by the service, which did not act on them; 1 was never sent: the input or the credential did not pass validation; 1 never reached the service: the connection was refused, or its host or certificate failed; 3 may have been carried out: the service timed out, reset the connection or failed with HTTP 5xx after they were sent. Before sending those items again, check in the outreach service whether they were carried out, or they may be carried out twice. Each failed item says which in its outcome: "notActed" or "mayHaveActed".',
+	);
+});
+
+test('only the groups that happened are named', () => {
+	const message = failedItemsHint({ ...clean, items: 1, failed: { ...clean.failed, rejected: 1 } }, create)?.message;
+	expect(message).toBe('1 of 1 item failed. 1 was rejected by the service, which did not act on it. Each failed item says which in its outcome: "notActed" or "mayHaveActed".');
+});
+
+test('for an operation that changes nothing, sending again is said to be safe', () => {
+	const message = failedItemsHint({ ...clean, failed: { ...clean.failed, mayHaveActed: 1 } }, { retryOnFail: false, readOnly: true })?.message;
+	expect(message).toContain('This operation changes nothing, so sending those again is safe.');
+	expect(message).not.toContain('check in the outreach service');
+});
+
+test('Retry On Fail: a warning for operations that change something, none for Get Use Case', () => {
+	expect(retryOnFailHint({ retryOnFail: true, readOnly: false })).toEqual({
+		type: 'warning',
+		location: 'outputPane',
+		message: expect.stringMatching(/^Retry On Fail is on for this node\. .*creates are duplicated\. .*Turn Retry On Fail off in the node's Settings\.$/),
+	});
+	expect(retryOnFailHint({ retryOnFail: true, readOnly: true })).toBeUndefined();
+	expect(retryOnFailHint(create)).toBeUndefined();
+});
+
+test('a clean run with Retry On Fail on shows only that warning; a failed run shows it first', () => {
+	expect(executionHints(clean, { retryOnFail: true, readOnly: false }).map((hint) => hint.message.slice(0, 25))).toEqual(['Retry On Fail is on for t']);
+	const failed = executionHints({ ...clean, pushBacks: 1, failed: { ...clean.failed, rejected: 1 } }, { retryOnFail: true, readOnly: false });
+	expect(failed.map((hint) => hint.type)).toEqual(['warning', 'warning', 'info']);
+});

@@ -1,0 +1,34 @@
+// What slowed a run down, summed up with how its items ended.
+import { RunReport } from '../../nodes/OutreachSequences/run/runReport.ts';
+import type { ItemEnd } from '../../nodes/OutreachSequences/run/runReport.ts';
+
+const ok: ItemEnd = { failed: false };
+
+test('a clean run reports nothing', () => {
+	expect(new RunReport().summarize([ok, ok])).toEqual({
+		items: 2,
+		pushBacks: 0,
+		waitedRequests: 0,
+		longestWaitMs: 0,
+		heldBackMs: 0,
+		retriedItems: 0,
+		retriedFailed: 0,
+		failed: { notSent: 0, rejected: 0, unreached: 0, mayHaveActed: 0 },
+	});
+});
+
+test('waits, push-backs and retried items are counted; a retried item that still failed is counted once', () => {
+	const report = new RunReport();
+	report.waited(1000);
+	report.waited(0);
+	report.waited(2500);
+	report.pushedBack();
+	report.pushedBack();
+	report.retrying(1);
+	report.retrying(1);
+	report.retrying(2);
+	report.heldBack(3000);
+	const summary = report.summarize([ok, ok, { failed: true, group: 'rejected', outcome: 'notActed' }, { failed: true, group: 'mayHaveActed', outcome: 'mayHaveActed' }]);
+	expect(summary).toMatchObject({ pushBacks: 2, waitedRequests: 2, longestWaitMs: 2500, heldBackMs: 3000, retriedItems: 2, retriedFailed: 1 });
+	expect(summary.failed).toEqual({ notSent: 0, rejected: 1, unreached: 0, mayHaveActed: 1 });
+});
