@@ -98,7 +98,7 @@ function outputOf(results: Array<IDataObject | Failed>, shape: FailedItemShape):
 /** How each item ended, for the hints. */
 function endOf(item: ItemState): ItemEnd {
 	if (item.state !== 'failed') return { failed: false };
-	return { failed: true, group: failureGroup(item.failure), outcome: failureFacts(item.failure).outcome };
+	return { failed: true, group: failureGroup(item.failure) };
 }
 
 /** Hints go to the output pane where n8n has them (guarded: older n8n and other callers may not). */

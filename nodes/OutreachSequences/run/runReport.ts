@@ -4,13 +4,11 @@
  * and which items were sent again. At the end it is summed up with how each
  * item ended (summarize), for the execution hints (hints.ts).
  */
-import type { Outcome } from './failedItem';
-
 /** Why a failed item failed, as the hints group it. */
 export type FailureGroup = 'notSent' | 'rejected' | 'unreached' | 'mayHaveActed';
 
 /** How an item ended, as the report reads it. */
-export type ItemEnd = { failed: false } | { failed: true; group: FailureGroup; outcome: Outcome };
+export type ItemEnd = { failed: false } | { failed: true; group: FailureGroup };
 
 export interface RunSummary {
 	items: number;
