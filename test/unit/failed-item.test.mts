@@ -1,6 +1,6 @@
 // A failed item's facts, per failure kind, and where n8n keeps them: flat
 // beside `error` on the regular output, inside `message` on the error output
-// (the one field besides `error` that n8n 1.x to 2.37 still routes there).
+// (the one field besides `error` that every n8n 1.x, and 2.x before 2.36, routes there).
 import type { Failure, NetworkFaultKind } from '../../nodes/OutreachSequences/run/failure.ts';
 import {
 	failedItemJson,

@@ -7,10 +7,11 @@
  * Where the facts go depends on how n8n routes the item:
  * - Continue (regular output): beside `error`, as flat fields.
  * - Continue (using error output): n8n moves an item to the error output
- *   only when its JSON is `{ error }` or `{ error, message }` (n8n 1.x up to
- *   2.37; 2.38 adds `details`); any other field beside `error` sends the
- *   failed item down the Success output. So there the same facts are the
- *   one other field every version lets through: `message`.
+ *   only when its JSON is `{ error }` or `{ error, message }` (every n8n 1.x,
+ *   and 2.x before 2.36.0, 2.35.2 and 2.34.4, which add `details`); any
+ *   other field beside `error` sends the failed item down the Success
+ *   output. So there the facts go in the one other field every version
+ *   lets through: `message`.
  * - As an AI tool: the text only, as the agent has always read it.
  */
 import type { IDataObject } from 'n8n-workflow';
