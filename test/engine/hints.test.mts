@@ -50,7 +50,7 @@ test('failed items under Continue: a warning grouped by cause, and the facts on 
 	]);
 	const hints = hintsOf(run);
 	expect(hints.map((hint) => hint.type)).toEqual(['warning']);
-	expect(hints[0].message).toMatch(/^3 of 4 items failed\. 1 was rejected by the service, which did not act on it; 1 was never sent: .*; 1 may have been carried out: .* Before sending that item again, check in the outreach service whether it was carried out/);
+	expect(hints[0].message).toMatch(/^3 of 4 items failed\. 1 was refused by the service, which did not act on it \(outcome "notActed"\); 1 was never sent: .*; 1 may have been carried out: .* Before sending that item again, check in the outreach service whether it was carried out/);
 });
 
 test('Continue (using error output): each failed item on the error output, with its facts in message and its pairedItem', async () => {
@@ -88,6 +88,19 @@ test('Retry On Fail on, under Stop: n8n sends every item again, as the warning i
 	expect((run.error as { description?: string }).description).toContain(RETRY_ON_FAIL_TEXT);
 	const urls = (await env.sandbox.requests()).map((request) => request.url);
 	expect(urls.filter((url) => url === '/v1/contacts/c-42/archive')).toHaveLength(2);
+});
+
+test('Retry On Fail on, under Continue: when the first output item is a failed one, n8n runs the node again with every item, as the warning says', async () => {
+	// zz-404 fails first; n8n sees json.error on the first item and runs the node again: c-42 is archived twice.
+	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
+		items: [{ id: 'zz-404' }, { id: 'c-42' }],
+		onError: 'continueRegularOutput',
+		settings: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },
+	});
+	expect(run.error).toBeUndefined();
+	const urls = (await env.sandbox.requests()).map((request) => request.url);
+	expect(urls.filter((url) => url === '/v1/contacts/c-42/archive')).toHaveLength(2);
+	expect(hintsOf(run)[0].message).toBe(RETRY_ON_FAIL_TEXT);
 });
 
 test('Get Use Case changes nothing: no Retry On Fail warning', async () => {

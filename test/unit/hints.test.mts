@@ -55,13 +55,14 @@ test('failed items, grouped by cause, with what to check before sending again', 
 	expect(hint?.type).toBe('warning');
 	expect(hint?.location).toBe('outputPane');
 	expect(hint?.message).toBe(
-		'7 of 10 items failed. 2 were rejected by the service, which did not act on them; 1 was never sent: the input or the credential did not pass validation; 1 never reached the service: the connection was refused, or its host or certificate failed; 3 may have been carried out: the service timed out, reset the connection or failed with HTTP 5xx after they were sent. Before sending those items again, check in the outreach service whether they were carried out, or they may be carried out twice. Each failed item says which in its outcome: "notActed" or "mayHaveActed".',
+		'7 of 10 items failed. 2 were refused by the service, which did not act on them (outcome "notActed"); 1 was never sent: the input or the credential did not pass validation (outcome "notActed"); 1 never reached the service: the connection was refused, or its host or certificate failed (outcome "notActed"); 3 may have been carried out: the service timed out, reset the connection or failed with HTTP 5xx after they were sent (outcome "mayHaveActed"). Before sending those items again, check in the outreach service whether they were carried out, or they may be carried out twice. Each item\'s error says what happened.',
 	);
 });
 
 test('only the groups that happened are named', () => {
 	const message = failedItemsHint({ ...clean, items: 1, failed: { ...clean.failed, rejected: 1 } }, create)?.message;
-	expect(message).toBe('1 of 1 item failed. 1 was rejected by the service, which did not act on it. Each failed item says which in its outcome: "notActed" or "mayHaveActed".');
+	expect(message).toBe('1 of 1 item failed. 1 was refused by the service, which did not act on it (outcome "notActed"). Each item\'s error says what happened.');
+	expect(message).not.toContain('mayHaveActed');
 });
 
 test('for an operation that changes nothing, sending again is said to be safe', () => {
@@ -74,7 +75,7 @@ test('Retry On Fail: a warning for operations that change something, none for Ge
 	expect(retryOnFailHint({ retryOnFail: true, readOnly: false })).toEqual({
 		type: 'warning',
 		location: 'outputPane',
-		message: expect.stringMatching(/^Retry On Fail is on for this node\. .*creates are duplicated\. .*Turn Retry On Fail off in the node's Settings\.$/),
+		message: expect.stringMatching(/^Retry On Fail is on for this node\. .*its first output item is a failed one .*creates are duplicated\. .*Turn Retry On Fail off in the node's Settings\.$/),
 	});
 	expect(retryOnFailHint({ retryOnFail: true, readOnly: true })).toBeUndefined();
 	expect(retryOnFailHint(create)).toBeUndefined();

@@ -66,12 +66,13 @@ export function failedItemsHint(summary: RunSummary, setting: HintSetting): Node
 	if (failed === 0) return undefined;
 	const { notSent, rejected, unreached, mayHaveActed } = summary.failed;
 	const groups: string[] = [];
-	if (rejected > 0) groups.push(`${rejected} ${was(rejected)} rejected by the service, which did not act on ${rejected === 1 ? 'it' : 'them'}`);
-	if (notSent > 0) groups.push(`${notSent} ${was(notSent)} never sent: the input or the credential did not pass validation`);
-	if (unreached > 0) groups.push(`${unreached} never reached the service: the connection was refused, or its host or certificate failed`);
+	const notActed = '(outcome "notActed")';
+	if (rejected > 0) groups.push(`${rejected} ${was(rejected)} refused by the service, which did not act on ${rejected === 1 ? 'it' : 'them'} ${notActed}`);
+	if (notSent > 0) groups.push(`${notSent} ${was(notSent)} never sent: the input or the credential did not pass validation ${notActed}`);
+	if (unreached > 0) groups.push(`${unreached} never reached the service: the connection was refused, or its host or certificate failed ${notActed}`);
 	if (mayHaveActed > 0) {
 		groups.push(
-			`${mayHaveActed} may have been carried out: the service timed out, reset the connection or failed with HTTP 5xx after ${mayHaveActed === 1 ? 'it was' : 'they were'} sent`,
+			`${mayHaveActed} may have been carried out: the service timed out, reset the connection or failed with HTTP 5xx after ${mayHaveActed === 1 ? 'it was' : 'they were'} sent (outcome "mayHaveActed")`,
 		);
 	}
 	let message = `${failed} of ${summary.items} ${summary.items === 1 ? 'item' : 'items'} failed. ${capitalize(groups.join('; '))}.`;
@@ -80,13 +81,13 @@ export function failedItemsHint(summary: RunSummary, setting: HintSetting): Node
 			? ' This operation changes nothing, so sending those again is safe.'
 			: ` Before sending ${mayHaveActed === 1 ? 'that item' : 'those items'} again, check in ${SERVICE} whether ${mayHaveActed === 1 ? 'it was' : 'they were'} carried out, or ${mayHaveActed === 1 ? 'it' : 'they'} may be carried out twice.`;
 	}
-	message += ' Each failed item says which in its outcome: "notActed" or "mayHaveActed".';
+	message += " Each item's error says what happened.";
 	return { type: 'warning', location: 'outputPane', message };
 }
 
 /** The warning for Retry On Fail, which re-runs every item of the node. */
 export const RETRY_ON_FAIL_TEXT =
-	'Retry On Fail is on for this node. When the node fails, n8n runs it again for every item, so items the service already carried out are sent again, and creates are duplicated. The node already sends again what the service rejected (Request Options › Rate Limit Handling). Turn Retry On Fail off in the node\'s Settings.';
+	"Retry On Fail is on for this node. n8n then runs the node again, with every item, when it fails, and also when its first output item is a failed one (On Error › Continue): items the service already carried out are sent again, and creates are duplicated. The node already sends again, on its own, the items the service pushed back on (HTTP 429, 503). Turn Retry On Fail off in the node's Settings.";
 
 export function retryOnFailHint(setting: HintSetting): NodeExecutionHint | undefined {
 	if (!setting.retryOnFail || setting.readOnly) return undefined;
