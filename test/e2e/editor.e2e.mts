@@ -1,7 +1,11 @@
 // The editor in a real browser: n8n 2.41.1 (`n8n start`) with the package
 // installed from its tarball, Debian's chromium driven by playwright-core.
 // Opens every operation's parameter panel, the credential form, and runs the
-// credential test with a good and a wrong key. Screenshots: artifacts/e2e/screenshots.
+// credential test with a good and a wrong key, and shows the node's execution
+// hints after a run. Screenshots: artifacts/e2e/screenshots.
+
+import { copyFileSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 
@@ -12,6 +16,7 @@ import { recordLog } from './harness/logs.mts';
 import {
 	N8N_CURRENT,
 	PACKAGE_NAME,
+	ROOT,
 	exampleWorkflowFiles,
 	freePort,
 	importCredentials,
@@ -36,6 +41,49 @@ const PANELS = [
 	{ workflow: 'outreach-all-operations', node: 'Create Sequence (JSON)', shot: 'sequence-create-json', labels: ['Resource', 'Operation', 'Send Body', 'JSON Body'] },
 ];
 
+/**
+ * examples/archive-contact.workflow.json with two contacts, one the sandbox does not
+ * know (a 404), and the node set to On Error › Continue and Retry On Fail: after a
+ * run its output pane shows the Retry On Fail and the failed-items hints.
+ */
+const HINTS_WORKFLOW = 'outreach-execution-hints';
+// The unknown contact first: its failed item leads the output, and n8n's Retry On Fail
+// (with On Error › Continue) looks at the first output item.
+const HINTS_CONTACTS = ['zz-404', 'c-42'];
+const HINTS_FAILED = 1;
+
+function hintsWorkflow(): object {
+	const example = JSON.parse(readFileSync(path.join(ROOT, 'examples', 'archive-contact.workflow.json'), 'utf8')) as {
+		nodes: Array<{ name: string; position: number[]; parameters: Record<string, unknown>; [key: string]: unknown }>;
+		connections: Record<string, unknown>;
+		[key: string]: unknown;
+	};
+	const nodes = example.nodes.map((node) => {
+		if (node.name === 'Input') {
+			return { ...node, parameters: { ...node.parameters, jsonOutput: JSON.stringify({ contacts: HINTS_CONTACTS.map((id) => ({ id })) }) } };
+		}
+		if (node.name === 'Archive Contact') return { ...node, position: [660, 0], onError: 'continueRegularOutput', retryOnFail: true };
+		return node;
+	});
+	nodes.push({
+		id: 'split',
+		name: 'One item per contact',
+		type: 'n8n-nodes-base.splitOut',
+		typeVersion: 1,
+		position: [440, 0],
+		parameters: { fieldToSplitOut: 'contacts', options: {} },
+	});
+	const main = (node: string) => ({ main: [[{ node, type: 'main', index: 0 }]] });
+	return {
+		...example,
+		id: HINTS_WORKFLOW,
+		name: 'Outreach: execution hints (e2e)',
+		versionId: '5d0c3a6e-2f4b-4f7e-9a51-0e6f2b8c7d11',
+		nodes,
+		connections: { Start: main('Input'), Input: main('One item per contact'), 'One item per contact': main('Archive Contact') },
+	};
+}
+
 describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 	let sandbox: SandboxProcess;
 	let server: N8nServer;
@@ -54,7 +102,7 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 			{ id: GOOD, name: 'Outreach sandbox', type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: sandbox.url } },
 			{ id: WRONG, name: 'Outreach wrong key', type: 'outreachSequencesApi', data: { apiKey: 'not-the-key', baseUrl: sandbox.url } },
 		]);
-		await importWorkflows(bin, env, exampleWorkflowFiles());
+		await importWorkflows(bin, env, [...exampleWorkflowFiles(), hintsWorkflow()]);
 
 		server = await startN8nServer(bin, env, port);
 		browser = await launchChromium();
@@ -172,6 +220,51 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 		const requests = await sandbox.requests();
 		expect(requests.map((request) => `${request.method} ${request.url}`)).toEqual(['GET /v1/use_cases/uc-1']);
 		expect(requests[0].headers['x-api-key']).toBe(sandbox.apiKey);
+		await context.close();
+	});
+
+	test('after a run the output pane shows the Retry On Fail and failed-items hints', async () => {
+		await sandbox.reset();
+		const { page } = await newPage('light');
+		await page.setViewportSize({ width: 1400, height: 900 });
+		await page.goto(`${server.url}/workflow/${HINTS_WORKFLOW}`);
+		const canvasNode = page.locator('[data-test-id="canvas-node"][data-node-name="Archive Contact"]');
+		await canvasNode.waitFor({ timeout: 60_000 });
+		await page.locator('[data-test-id="execute-workflow-button"]').click();
+		// On Error › Continue: the run succeeds, with the failed item as an output item.
+		await canvasNode.locator('[data-test-id="canvas-node-status-success"]').waitFor({ timeout: 60_000 });
+		await canvasNode.dblclick();
+		const output = page.locator('[data-test-id="output-panel"]');
+		await output.waitFor();
+		const retry = output.locator('[data-test-id="node-hint"]').filter({ hasText: 'Retry On Fail is on for this node' });
+		const failed = output.locator('[data-test-id="node-hint"]').filter({
+			hasText: `${HINTS_FAILED} of ${HINTS_CONTACTS.length} items failed`,
+		});
+		await retry.waitFor({ timeout: 30_000 });
+		await failed.waitFor();
+		await expect(retry.isVisible()).resolves.toBe(true);
+		await expect(failed.isVisible()).resolves.toBe(true);
+		await expect(failed.innerText()).resolves.toContain('refused by the service, which did not act on it');
+		// The table takes its columns from the first item only; JSON shows both items as they are.
+		await page.screenshot({ path: screenshotPath('execution-hints-table') });
+		await output.locator('[data-test-id="ndv-run-data-display-mode"]').getByText('JSON', { exact: true }).click();
+		await output.locator('[data-test-id="ndv-json-actions"]').waitFor();
+		await expect(output.innerText()).resolves.toMatch(/"outcome":\s*"notActed"/);
+		// The "Workflow executed successfully" toast covers the output pane's corner: close it if it is still up.
+		const toast = page.getByRole('alert').filter({ hasText: 'Workflow executed successfully' });
+		await toast.locator('.el-notification__closeBtn').click({ timeout: 5_000 }).catch(() => undefined);
+		await toast.waitFor({ state: 'hidden' });
+		const shot = screenshotPath('execution-hints');
+		await page.screenshot({ path: shot });
+		// README's picture is refreshed on request only, so a test run leaves the working tree as it was.
+		if (process.env.UPDATE_DOCS_SCREENSHOTS === '1') copyFileSync(shot, path.join(ROOT, 'docs', 'execution-hints.png'));
+		// What the warning is about: with On Error › Continue, n8n retries the whole node when
+		// its first output item has an `error`, so every item went out Max Tries (3) times,
+		// the contact that was archived the first time included.
+		const requests = await sandbox.requests();
+		expect(requests.map((request) => `${request.method} ${request.url}`).sort()).toEqual(
+			HINTS_CONTACTS.flatMap((id) => Array<string>(3).fill(`POST /v1/contacts/${id}/archive`)).sort(),
+		);
 		await context.close();
 	});
 });
