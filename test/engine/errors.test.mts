@@ -45,7 +45,7 @@ describe('HTTP answers', () => {
 		[422, { detail: 'bad state' }, /^The outreach service refused to archive contact "c-43" \(HTTP 422\): bad state$/],
 		[404, { message: 'Resource not found' }, /^Contact "c-43" was not found \(HTTP 404\): Resource not found$/],
 		[404, '', /^Contact "c-43" was not found \(HTTP 404\)$/],
-		[500, { message: 'boom' }, /^The outreach service failed \(HTTP 500\) to archive contact "c-43": boom\. Try again later\.$/],
+		[500, { message: 'boom' }, /^The outreach service failed \(HTTP 500\) to archive contact "c-43": boom\. It may have carried the request out before it failed: check before sending it again\.$/],
 		[502, '<html><body>Bad gateway</body></html>', /^The outreach service failed \(HTTP 502\) to archive contact "c-43", and its answer is not JSON\./],
 		[503, '', /^The outreach service failed \(HTTP 503\) to archive contact "c-43"\. Try again later.* The item was sent once; Request Options › Rate Limit Handling is off/],
 		[504, { message: 'upstream timeout' }, /^The outreach service failed \(HTTP 504\) to archive contact "c-43": upstream timeout\./],

@@ -145,7 +145,8 @@ function httpMessage(status: number, kind: BodyKind, retryAfter?: string): strin
 	const notJsonText = notJson ? ', and its answer is not JSON' : '';
 	if (status >= 500) {
 		const notSentAgain = status === 503 ? ` ${NOT_SENT_AGAIN}` : '';
-		return `The outreach service failed (HTTP ${status}) to ${SUBJECT}${quoted}${notJsonText}. Try again later.${notSentAgain}`;
+		const advice = status === 503 ? 'Try again later.' : 'It may have carried the request out before it failed: check before sending it again.';
+		return `The outreach service failed (HTTP ${status}) to ${SUBJECT}${quoted}${notJsonText}. ${advice}${notSentAgain}`;
 	}
 	if (notJson) {
 		return `The outreach service failed (HTTP ${status}) to ${SUBJECT}${notJsonText}. Check that the credential's Base URL is the address of the service's API.`;

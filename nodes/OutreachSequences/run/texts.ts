@@ -117,7 +117,7 @@ function describeHttpFailure(answer: HttpAnswer, askedMs: number | undefined, su
 	if (status >= 500 || isText) {
 		const kind = isText ? ', and its answer is not JSON' : '';
 		return {
-			message: `${capitalize(SERVICE)} failed (HTTP ${status}) to ${subject.verb} ${what}${said}${kind}. ${status >= 500 ? 'Try again later.' : "Check that the credential's Base URL is the address of the service's API."}`,
+			message: `${capitalize(SERVICE)} failed (HTTP ${status}) to ${subject.verb} ${what}${said}${kind}. ${serverFaultAdvice(status)}`,
 			description,
 		};
 	}
@@ -128,6 +128,15 @@ function describeHttpFailure(answer: HttpAnswer, askedMs: number | undefined, su
 		message: `${capitalize(SERVICE)} refused to ${subject.verb} ${what} (HTTP ${status})${said}`,
 		description,
 	};
+}
+
+/**
+ * What to do after a 5xx: a 503 says the service did not act, so trying again
+ * later is safe; after any other 5xx it may have acted before it failed.
+ */
+function serverFaultAdvice(status: number): string {
+	if (status < 500) return "Check that the credential's Base URL is the address of the service's API.";
+	return status === 503 ? 'Try again later.' : 'It may have carried the request out before it failed: check before sending it again.';
 }
 
 /**
