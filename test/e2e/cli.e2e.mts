@@ -124,7 +124,16 @@ interface Hint {
  * faults: what the real run has to get right is which group each item is in.
  */
 function failuresWarning(items: number, failed: Partial<Record<FailureGroup, number>>, readOnly = false): Hint {
-	const summary = { items, pushBacks: 0, waitedRequests: 0, longestWaitMs: 0, heldBackMs: 0, retriedItems: 0, retriedFailed: 0 };
+	const summary = {
+		items,
+		pushBacks: 0,
+		waitedRequests: 0,
+		longestWaitMs: 0,
+		heldBackMs: 0,
+		retriedItems: 0,
+		retriedFailed: 0,
+		notSentAgain: { disabled: 0, exhausted: 0, waitTooLong: 0 },
+	};
 	const hint = failedItemsHint({ ...summary, failed: { notSent: 0, rejected: 0, unreached: 0, mayHaveActed: 0, ...failed } }, { retryOnFail: false, readOnly });
 	if (!hint) throw new Error('no failures, no warning');
 	return { type: 'warning', location: 'outputPane', message: hint.message };
@@ -496,7 +505,13 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s, package installed from its
 		expect(createHints.filter((hint) => hint.type === 'warning')).toEqual([failuresWarning(SEND_AGAIN_NAMES.length, { rejected: 1, mayHaveActed: 1 })]);
 		// Summer's 429 was a push-back, though the node did not wait for it.
 		expect(createHints.filter((hint) => hint.type !== 'warning')).toEqual([
-			{ type: 'info', location: 'outputPane', message: expect.stringMatching(/^The outreach service pushed back 1 time \(.*\)\. 2 of 3 items failed\.$/) },
+			{
+				type: 'info',
+				location: 'outputPane',
+				message: expect.stringMatching(
+					/^The outreach service pushed back 1 time \(.*\)\. 1 item was not sent again \(Request Options › Rate Limit Handling\): 1 because the service asked for a longer wait than Max Wait \(Seconds\) allows\. 2 of 3 items failed\.$/,
+				),
+			},
 		]);
 
 		// Only Summer passes the filter and is created again, after the wait.

@@ -10,6 +10,7 @@ const clean: RunSummary = {
 	heldBackMs: 0,
 	retriedItems: 0,
 	retriedFailed: 0,
+	notSentAgain: { disabled: 0, exhausted: 0, waitTooLong: 0 },
 	failed: { notSent: 0, rejected: 0, unreached: 0, mayHaveActed: 0 },
 };
 const create = { retryOnFail: false, readOnly: false };
@@ -41,6 +42,21 @@ test('the service pushed back and some retried items still failed', () => {
 	});
 	expect(hint?.message).toBe(
 		'The outreach service pushed back 1 time (HTTP 429 or 503, or rate-limit headers that said its quota was used up). 1 request waited before going out: 1 second in all, the longest wait 1 second. 4 items were sent again; 1 of them did not succeed. 1 of 10 items failed.',
+	);
+});
+
+test('items the service pushed back on that were not sent again say why', () => {
+	const hint = pushedBackHint({
+		...clean,
+		pushBacks: 3,
+		notSentAgain: { disabled: 0, exhausted: 1, waitTooLong: 2 },
+		failed: { ...clean.failed, rejected: 3 },
+	});
+	expect(hint?.message).toBe(
+		'The outreach service pushed back 3 times (HTTP 429 or 503, or rate-limit headers that said its quota was used up). 3 items were not sent again (Request Options › Rate Limit Handling): 2 because the service asked for a longer wait than Max Wait (Seconds) allows, 1 after Max Retries per Item. 3 of 10 items failed.',
+	);
+	expect(pushedBackHint({ ...clean, pushBacks: 1, notSentAgain: { disabled: 1, exhausted: 0, waitTooLong: 0 }, failed: { ...clean.failed, rejected: 1 } })?.message).toContain(
+		'1 item was not sent again (Request Options › Rate Limit Handling): 1 because Wait and Retry is off.',
 	);
 });
 

@@ -221,11 +221,22 @@ describe('the run report (what the hints say)', () => {
 		const { loop } = await run(2, { script: { '/v1/items/0': [limited('1'), limited('1')] }, settings: { policy: { enabled: true, maxRetries: 1, maxWaitMs: 60_000 } } });
 		expect(loop.items[0]).toMatchObject({ state: 'failed' });
 		const ends = loop.items.map((item) => (item.state === 'failed' ? { failed: true as const, group: 'rejected' as const } : { failed: false as const }));
-		expect(loop.report.summarize(ends)).toMatchObject({ pushBacks: 2, retriedItems: 1, retriedFailed: 1 });
+		expect(loop.report.summarize(ends)).toMatchObject({ pushBacks: 2, retriedItems: 1, retriedFailed: 1, notSentAgain: { disabled: 0, exhausted: 1, waitTooLong: 0 } });
 	});
 
 	test('a 502 on a create is not a push-back and is not sent again', async () => {
 		const { loop } = await run(1, { script: { '/v1/items/0': [status(502)] } });
-		expect(loop.report.summarize([{ failed: true, group: 'mayHaveActed' }])).toMatchObject({ pushBacks: 0, retriedItems: 0, waitedRequests: 0 });
+		expect(loop.report.summarize([{ failed: true, group: 'mayHaveActed' }])).toMatchObject({
+			pushBacks: 0,
+			retriedItems: 0,
+			waitedRequests: 0,
+			notSentAgain: { disabled: 0, exhausted: 0, waitTooLong: 0 },
+		});
+	});
+
+	test('a 429 asking for longer than Max Wait: a push-back, not sent again, and the report says why', async () => {
+		const { loop } = await run(1, { script: { '/v1/items/0': [limited('120')] } });
+		expect(loop.items[0]).toMatchObject({ state: 'failed' });
+		expect(loop.report.summarize([{ failed: true, group: 'rejected' }])).toMatchObject({ pushBacks: 1, retriedItems: 0, notSentAgain: { disabled: 0, exhausted: 0, waitTooLong: 1 } });
 	});
 });

@@ -13,6 +13,7 @@ test('a clean run reports nothing', () => {
 		heldBackMs: 0,
 		retriedItems: 0,
 		retriedFailed: 0,
+		notSentAgain: { disabled: 0, exhausted: 0, waitTooLong: 0 },
 		failed: { notSent: 0, rejected: 0, unreached: 0, mayHaveActed: 0 },
 	});
 });

@@ -30,7 +30,7 @@ function was(value: number): string {
 /** The service pushed back, or its pace held this run's requests back: how much, and how the retried items ended. */
 export function pushedBackHint(summary: RunSummary): NodeExecutionHint | undefined {
 	const { pushBacks, waitedRequests, retriedItems, retriedFailed } = summary;
-	if (pushBacks === 0 && waitedRequests === 0 && retriedItems === 0) return undefined;
+	if (pushBacks === 0 && waitedRequests === 0 && retriedItems === 0 && notSentAgainText(summary) === undefined) return undefined;
 	const sentences: string[] = [];
 	if (pushBacks > 0) {
 		sentences.push(
@@ -50,9 +50,23 @@ export function pushedBackHint(summary: RunSummary): NodeExecutionHint | undefin
 			retriedFailed === 0 ? (one ? 'it succeeded' : 'all of them succeeded') : one ? 'it did not succeed' : `${retriedFailed} of them did not succeed`;
 		sentences.push(`${count(retriedItems, 'item was', 'items were')} sent again; ${ending}.`);
 	}
+	const notSentAgain = notSentAgainText(summary);
+	if (notSentAgain) sentences.push(notSentAgain);
 	const failed = totalFailed(summary);
 	sentences.push(failed === 0 ? `All ${count(summary.items, 'item', 'items')} succeeded.` : `${failed} of ${summary.items} ${summary.items === 1 ? 'item' : 'items'} failed.`);
 	return { type: 'info', location: 'outputPane', message: sentences.join(' ') };
+}
+
+/** Why items the service pushed back on were not sent again, as Request Options › Rate Limit Handling decided. */
+function notSentAgainText(summary: RunSummary): string | undefined {
+	const { disabled, exhausted, waitTooLong } = summary.notSentAgain;
+	const reasons: string[] = [];
+	if (waitTooLong > 0) reasons.push(`${waitTooLong} because the service asked for a longer wait than Max Wait (Seconds) allows`);
+	if (exhausted > 0) reasons.push(`${exhausted} after Max Retries per Item`);
+	if (disabled > 0) reasons.push(`${disabled} because Wait and Retry is off`);
+	const total = disabled + exhausted + waitTooLong;
+	if (total === 0) return undefined;
+	return `${count(total, 'item was', 'items were')} not sent again (Request Options › Rate Limit Handling): ${reasons.join(', ')}.`;
 }
 
 function totalFailed(summary: RunSummary): number {

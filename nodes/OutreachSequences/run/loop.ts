@@ -185,6 +185,7 @@ export class RunLoop {
 			serviceReached: this.serviceReached,
 		});
 		if (!decision.retry) {
+			if (decision.reason !== 'notSafe') this.report.notSendingAgain(decision.reason);
 			this.fail(index, { kind: 'gaveUp', request: item.request, failure, sends: item.sends, reason: decision.reason, askedMs: decision.waitMs });
 			return false;
 		}

@@ -7,6 +7,9 @@
 /** Why a failed item failed, as the hints group it. */
 export type FailureGroup = 'notSent' | 'rejected' | 'unreached' | 'mayHaveActed';
 
+/** Why an item the service pushed back on was not sent again (Request Options › Rate Limit Handling). */
+export type NotSentAgainReason = 'disabled' | 'exhausted' | 'waitTooLong';
+
 /** How an item ended, as the report reads it. */
 export type ItemEnd = { failed: false } | { failed: true; group: FailureGroup };
 
@@ -22,6 +25,8 @@ export interface RunSummary {
 	/** Items sent more than once, and how many of those failed in the end. */
 	retriedItems: number;
 	retriedFailed: number;
+	/** Items the service pushed back on that were not sent again, per reason. */
+	notSentAgain: Record<NotSentAgainReason, number>;
 	/** Failed items per group. */
 	failed: Record<FailureGroup, number>;
 }
@@ -31,6 +36,7 @@ export class RunReport {
 	private readonly waits: number[] = [];
 	private readonly retried = new Set<number>();
 	private heldBackMs = 0;
+	private readonly notSentAgain: Record<NotSentAgainReason, number> = { disabled: 0, exhausted: 0, waitTooLong: 0 };
 
 	/** A request waited `ms` for the service's pace before it went out. */
 	waited(ms: number): void {
@@ -45,6 +51,11 @@ export class RunReport {
 	/** The service pushed back on this run, or its rate-limit headers said to stop. */
 	pushedBack(): void {
 		this.pushBacks++;
+	}
+
+	/** An item the service pushed back on is not sent again, for this reason. */
+	notSendingAgain(reason: NotSentAgainReason): void {
+		this.notSentAgain[reason]++;
 	}
 
 	/** The item at `index` is to be sent again. */
@@ -68,6 +79,7 @@ export class RunReport {
 			heldBackMs: this.heldBackMs,
 			retriedItems: this.retried.size,
 			retriedFailed,
+			notSentAgain: { ...this.notSentAgain },
 			failed,
 		};
 	}
