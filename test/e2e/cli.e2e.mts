@@ -12,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 
 import { DEFAULT_MAX_WAIT_SECONDS } from '../../nodes/OutreachSequences/describe/defaults.ts';
 import { RETRY_ON_FAIL_TEXT, failedItemsHint } from '../../nodes/OutreachSequences/run/hints.ts';
-import type { FailureGroup } from '../../nodes/OutreachSequences/run/runReport.ts';
+import type { FailureGroup, ItemEnd } from '../../nodes/OutreachSequences/run/runReport.ts';
+import { RunReport } from '../../nodes/OutreachSequences/run/runReport.ts';
 import { TEST_API_KEYS } from '../harness/keys.mts';
 import { SandboxProcess, type Fault, type RecordedRequest } from '../harness/sandbox.mts';
 import {
@@ -124,17 +125,9 @@ interface Hint {
  * faults: what the real run has to get right is which group each item is in.
  */
 function failuresWarning(items: number, failed: Partial<Record<FailureGroup, number>>, readOnly = false): Hint {
-	const summary = {
-		items,
-		pushBacks: 0,
-		waitedRequests: 0,
-		longestWaitMs: 0,
-		heldBackMs: 0,
-		retriedItems: 0,
-		retriedFailed: 0,
-		notSentAgain: { disabled: 0, exhausted: 0, waitTooLong: 0 },
-	};
-	const hint = failedItemsHint({ ...summary, failed: { notSent: 0, rejected: 0, unreached: 0, mayHaveActed: 0, ...failed } }, { retryOnFail: false, readOnly });
+	const ends: ItemEnd[] = Object.entries(failed).flatMap(([group, count]) => Array.from({ length: count ?? 0 }, () => ({ failed: true as const, group: group as FailureGroup })));
+	while (ends.length < items) ends.push({ failed: false });
+	const hint = failedItemsHint(new RunReport().summarize(ends), { retryOnFail: false, readOnly });
 	if (!hint) throw new Error('no failures, no warning');
 	return { type: 'warning', location: 'outputPane', message: hint.message };
 }

@@ -1,18 +1,10 @@
 // The execution hints' texts, for each case the issue names, and none for a clean run.
 import { executionHints, failedItemsHint, pushedBackHint, retryOnFailHint } from '../../nodes/OutreachSequences/run/hints.ts';
 import type { RunSummary } from '../../nodes/OutreachSequences/run/runReport.ts';
+import { RunReport } from '../../nodes/OutreachSequences/run/runReport.ts';
 
-const clean: RunSummary = {
-	items: 10,
-	pushBacks: 0,
-	waitedRequests: 0,
-	longestWaitMs: 0,
-	heldBackMs: 0,
-	retriedItems: 0,
-	retriedFailed: 0,
-	notSentAgain: { disabled: 0, exhausted: 0, waitTooLong: 0 },
-	failed: { notSent: 0, rejected: 0, unreached: 0, mayHaveActed: 0 },
-};
+/** Ten items that all succeeded, nothing in the way (run-report.test.mts checks this summary field by field). */
+const clean: RunSummary = new RunReport().summarize(Array.from({ length: 10 }, () => ({ failed: false })));
 const create = { retryOnFail: false, readOnly: false };
 
 test('a clean run shows no hint', () => {
