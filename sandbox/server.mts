@@ -45,6 +45,8 @@ export interface Fault {
 	headers?: Record<string, string>;
 	/** Close the socket without an answer, or after half a body. */
 	drop?: 'before-response' | 'mid-body';
+	/** Carry the request out first (a create is stored), then answer with the fault; by default the fault comes instead. */
+	afterWrite?: boolean;
 }
 
 interface Store {
@@ -308,6 +310,7 @@ export class Sandbox {
 			return;
 		}
 		const fault = this.takeFault(req, record.body);
+		if (fault?.afterWrite) await this.route(req, record);
 		if (fault?.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
 		if (res.destroyed) return;
 		if (fault?.drop === 'before-response') {

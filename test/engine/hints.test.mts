@@ -78,8 +78,8 @@ test('Retry On Fail on, under Continue: the warning is shown though nothing fail
 	expect(hintsOf(run)).toEqual([{ type: 'warning', location: 'outputPane', message: RETRY_ON_FAIL_TEXT }]);
 });
 
-test('Retry On Fail on, under Stop: n8n sends every item again, as the warning in the error says', async () => {
-	// Item 2 fails with 500 on every try; n8n re-runs the whole node, so items 0 and 1 are archived again each time.
+test('Retry On Fail on, under Stop: the warning is in the error, and n8n\'s next try sends only the failed item again', async () => {
+	// Item 2 fails with 500 on every try; n8n re-runs the whole node, and items 0 and 1 come from the record (re-runs.test.mts).
 	await env.sandbox.addFault({ pathPrefix: '/v1/contacts/42/', status: 500, body: { message: 'boom' } });
 	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
 		items: [{ id: 'c-42' }, { id: 'c-43' }, { id: '42' }],
@@ -87,11 +87,12 @@ test('Retry On Fail on, under Stop: n8n sends every item again, as the warning i
 	});
 	expect((run.error as { description?: string }).description).toContain(RETRY_ON_FAIL_TEXT);
 	const urls = (await env.sandbox.requests()).map((request) => request.url);
-	expect(urls.filter((url) => url === '/v1/contacts/c-42/archive')).toHaveLength(2);
+	expect(urls.filter((url) => url === '/v1/contacts/c-42/archive')).toHaveLength(1);
+	expect(urls.filter((url) => url === '/v1/contacts/42/archive')).toHaveLength(2);
 });
 
 test('Retry On Fail on, under Continue: when the first output item is a failed one, n8n runs the node again with every item, as the warning says', async () => {
-	// zz-404 fails first; n8n sees json.error on the first item and runs the node again: c-42 is archived twice.
+	// zz-404 fails first; n8n sees json.error on the first item and runs the node again; c-42 comes from the record.
 	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
 		items: [{ id: 'zz-404' }, { id: 'c-42' }],
 		onError: 'continueRegularOutput',
@@ -99,7 +100,8 @@ test('Retry On Fail on, under Continue: when the first output item is a failed o
 	});
 	expect(run.error).toBeUndefined();
 	const urls = (await env.sandbox.requests()).map((request) => request.url);
-	expect(urls.filter((url) => url === '/v1/contacts/c-42/archive')).toHaveLength(2);
+	expect(urls.filter((url) => url === '/v1/contacts/c-42/archive')).toHaveLength(1);
+	expect(urls.filter((url) => url === '/v1/contacts/zz-404/archive')).toHaveLength(2);
 	expect(hintsOf(run)[0].message).toBe(RETRY_ON_FAIL_TEXT);
 });
 

@@ -204,6 +204,14 @@ export interface CredentialTestResult {
 export interface Engine {
 	run(workflow: WorkflowFixture, credentials: Record<string, ICredentialDataDecryptedObject>): Promise<RunResult>;
 	/**
+	 * Executions › Retry of a failed run, as n8n's ExecutionService.retry does
+	 * it: the failed run's saved data (through JSON, as the database keeps
+	 * it), its error removed and the failed node's last run popped, then run
+	 * on in mode 'retry'. `workflow` is the workflow to run: the failed run's,
+	 * or the one saved since (loadWorkflow).
+	 */
+	retry(failed: IRun, workflow: WorkflowFixture, credentials: Record<string, ICredentialDataDecryptedObject>): Promise<RunResult>;
+	/**
 	 * The credential's `test` request, run the way n8n's CredentialsTester
 	 * (packages/cli/src/services/credentials-tester.service.ts) runs it:
 	 * through n8n-core's RoutingNode, then its rules.
@@ -286,47 +294,68 @@ export async function createEngine(): Promise<Engine> {
 	for (const [name, data] of Object.entries(loader.credentialTypes)) credentialTypes[name] = data.type;
 	const nodeTypes = new NodeTypes(types);
 
+	/** The workflow and what n8n's CLI supplies around the engine, for one run of `fixture`. */
+	function prepare(fixture: WorkflowFixture, credentials: Record<string, ICredentialDataDecryptedObject>) {
+		const store = new Map(Object.entries(credentials));
+		const workflowData: IWorkflowBase = {
+			id: 'test-workflow',
+			name: fixture.name ?? 'test',
+			active: false,
+			isArchived: false,
+			nodes: fixture.nodes,
+			connections: fixture.connections,
+			settings: { executionOrder: 'v1' },
+			createdAt: new Date(),
+			updatedAt: new Date(),
+			activeVersionId: null,
+		} as IWorkflowBase;
+		const workflow = new Workflow({
+			id: workflowData.id,
+			name: workflowData.name,
+			nodes: workflowData.nodes,
+			connections: workflowData.connections,
+			active: false,
+			nodeTypes,
+			settings: workflowData.settings,
+		});
+		const additionalData = makeAdditionalData(new CredentialsHelper(credentialTypes, store), workflowData);
+		return { workflow, additionalData };
+	}
+
+	function resultOf(run: IRun): RunResult {
+		const runData = run.data.resultData.runData;
+		return {
+			run,
+			error: run.data.resultData.error,
+			output: (nodeName) => (runData[nodeName]?.[0]?.data?.main ?? []).map((items) => items ?? []) as INodeExecutionData[][],
+			nodeError: (nodeName) => runData[nodeName]?.[0]?.error,
+		};
+	}
+
 	return {
 		nodeType: nodeTypes.getByNameAndVersion(NODE_TYPE),
 		credentialType: credentialTypes[CREDENTIAL_TYPE],
 		async run(fixture, credentials) {
-			const store = new Map(Object.entries(credentials));
-			const workflowData: IWorkflowBase = {
-				id: 'test-workflow',
-				name: fixture.name ?? 'test',
-				active: false,
-				isArchived: false,
-				nodes: fixture.nodes,
-				connections: fixture.connections,
-				settings: { executionOrder: 'v1' },
-				createdAt: new Date(),
-				updatedAt: new Date(),
-				activeVersionId: null,
-			} as IWorkflowBase;
-			const workflow = new Workflow({
-				id: workflowData.id,
-				name: workflowData.name,
-				nodes: workflowData.nodes,
-				connections: workflowData.connections,
-				active: false,
-				nodeTypes,
-				settings: workflowData.settings,
-			});
-			const additionalData = makeAdditionalData(new CredentialsHelper(credentialTypes, store), workflowData);
-
-
+			const { workflow, additionalData } = prepare(fixture, credentials);
 			const startNode = fixture.nodes.find((node) => node.type === TEST_NODE_TYPES.items) ?? fixture.nodes[0];
-			const run = await new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode });
-			const runData = run.data.resultData.runData;
-			return {
-				run,
-				error: run.data.resultData.error,
-				output: (nodeName) =>
-					(runData[nodeName]?.[0]?.data?.main ?? []).map((items) => items ?? []) as INodeExecutionData[][],
-				nodeError: (nodeName) => runData[nodeName]?.[0]?.error,
-			};
+			return resultOf(await new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode }));
 		},
 
+		async retry(failed, fixture, credentials) {
+			const { workflow, additionalData } = prepare(fixture, credentials);
+			const data = JSON.parse(JSON.stringify(failed.data)) as IRun['data'];
+			const { lastNodeExecuted } = data.resultData;
+			if (lastNodeExecuted) {
+				delete data.resultData.error;
+				const runs = data.resultData.runData[lastNodeExecuted];
+				if (runs && runs.length > 0 && runs[runs.length - 1].error !== undefined) runs.pop();
+			}
+			// With a workflow saved since, n8n puts its nodes on the stack (loadWorkflow).
+			for (const entry of data.executionData?.nodeExecutionStack ?? []) {
+				entry.node = fixture.nodes.find((node) => node.name === entry.node.name) ?? entry.node;
+			}
+			return resultOf(await new WorkflowExecute(additionalData, 'retry', data).processRunExecutionData(workflow));
+		},
 		async testCredential(data) {
 			const credentialType = credentialTypes[CREDENTIAL_TYPE];
 			const test = credentialType.test!;

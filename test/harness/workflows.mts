@@ -42,12 +42,8 @@ export interface FixtureRun extends RunResult {
 	all: INodeExecutionData[];
 }
 
-export async function runFixture(
-	engine: Engine,
-	sandbox: SandboxProcess,
-	name: string,
-	options: RunOptions,
-): Promise<FixtureRun> {
+/** The fixture with the options applied, and its credentials. */
+function prepared(sandbox: SandboxProcess, name: string, options: RunOptions) {
 	const fixture = loadFixture(name);
 	const nodes = fixture.nodes.map((node): INode => {
 		if (node.name === 'Items') return { ...node, parameters: { items: JSON.stringify(options.items) } };
@@ -58,9 +54,27 @@ export async function runFixture(
 		return patched;
 	});
 	const credential = options.credential ?? { apiKey: sandbox.apiKey, baseUrl: sandbox.url };
-	const result = await engine.run({ ...fixture, nodes }, { [CREDENTIAL_ID]: credential });
+	return { workflow: { ...fixture, nodes }, credentials: { [CREDENTIAL_ID]: credential } };
+}
+
+function withOutputs(result: RunResult): FixtureRun {
 	const outputs = result.output(OUTREACH);
 	return { ...result, outputs, all: outputs.flat() };
+}
+
+export async function runFixture(engine: Engine, sandbox: SandboxProcess, name: string, options: RunOptions): Promise<FixtureRun> {
+	const { workflow, credentials } = prepared(sandbox, name, options);
+	return withOutputs(await engine.run(workflow, credentials));
+}
+
+/**
+ * Executions › Retry of a failed run (Engine.retry). `options` give the
+ * workflow to run: the same as the failed run's, or one changed since
+ * (loadWorkflow); its Items node is not run again.
+ */
+export async function retryFixture(engine: Engine, sandbox: SandboxProcess, name: string, options: RunOptions, failed: RunResult): Promise<FixtureRun> {
+	const { workflow, credentials } = prepared(sandbox, name, options);
+	return withOutputs(await engine.retry(failed.run, workflow, credentials));
 }
 
 /** The API requests the sandbox received (its own test routes left out). */

@@ -12,7 +12,7 @@ import {
 } from '../../nodes/OutreachSequences/run/failedItem.ts';
 import type { ItemFailure } from '../../nodes/OutreachSequences/run/loop.ts';
 
-const request = { method: 'POST' as const, path: '/v1/sequences', body: '{"name":"x"}', subject: { noun: 'sequence', verb: 'create' } };
+const request = { method: 'POST' as const, path: '/v1/sequences', body: '{"name":"x"}', subject: { noun: 'sequence', verb: 'create', done: 'created' } };
 
 function gaveUp(failure: Failure, sends: number): ItemFailure {
 	return { kind: 'gaveUp', request, failure, sends, reason: 'notSafe' };
@@ -94,7 +94,11 @@ describe('facts per failure kind', () => {
 	});
 
 	test('a send that threw may have gone out', () => {
-		expect(failureFacts({ kind: 'broken', error: new Error('bug'), sends: 2 })).toMatchObject({ timesSent: 2, outcome: 'mayHaveActed' });
+		expect(failureFacts({ kind: 'broken', request, error: new Error('bug'), sends: 2 })).toMatchObject({ timesSent: 2, outcome: 'mayHaveActed' });
+	});
+
+	test('an item an earlier try carried out, not sent this time: the service acted on it', () => {
+		expect(failureFacts({ kind: 'carriedOutBefore', request })).toEqual({ statusCode: null, networkError: null, timesSent: 0, retryAfterSeconds: null, outcome: 'mayHaveActed' });
 	});
 
 	test.each<[string, ItemFailure, string]>([
@@ -105,6 +109,7 @@ describe('facts per failure kind', () => {
 		['DNS', gaveUp(network('dns'), 1), 'unreached'],
 		['HTTP 502', gaveUp(http(502), 1), 'mayHaveActed'],
 		['reset', gaveUp(network('reset'), 1), 'mayHaveActed'],
+		['carried out in an earlier try', { kind: 'carriedOutBefore', request }, 'carriedOutBefore'],
 	])('%s is grouped as %s', (_, failure, group) => {
 		expect(failureGroup(failure)).toBe(group);
 	});

@@ -1,5 +1,5 @@
 // The execution hints' texts, for each case the issue names, and none for a clean run.
-import { executionHints, failedItemsHint, pushedBackHint, retryOnFailHint } from '../../nodes/OutreachSequences/run/hints.ts';
+import { earlierTryHint, executionHints, failedItemsHint, pushedBackHint, retryOnFailHint } from '../../nodes/OutreachSequences/run/hints.ts';
 import type { RunSummary } from '../../nodes/OutreachSequences/run/runReport.ts';
 import { RunReport } from '../../nodes/OutreachSequences/run/runReport.ts';
 
@@ -59,7 +59,7 @@ test('a run slowed only by a pace other executions learned says so', () => {
 });
 
 test('failed items, grouped by cause, with what to check before sending again', () => {
-	const hint = failedItemsHint({ ...clean, failed: { notSent: 1, rejected: 2, unreached: 1, mayHaveActed: 3 } }, create);
+	const hint = failedItemsHint({ ...clean, failed: { notSent: 1, rejected: 2, unreached: 1, mayHaveActed: 3, carriedOutBefore: 0 } }, create);
 	expect(hint?.type).toBe('warning');
 	expect(hint?.location).toBe('outputPane');
 	expect(hint?.message).toBe(
@@ -83,10 +83,32 @@ test('Retry On Fail: a warning for operations that change something, none for Ge
 	expect(retryOnFailHint({ retryOnFail: true, readOnly: false })).toEqual({
 		type: 'warning',
 		location: 'outputPane',
-		message: expect.stringMatching(/^Retry On Fail is on for this node\. .*its first output item is a failed one .*creates are duplicated\. .*Turn Retry On Fail off in the node's Settings\.$/),
+		message: expect.stringMatching(
+			/^Retry On Fail is on for this node\. .*its first output item is a failed one .*Items the service already carried out are not sent again: their answers are kept with the execution\. .*may then be carried out twice\./,
+		),
 	});
 	expect(retryOnFailHint({ retryOnFail: true, readOnly: true })).toBeUndefined();
 	expect(retryOnFailHint(create)).toBeUndefined();
+});
+
+test('when n8n ran the node again: what the earlier try\'s record answered, and what was sent again', () => {
+	expect(earlierTryHint(clean)).toBeUndefined();
+	expect(earlierTryHint({ ...clean, earlierTry: { answered: 34, sentAgain: 1 } })).toEqual({
+		type: 'info',
+		location: 'outputPane',
+		message:
+			'n8n ran this node again (Retry On Fail, or Executions › Retry). 34 items the service had already carried out were not sent again: their output is the answer the service gave then. 1 item that had failed was sent again.',
+	});
+	expect(earlierTryHint({ ...clean, earlierTry: { answered: 1, sentAgain: 0 } })?.message).toBe(
+		'n8n ran this node again (Retry On Fail, or Executions › Retry). 1 item the service had already carried out was not sent again: its output is the answer the service gave then.',
+	);
+});
+
+test('an item carried out in an earlier try whose answer was too large to keep is its own group', () => {
+	const message = failedItemsHint({ ...clean, failed: { ...clean.failed, carriedOutBefore: 2 } }, create)?.message;
+	expect(message).toBe(
+		'2 of 10 items failed. 2 had been carried out in an earlier try of this execution, and their answers were too large to keep (outcome "mayHaveActed"). Each item\'s error says what happened.',
+	);
 });
 
 test('a clean run with Retry On Fail on shows only that warning; a failed run shows it first', () => {

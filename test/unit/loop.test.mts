@@ -3,6 +3,7 @@
 import type { OutreachRequest } from '../../nodes/OutreachSequences/describe/types.ts';
 import type { ItemState, LoopSettings } from '../../nodes/OutreachSequences/run/loop.ts';
 import { RunLoop } from '../../nodes/OutreachSequences/run/loop.ts';
+import type { EarlierTry } from '../../nodes/OutreachSequences/run/record.ts';
 import { ServicePace } from '../../nodes/OutreachSequences/run/servicePace.ts';
 import type { HttpAnswer } from '../../nodes/OutreachSequences/run/failure.ts';
 import type { Attempt } from '../../nodes/OutreachSequences/run/transport.ts';
@@ -42,7 +43,10 @@ const SETTINGS: LoopSettings = {
 };
 
 /** Runs `count` items, item i at /v1/items/i (an item whose path is in `invalid` can't be prepared). */
-async function run(count: number, options: { script?: Record<string, Answer[]>; settings?: Partial<LoopSettings>; invalid?: number[]; cancelAfter?: number } = {}) {
+async function run(
+	count: number,
+	options: { script?: Record<string, Answer[]>; settings?: Partial<LoopSettings>; invalid?: number[]; cancelAfter?: number; earlier?: Record<number, EarlierTry> } = {},
+) {
 	const clock = { now: 0 };
 	const service = scriptedService(options.script);
 	const logs: string[] = [];
@@ -54,8 +58,9 @@ async function run(count: number, options: { script?: Record<string, Answer[]>; 
 			pace: new ServicePace(settings.pace.groupSize, () => clock.now),
 			prepare(index) {
 				if (options.invalid?.includes(index)) throw new Error(`item ${index} is invalid`);
-				return { method: 'POST', path: `/v1/items/${index}`, subject: { noun: 'item', id: String(index), verb: 'archive' } };
+				return { method: 'POST', path: `/v1/items/${index}`, subject: { noun: 'item', id: String(index), verb: 'archive', done: 'archived' } };
 			},
+			earlierTry: options.earlier ? (index) => options.earlier?.[index] : undefined,
 			send: (request) => service.send(request, clock),
 			cancelled: () => options.cancelAfter !== undefined && service.sent.length >= options.cancelAfter,
 			log: (line) => logs.push(line),
@@ -75,7 +80,7 @@ const states = (items: ItemState[]) => items.map((item) => item.state);
 test('every item is sent once and ends done, with the answer as it came', async () => {
 	const { loop, service } = await run(5);
 	expect(states(loop.items)).toEqual(['done', 'done', 'done', 'done', 'done']);
-	expect(loop.items[3]).toEqual({ state: 'done', json: { path: '/v1/items/3' }, sends: 1 });
+	expect(loop.items[3]).toEqual({ state: 'done', request: expect.objectContaining({ path: '/v1/items/3' }), json: { path: '/v1/items/3' }, sends: 1 });
 	expect([...service.sent].sort()).toEqual(['/v1/items/0', '/v1/items/1', '/v1/items/2', '/v1/items/3', '/v1/items/4']);
 	expect(loop.firstFailure).toBeUndefined();
 });
@@ -175,7 +180,7 @@ test("waiting behind another execution's push-back costs an item none of its ret
 	const loopFor = (name: string, count: number, maxRetries: number) =>
 		new RunLoop(count, { ...SETTINGS, policy: { enabled: true, maxRetries, maxWaitMs: 60_000 } }, {
 			pace,
-			prepare: (index) => ({ method: 'POST', path: `/v1/${name}/${index}`, subject: { noun: 'item', id: String(index), verb: 'archive' } }),
+			prepare: (index) => ({ method: 'POST', path: `/v1/${name}/${index}`, subject: { noun: 'item', id: String(index), verb: 'archive', done: 'archived' } }),
 			send: (request) => {
 				sentAt.push([request.path, clock.now]);
 				return service.send(request, clock);
@@ -191,13 +196,40 @@ test("waiting behind another execution's push-back costs an item none of its ret
 	const a = loopFor('a', 1, 3);
 	const b = loopFor('b', 3, 0);
 	await Promise.all([a.run(), b.run()]);
-	expect(a.items).toEqual([{ state: 'done', json: { path: '/v1/a/0' }, sends: 3 }]);
+	expect(a.items).toEqual([{ state: 'done', request: expect.objectContaining({ path: '/v1/a/0' }), json: { path: '/v1/a/0' }, sends: 3 }]);
 	expect(states(b.items)).toEqual(['done', 'done', 'done']);
 	expect(b.items.map((item) => (item.state === 'done' ? item.sends : undefined))).toEqual([1, 1, 1]);
 	// B's items were held back by A's pause: none went out before A's first 5 s wait was over.
 	const bSent = sentAt.filter(([path]) => path.startsWith('/v1/b/')).map(([, at]) => at);
 	expect(bSent).toHaveLength(3);
 	expect(Math.min(...bSent)).toBeGreaterThanOrEqual(5000);
+});
+
+describe('when n8n runs the node again (the record of an earlier try)', () => {
+	test('an item the service confirmed in an earlier try is not sent: it ends done with the answer kept, and counts as answered', async () => {
+		const kept = { id: 'seq-7', name: 'kept' };
+		const { loop, service } = await run(3, { earlier: { 1: { kind: 'confirmed', answer: kept }, 2: { kind: 'sent' } } });
+		expect(service.sent).toEqual(['/v1/items/0', '/v1/items/2']);
+		expect(loop.items[1]).toEqual({ state: 'done', request: expect.objectContaining({ path: '/v1/items/1' }), json: kept, sends: 0 });
+		expect(loop.items[2]).toMatchObject({ state: 'done', sends: 1 });
+		expect(loop.report.summarize(loop.items.map(() => ({ failed: false }))).earlierTry).toEqual({ answered: 1, sentAgain: 1 });
+	});
+
+	test('an item confirmed without a kept answer fails unsent, and the others go on', async () => {
+		const { loop, service } = await run(2, { earlier: { 0: { kind: 'confirmedWithoutAnswer' } } });
+		expect(service.sent).toEqual(['/v1/items/1']);
+		expect(loop.items[0]).toMatchObject({ state: 'failed', failure: { kind: 'carriedOutBefore' } });
+	});
+
+	test('under On Error = Stop, items answered from the record never stop the run', async () => {
+		const { loop, service } = await run(3, {
+			earlier: { 0: { kind: 'confirmed', answer: { id: 'a' } } },
+			script: { '/v1/items/2': [status(400)] },
+			settings: { stopAtFirstFailure: true, pace: { groupSize: 1, pauseMs: 0, batched: false } },
+		});
+		expect(service.sent).toEqual(['/v1/items/1', '/v1/items/2']);
+		expect(loop.firstFailure).toBe(2);
+	});
 });
 
 describe('the run report (what the hints say)', () => {

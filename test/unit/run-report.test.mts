@@ -14,7 +14,8 @@ test('a clean run reports nothing', () => {
 		retriedItems: 0,
 		retriedFailed: 0,
 		notSentAgain: { disabled: 0, exhausted: 0, waitTooLong: 0 },
-		failed: { notSent: 0, rejected: 0, unreached: 0, mayHaveActed: 0 },
+		failed: { notSent: 0, rejected: 0, unreached: 0, mayHaveActed: 0, carriedOutBefore: 0 },
+		earlierTry: { answered: 0, sentAgain: 0 },
 	});
 });
 
@@ -31,5 +32,15 @@ test('waits, push-backs and retried items are counted; a retried item that still
 	report.heldBack(3000);
 	const summary = report.summarize([ok, ok, { failed: true, group: 'rejected' }, { failed: true, group: 'mayHaveActed' }]);
 	expect(summary).toMatchObject({ pushBacks: 2, waitedRequests: 2, longestWaitMs: 2500, heldBackMs: 3000, retriedItems: 2, retriedFailed: 1 });
-	expect(summary.failed).toEqual({ notSent: 0, rejected: 1, unreached: 0, mayHaveActed: 1 });
+	expect(summary.failed).toEqual({ notSent: 0, rejected: 1, unreached: 0, mayHaveActed: 1, carriedOutBefore: 0 });
+});
+
+test('what an earlier try did: items its record answered, and items it had sent that go out again', () => {
+	const report = new RunReport();
+	report.earlierTry({ kind: 'confirmed', answer: {} });
+	report.earlierTry({ kind: 'confirmed', answer: {} });
+	report.earlierTry({ kind: 'sent' });
+	report.earlierTry({ kind: 'confirmedWithoutAnswer' });
+	report.earlierTry(undefined);
+	expect(report.summarize([ok]).earlierTry).toEqual({ answered: 2, sentAgain: 1 });
 });

@@ -4,12 +4,21 @@ import type { Subject } from '../../nodes/OutreachSequences/describe/types.ts';
 import { networkFailure } from '../../nodes/OutreachSequences/run/failure.ts';
 import type { Failure } from '../../nodes/OutreachSequences/run/failure.ts';
 import { redact } from '../../nodes/OutreachSequences/run/itemError.ts';
-import { describeFailure, duration, pushedBackLogLine, quotaLogLine, serviceMessage, sharedPaceLogLine } from '../../nodes/OutreachSequences/run/texts.ts';
+import {
+	carriedOutBeforeText,
+	describeFailure,
+	doneBeforeStopText,
+	duration,
+	pushedBackLogLine,
+	quotaLogLine,
+	serviceMessage,
+	sharedPaceLogLine,
+} from '../../nodes/OutreachSequences/run/texts.ts';
 import { attemptOf } from '../../nodes/OutreachSequences/run/transport.ts';
 import type { HttpAnswer } from '../../nodes/OutreachSequences/run/failure.ts';
 
-const contact = { noun: 'contact', id: 'c-42', verb: 'archive' };
-const sequence = { noun: 'sequence', verb: 'create' };
+const contact = { noun: 'contact', id: 'c-42', verb: 'archive', done: 'archived' };
+const sequence = { noun: 'sequence', verb: 'create', done: 'created' };
 const answer = (statusCode: number, body: unknown, headers: Record<string, unknown> = {}): HttpAnswer => ({ statusCode, body, headers });
 const NOW = Date.parse('Wed, 21 Oct 2026 07:27:00 GMT');
 
@@ -133,4 +142,28 @@ test('redact replaces every occurrence of the key', () => {
 	expect(redact('k=abcd1234, again abcd1234', 'abcd1234')).toBe('k=[API key], again [API key]');
 	expect(redact('short', 'ab')).toBe('short');
 	expect(redact('none', undefined)).toBe('none');
+});
+
+describe('what a stopped run says it did before it stopped', () => {
+	test('the count in the operation\'s words, that n8n will not do them again, and a few IDs, then a count', () => {
+		const ids = Array.from({ length: 34 }, (_, index) => `seq-${index + 1}`);
+		expect(doneBeforeStopText({ subject: sequence, count: 34, ids }, 40, 23, true)).toBe(
+			'34 of 40 sequences were created before item 24 failed. The service\'s answers are kept with this execution: when n8n runs the node again (Executions › Retry, or Retry On Fail), those are not created again. IDs: seq-1, seq-2, seq-3, seq-4, seq-5 and 29 more.',
+		);
+	});
+
+	test('one item, no IDs, nothing kept (an operation that changes nothing)', () => {
+		expect(doneBeforeStopText({ subject: { noun: 'use case', verb: 'get', done: 'fetched' }, count: 1, ids: [] }, 2, 1, false)).toBe(
+			'1 of 2 use cases was fetched before item 2 failed.',
+		);
+		expect(doneBeforeStopText({ subject: contact, count: 2, ids: ['c-1', 'c-2'] }, 3, 0, true)).toBe(
+			'2 of 3 contacts were archived before item 1 failed. The service\'s answers are kept with this execution: when n8n runs the node again (Executions › Retry, or Retry On Fail), those are not archived again. IDs: c-1, c-2.',
+		);
+	});
+
+	test('an item carried out in an earlier try whose answer was too large to keep', () => {
+		expect(carriedOutBeforeText(contact).message).toBe(
+			'The outreach service already archived contact "c-42" in an earlier try of this execution, so it was not sent again. Its answer was too large to keep with the execution, so there is no result to output.',
+		);
+	});
 });

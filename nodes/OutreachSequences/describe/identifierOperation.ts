@@ -28,6 +28,8 @@ export function identifierOperation(spec: {
 		operation: OperationName;
 		method: OutreachRequest['method'];
 		path: (segment: string) => string;
+		/** What the operation's verb says once done: "archived". */
+		done: string;
 		/** Changes nothing at the service (see OperationDefinition). */
 		readOnly?: boolean;
 	};
@@ -47,7 +49,7 @@ export function identifierOperation(spec: {
 		properties: [identifierProperty({ ...field, description, show }), toolDescriptionProperty(show, spec.toolDescription)],
 		buildRequest(context, itemIndex) {
 			const id = readIdentifier(context, itemIndex, field);
-			return { method: request.method, path: request.path(encodePathSegment(id)), subject: { noun: field.noun, id, verb: operation } };
+			return { method: request.method, path: request.path(encodePathSegment(id)), subject: { noun: field.noun, id, verb: operation, done: request.done } };
 		},
 	};
 }

@@ -10,6 +10,8 @@ export interface Subject {
 	id?: string;
 	/** The verb of the operation: "archive", "get", "create". */
 	verb: string;
+	/** What the verb says of a request the service carried out: "archived", "fetched", "created". */
+	done: string;
 }
 
 export interface OutreachRequest {

@@ -3,8 +3,10 @@
  * runs the loop (loop.ts), and gives n8n exactly one output item per input
  * item, in input order, each with its pairedItem; a failed item holds its
  * error and its facts (failedItem.ts). With On Error = Stop the failure of
- * the lowest failed item is thrown instead. What the run has to say goes to
- * the output pane as execution hints (hints.ts).
+ * the lowest failed item is thrown instead, saying what was done before it.
+ * When n8n may run the node again, what the service confirmed is kept in the
+ * record (record.ts). What the run has to say goes to the output pane as
+ * execution hints (hints.ts).
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeExecutionHint } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
@@ -21,9 +23,11 @@ import { executionHints, RETRY_ON_FAIL_TEXT } from './hints';
 import { itemError } from './itemError';
 import type { ItemFailure, ItemState, Pace } from './loop';
 import { RunLoop } from './loop';
+import type { ItemForRecord } from './record';
+import { ExecutionRecord } from './record';
 import { retryPolicyOf } from './retry';
 import { servicePace } from './servicePace';
-import { sharedPaceLogLine } from './texts';
+import { doneBeforeStopText, sharedPaceLogLine } from './texts';
 import type { ItemEnd } from './runReport';
 import { RunReport } from './runReport';
 import { failuresAsItems, isToolVariant, toolCallerType } from './tool';
@@ -75,6 +79,41 @@ function callerTypeOf(context: IExecuteFunctions): string | undefined {
 	});
 }
 
+/**
+ * The record of this run (record.ts), for operations that change something,
+ * run as a step of the workflow: a tool call is the caller's to repeat.
+ * Undefined where n8n keeps no node context.
+ */
+function recordOf(context: IExecuteFunctions, definition: OperationDefinition, asTool: boolean, baseUrl: string): ExecutionRecord | undefined {
+	if (definition.readOnly || asTool) return undefined;
+	try {
+		const runIndex = Number(context.getWorkflowDataProxy(0).$runIndex);
+		return ExecutionRecord.open(context.getContext('node'), Number.isInteger(runIndex) ? runIndex : 0, baseUrl);
+	} catch {
+		return undefined;
+	}
+}
+
+/** What the record keeps of each item: its confirmed answer, or that it was sent and not confirmed. */
+function forRecord(item: ItemState): ItemForRecord {
+	if (item.state === 'done') return { request: item.request, confirmed: item.json };
+	if (item.state !== 'failed') return undefined;
+	const { failure } = item;
+	if ((failure.kind === 'gaveUp' || failure.kind === 'broken') && failure.sends > 0) return { request: failure.request, sent: true };
+	return undefined;
+}
+
+/** The stopping error also says what was done before it, and whether n8n will do it again. */
+function withDoneBeforeStop<T extends Error>(error: T, items: ItemState[], stoppedAt: number, kept: boolean): T {
+	const done = items.filter((item): item is ItemState & { state: 'done' } => item.state === 'done');
+	if (done.length === 0) return error;
+	const ids = done.map((item) => item.json.id).filter((id) => typeof id === 'string' || typeof id === 'number').map(String);
+	const text = doneBeforeStopText({ subject: done[0].request.subject, count: done.length, ids }, items.length, stoppedAt, kept);
+	const withDescription = error as T & { description?: string | null };
+	withDescription.description = withDescription.description ? `${text}\n\n${withDescription.description}` : text;
+	return error;
+}
+
 /** A failed item: its error, and the facts a workflow can branch on. */
 class Failed {
 	constructor(
@@ -119,7 +158,8 @@ export async function runOperation(context: IExecuteFunctions, definition: Opera
 	const items = context.getInputData();
 	// As a tool, the caller decides whether a failure is an item or thrown (tool.ts); otherwise On Error does.
 	const failuresBecomeItems = failuresAsItems(context.continueOnFail(), node.type, callerTypeOf(context));
-	const shape = failedItemShape(node.onError, isToolVariant(node.type));
+	const asTool = isToolVariant(node.type);
+	const shape = failedItemShape(node.onError, asTool);
 	const setting: HintSetting = { retryOnFail: node.retryOnFail === true, readOnly: definition.readOnly === true };
 	const options = context.getNodeParameter(Field.requestOptions, 0, {}) as RequestOptionsValue;
 	const policy = retryPolicyOf(options);
@@ -139,6 +179,7 @@ export async function runOperation(context: IExecuteFunctions, definition: Opera
 		);
 	}
 
+	const record = recordOf(context, definition, asTool, connection.baseUrl);
 	const pace = paceOf(options);
 	const shared = servicePace(connection.baseUrl, connection.credentials.data?.apiKey, pace.groupSize);
 	if (shared.learned) {
@@ -150,6 +191,7 @@ export async function runOperation(context: IExecuteFunctions, definition: Opera
 		{
 			pace: shared,
 			prepare: (index) => definition.buildRequest(context, index),
+			earlierTry: record && !record.isEmpty ? (index, request) => record.earlierTry(index, request) : undefined,
 			send: async (request) => await send(context, connection, request),
 			cancelled: () => cancelSignal?.aborted === true,
 			log: (line) => context.logger.info(line),
@@ -172,9 +214,14 @@ export async function runOperation(context: IExecuteFunctions, definition: Opera
 	});
 	const stopAt = loop.firstFailure;
 	const stopped = stopAt === undefined ? undefined : results[stopAt];
-	if (stopped instanceof Failed) throw withRetryOnFailWarning(stopped.error, setting);
 	const complete = results.filter((result) => result !== undefined);
-	if (cancelSignal?.aborted || complete.length < results.length) {
+	const endsInError = stopped instanceof Failed || cancelSignal?.aborted === true || complete.length < results.length;
+	// n8n may run the node again after an error, or after failed items with Retry On Fail on.
+	const kept = endsInError || (setting.retryOnFail && complete.some((result) => result instanceof Failed));
+	if (record && kept) record.keep(loop.items.map(forRecord));
+	else record?.drop();
+	if (stopped instanceof Failed) throw withRetryOnFailWarning(withDoneBeforeStop(stopped.error, loop.items, stopAt ?? 0, record !== undefined), setting);
+	if (endsInError) {
 		throw new NodeOperationError(node, 'The execution was stopped before every item was sent.');
 	}
 	addHints(context, executionHints(loop.report.summarize(loop.items.map(endOf)), setting));

@@ -53,10 +53,17 @@ export function networkOutcome(fault: NetworkFaultKind): Outcome {
 	return UNREACHED.has(fault) ? 'notActed' : 'mayHaveActed';
 }
 
-/** The facts of a failure. A request that was never made, or could not be sent, left nothing with the service. */
+/**
+ * The facts of a failure. A request that was never made, or could not be
+ * sent, left nothing with the service; one an earlier try had carried out
+ * did, though it was not sent this time.
+ */
 export function failureFacts(failure: ItemFailure): FailureFacts {
 	if (failure.kind === 'notSent') {
 		return { statusCode: null, networkError: null, timesSent: 0, retryAfterSeconds: null, outcome: 'notActed' };
+	}
+	if (failure.kind === 'carriedOutBefore') {
+		return { statusCode: null, networkError: null, timesSent: 0, retryAfterSeconds: null, outcome: 'mayHaveActed' };
 	}
 	if (failure.kind === 'broken') {
 		return { statusCode: null, networkError: null, timesSent: failure.sends, retryAfterSeconds: null, outcome: 'mayHaveActed' };
@@ -77,10 +84,11 @@ export function failureFacts(failure: ItemFailure): FailureFacts {
 /**
  * Why an item failed, as the hints group it: never sent (its request could
  * not be made), rejected by the service, never reached the service (refused,
- * DNS, TLS), or may have been carried out.
+ * DNS, TLS), may have been carried out, or carried out in an earlier try
+ * (with an answer too large for the record).
  */
 export function failureGroup(failure: ItemFailure): FailureGroup {
-	if (failure.kind === 'notSent') return 'notSent';
+	if (failure.kind === 'notSent' || failure.kind === 'carriedOutBefore') return failure.kind;
 	const facts = failureFacts(failure);
 	if (facts.outcome === 'mayHaveActed') return 'mayHaveActed';
 	return facts.networkError === null ? 'rejected' : 'unreached';

@@ -70,15 +70,15 @@ function notSentAgainText(summary: RunSummary): string | undefined {
 }
 
 function totalFailed(summary: RunSummary): number {
-	const { notSent, rejected, unreached, mayHaveActed } = summary.failed;
-	return notSent + rejected + unreached + mayHaveActed;
+	const { notSent, rejected, unreached, mayHaveActed, carriedOutBefore } = summary.failed;
+	return notSent + rejected + unreached + mayHaveActed + carriedOutBefore;
 }
 
 /** Items failed: how many, grouped by cause, and what to check before sending again those the service may have acted on. */
 export function failedItemsHint(summary: RunSummary, setting: HintSetting): NodeExecutionHint | undefined {
 	const failed = totalFailed(summary);
 	if (failed === 0) return undefined;
-	const { notSent, rejected, unreached, mayHaveActed } = summary.failed;
+	const { notSent, rejected, unreached, mayHaveActed, carriedOutBefore } = summary.failed;
 	const groups: string[] = [];
 	const notActed = '(outcome "notActed")';
 	if (rejected > 0) groups.push(`${rejected} ${was(rejected)} refused by the service, which did not act on ${rejected === 1 ? 'it' : 'them'} ${notActed}`);
@@ -87,6 +87,11 @@ export function failedItemsHint(summary: RunSummary, setting: HintSetting): Node
 	if (mayHaveActed > 0) {
 		groups.push(
 			`${mayHaveActed} may have been carried out: the service timed out, reset the connection or failed with HTTP 5xx after ${mayHaveActed === 1 ? 'it was' : 'they were'} sent (outcome "mayHaveActed")`,
+		);
+	}
+	if (carriedOutBefore > 0) {
+		groups.push(
+			`${carriedOutBefore} had been carried out in an earlier try of this execution, and ${carriedOutBefore === 1 ? 'its answer was' : 'their answers were'} too large to keep (outcome "mayHaveActed")`,
 		);
 	}
 	let message = `${failed} of ${summary.items} ${summary.items === 1 ? 'item' : 'items'} failed. ${capitalize(groups.join('; '))}.`;
@@ -101,7 +106,21 @@ export function failedItemsHint(summary: RunSummary, setting: HintSetting): Node
 
 /** The warning for Retry On Fail, which re-runs every item of the node. */
 export const RETRY_ON_FAIL_TEXT =
-	"Retry On Fail is on for this node. n8n then runs the node again, with every item, when it fails, and also when its first output item is a failed one (On Error › Continue): items the service already carried out are sent again, and creates are duplicated. The node already sends again, on its own, the items the service pushed back on (HTTP 429, 503). Turn Retry On Fail off in the node's Settings.";
+	"Retry On Fail is on for this node. n8n then runs the node again, with every item, when it fails, and also when its first output item is a failed one (On Error › Continue). Items the service already carried out are not sent again: their answers are kept with the execution. Items that failed are sent again, and one whose outcome was unknown (a timeout, a reset, or HTTP 5xx other than 503) may then be carried out twice. The node already sends again, on its own, the items the service pushed back on (HTTP 429, 503).";
+
+/** n8n ran the node again: what the record of the earlier try answered, and what went out again. */
+export function earlierTryHint(summary: RunSummary): NodeExecutionHint | undefined {
+	const { answered, sentAgain } = summary.earlierTry;
+	if (answered === 0 && sentAgain === 0) return undefined;
+	const sentences = ['n8n ran this node again (Retry On Fail, or Executions › Retry).'];
+	if (answered > 0) {
+		sentences.push(
+			`${count(answered, 'item', 'items')} the service had already carried out ${was(answered)} not sent again: ${answered === 1 ? 'its output is' : 'their output is'} the answer the service gave then.`,
+		);
+	}
+	if (sentAgain > 0) sentences.push(`${count(sentAgain, 'item', 'items')} that had failed ${was(sentAgain)} sent again.`);
+	return { type: 'info', location: 'outputPane', message: sentences.join(' ') };
+}
 
 export function retryOnFailHint(setting: HintSetting): NodeExecutionHint | undefined {
 	if (!setting.retryOnFail || setting.readOnly) return undefined;
@@ -110,7 +129,7 @@ export function retryOnFailHint(setting: HintSetting): NodeExecutionHint | undef
 
 /** Every hint the run has something to say in, in the order the user reads them. */
 export function executionHints(summary: RunSummary, setting: HintSetting): NodeExecutionHint[] {
-	return [retryOnFailHint(setting), failedItemsHint(summary, setting), pushedBackHint(summary)].filter(
+	return [retryOnFailHint(setting), failedItemsHint(summary, setting), earlierTryHint(summary), pushedBackHint(summary)].filter(
 		(hint): hint is NodeExecutionHint => hint !== undefined,
 	);
 }

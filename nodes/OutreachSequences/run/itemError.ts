@@ -8,7 +8,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { ItemFailure } from './loop';
 import type { RetryPolicy } from './retry';
 import type { FailureText } from './texts';
-import { describeFailure, describeGiveUp } from './texts';
+import { carriedOutBeforeText, describeFailure, describeGiveUp } from './texts';
 import type { Connection } from './transport';
 
 /** Replace every occurrence of the API key, so no error text can carry it. */
@@ -47,6 +47,10 @@ export function itemError(
 	connection: Connection,
 	policy: RetryPolicy,
 ): NodeApiError | NodeOperationError {
+	if (failure.kind === 'carriedOutBefore') {
+		const { message, description } = carriedOutBeforeText(failure.request.subject);
+		return new NodeOperationError(node, message, { itemIndex, description });
+	}
 	if (failure.kind !== 'gaveUp') return asItemError(node, failure.error, itemIndex);
 	const text = giveUpText(failure, connection, policy);
 	const secret = connection.credentials.data?.apiKey;

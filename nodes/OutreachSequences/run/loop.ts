@@ -14,6 +14,7 @@ import type { Epoch, RequestPacer } from './pacer';
 import type { Quota } from './quota';
 import type { RetryDecision, RetryPolicy } from './retry';
 import { backoffMs, decideRetry } from './retry';
+import type { EarlierTry } from './record';
 import { RunReport } from './runReport';
 import type { ServicePace } from './servicePace';
 import { pushedBackLogLine, quotaLogLine } from './texts';
@@ -28,14 +29,17 @@ export type ItemFailure =
 	/** The service answered with a failure, or the network failed, and the item is not sent again. */
 	| { kind: 'gaveUp'; request: OutreachRequest; failure: Failure; sends: number; reason: GiveUpReason; askedMs?: number }
 	/** Sending it threw. */
-	| { kind: 'broken'; error: unknown; sends: number };
+	| { kind: 'broken'; request: OutreachRequest; error: unknown; sends: number }
+	/** An earlier try of this execution had it carried out, and its answer was too large to keep (record.ts): not sent again. */
+	| { kind: 'carriedOutBefore'; request: OutreachRequest };
 
 export type ItemState =
 	| { state: 'pending' }
 	| { state: 'prepared'; request: OutreachRequest; sends: 0 }
 	| { state: 'inFlight'; request: OutreachRequest; sends: number }
 	| { state: 'waiting'; request: OutreachRequest; sends: number }
-	| { state: 'done'; json: IDataObject; sends: number }
+	/** The service's answer; `sends` 0 when it came from an earlier try's record (record.ts). */
+	| { state: 'done'; request: OutreachRequest; json: IDataObject; sends: number }
 	| { state: 'failed'; failure: ItemFailure };
 
 /** How items go out: in groups of `groupSize` in flight; with batching, one batch after another, `pauseMs` apart. */
@@ -59,6 +63,8 @@ export interface LoopPorts {
 	pace: ServicePace;
 	/** The item's request; throws when the item can't be sent. */
 	prepare(index: number): OutreachRequest;
+	/** What an earlier try of this execution did with exactly this request (record.ts); absent when none is known. */
+	earlierTry?(index: number, request: OutreachRequest): EarlierTry | undefined;
 	/** Sends a request once; a failure comes back as an Attempt, not thrown. */
 	send(request: OutreachRequest): Promise<Attempt>;
 	/** Whether the execution was stopped. */
@@ -135,13 +141,25 @@ export class RunLoop {
 	private prepare(index: number): boolean {
 		const item = this.items[index];
 		if (item.state !== 'pending') return item.state === 'prepared' || item.state === 'waiting';
+		let request: OutreachRequest;
 		try {
-			this.items[index] = { state: 'prepared', request: this.ports.prepare(index), sends: 0 };
-			return true;
+			request = this.ports.prepare(index);
 		} catch (error) {
 			this.fail(index, { kind: 'notSent', error });
 			return false;
 		}
+		const earlier = this.ports.earlierTry?.(index, request);
+		this.report.earlierTry(earlier);
+		if (earlier?.kind === 'confirmed') {
+			this.items[index] = { state: 'done', request, json: earlier.answer, sends: 0 };
+			return false;
+		}
+		if (earlier?.kind === 'confirmedWithoutAnswer') {
+			this.fail(index, { kind: 'carriedOutBefore', request });
+			return false;
+		}
+		this.items[index] = { state: 'prepared', request, sends: 0 };
+		return true;
 	}
 
 	/** Sends an item once; true when it is to be sent again. */
@@ -154,13 +172,13 @@ export class RunLoop {
 		try {
 			attempt = await this.ports.send(sending.request);
 		} catch (error) {
-			this.fail(index, { kind: 'broken', error, sends: sending.sends });
+			this.fail(index, { kind: 'broken', request: sending.request, error, sends: sending.sends });
 			return false;
 		}
 		if (attempt.ok || attempt.failure.kind === 'http') this.serviceReached = true;
 		if (attempt.ok) {
 			this.pacer.succeeded(ticket);
-			this.items[index] = { state: 'done', json: attempt.json, sends: sending.sends };
+			this.items[index] = { state: 'done', request: sending.request, json: attempt.json, sends: sending.sends };
 			if (attempt.quota) this.keepWithin(attempt.quota, ticket, remaining);
 			return false;
 		}

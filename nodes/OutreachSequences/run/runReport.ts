@@ -4,8 +4,10 @@
  * and which items were sent again. At the end it is summed up with how each
  * item ended (summarize), for the execution hints (hints.ts).
  */
+import type { EarlierTry } from './record';
+
 /** Why a failed item failed, as the hints group it. */
-export type FailureGroup = 'notSent' | 'rejected' | 'unreached' | 'mayHaveActed';
+export type FailureGroup = 'notSent' | 'rejected' | 'unreached' | 'mayHaveActed' | 'carriedOutBefore';
 
 /** Why an item the service pushed back on was not sent again (Request Options › Rate Limit Handling). */
 export type NotSentAgainReason = 'disabled' | 'exhausted' | 'waitTooLong';
@@ -29,6 +31,12 @@ export interface RunSummary {
 	notSentAgain: Record<NotSentAgainReason, number>;
 	/** Failed items per group. */
 	failed: Record<FailureGroup, number>;
+	/**
+	 * When n8n ran the node again: items an earlier try's record answered
+	 * (record.ts), and items an earlier try had sent without an answer that
+	 * were sent again.
+	 */
+	earlierTry: { answered: number; sentAgain: number };
 }
 
 export class RunReport {
@@ -37,6 +45,7 @@ export class RunReport {
 	private readonly retried = new Set<number>();
 	private heldBackMs = 0;
 	private readonly notSentAgain: Record<NotSentAgainReason, number> = { disabled: 0, exhausted: 0, waitTooLong: 0 };
+	private readonly fromEarlierTry = { answered: 0, sentAgain: 0 };
 
 	/** A request waited `ms` for the service's pace before it went out. */
 	waited(ms: number): void {
@@ -58,13 +67,19 @@ export class RunReport {
 		this.notSentAgain[reason]++;
 	}
 
+	/** What an earlier try of this execution did with an item's request, when it did anything. */
+	earlierTry(earlier: EarlierTry | undefined): void {
+		if (earlier?.kind === 'confirmed') this.fromEarlierTry.answered++;
+		if (earlier?.kind === 'sent') this.fromEarlierTry.sentAgain++;
+	}
+
 	/** The item at `index` is to be sent again. */
 	retrying(index: number): void {
 		this.retried.add(index);
 	}
 
 	summarize(ends: ItemEnd[]): RunSummary {
-		const failed: Record<FailureGroup, number> = { notSent: 0, rejected: 0, unreached: 0, mayHaveActed: 0 };
+		const failed: Record<FailureGroup, number> = { notSent: 0, rejected: 0, unreached: 0, mayHaveActed: 0, carriedOutBefore: 0 };
 		let retriedFailed = 0;
 		ends.forEach((end, index) => {
 			if (!end.failed) return;
@@ -81,6 +96,7 @@ export class RunReport {
 			retriedFailed,
 			notSentAgain: { ...this.notSentAgain },
 			failed,
+			earlierTry: { ...this.fromEarlierTry },
 		};
 	}
 }

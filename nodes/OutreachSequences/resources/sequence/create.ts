@@ -177,6 +177,6 @@ export const sequenceCreate: OperationDefinition = {
 		} else {
 			body = JSON.stringify(buildSequenceFromFields(context, itemIndex));
 		}
-		return { method: 'POST', path: '/v1/sequences', body, subject: { noun: 'sequence', verb: 'create' } };
+		return { method: 'POST', path: '/v1/sequences', body, subject: { noun: 'sequence', verb: 'create', done: 'created' } };
 	},
 };
