@@ -1,0 +1,200 @@
+// One call for what a suite needs of real n8n: the version, this package
+// packed and installed, the sandbox's credential and the suite's workflows
+// imported and published, and n8n run as the suite says (CLI only, `n8n
+// start` with the owner signed in, or queue mode with workers, Redis and
+// PostgreSQL). The handle it gives back is filled in before the suite's tests
+// and stops everything, keeping the logs, after them.
+import { randomBytes } from 'node:crypto';
+
+import { parse } from 'flatted';
+
+import type { SandboxProcess } from '../../harness/sandbox.mts';
+import type { StoredCredential } from '../../../scripts/n8n-launcher.mts';
+import { recordLog } from './logs.mts';
+import {
+	freePort,
+	importCredentials,
+	importWorkflows,
+	n8nCli,
+	n8nEnv,
+	packPackage,
+	prepareN8n,
+	publishWorkflow,
+	rest,
+	runDataOf,
+	setupOwner,
+	startDaemon,
+	waitForHttp,
+	waitForWebhook,
+	type CliResult,
+	type Daemon,
+	type ExecuteRun,
+	type N8nServer,
+	userFolderWithPackage,
+} from './n8n.mts';
+import { startPostgres, startRedis, type Service } from './services.mts';
+
+/** The id of the credential that points at the sandbox, as the suites' workflows name it. */
+export const SANDBOX_CREDENTIAL_ID = 'outreachSandbox';
+
+export interface N8nSetup {
+	version: string;
+	/** Names the logs under artifacts/e2e/logs. */
+	name: string;
+	/**
+	 * How n8n runs: `cli`, imported only, for `n8n execute`; `server`, `n8n
+	 * start` with the owner signed in; `queue`, main and `workers` workers
+	 * (default 2) with Redis and PostgreSQL.
+	 */
+	run: 'cli' | 'server' | 'queue';
+	workers?: number;
+	/** The service the credential SANDBOX_CREDENTIAL_ID points at. */
+	sandbox?: SandboxProcess;
+	credentials?: StoredCredential[];
+	workflows?: Array<string | object>;
+	/** Ids of imported workflows to publish (activate, on 1.x) before n8n starts. */
+	publish?: string[];
+	env?: Record<string, string>;
+}
+
+/** One execution as the REST API lists it. */
+export interface ExecutionSummary {
+	id: string;
+	status: string;
+	mode: string;
+	retryOf?: string | null;
+	retrySuccessId?: string | null;
+}
+
+/** One execution with its data, as the REST API gives it (the data unflattened). */
+export interface Execution extends ExecutionSummary {
+	data: { resultData: ExecuteRun; executionData?: { contextData: Record<string, Record<string, unknown>> } };
+}
+
+export interface N8n {
+	version: string;
+	bin: string;
+	env: NodeJS.ProcessEnv;
+	/** `server` and `queue`: the editor's address, and the owner's session. */
+	server: N8nServer;
+	workers: Daemon[];
+	/** `n8n execute --id <id> --rawOutput`, with the run data it printed. */
+	execute(workflowId: string): Promise<{ result: CliResult; run: ExecuteRun }>;
+	/** A REST call as the owner. */
+	rest<T>(method: string, route: string, body?: unknown): Promise<T>;
+	/** The executions of a workflow, newest first. */
+	executions(workflowId: string): Promise<ExecutionSummary[]>;
+	execution(id: string): Promise<Execution>;
+	/** Everything main and the workers printed so far. */
+	log(): string;
+}
+
+const EMPTY = () => {
+	throw new Error('n8n is not ready: call useN8n inside a describe, and read it in the tests');
+};
+
+/** Registers the boot before the suite's tests and the clean-up after them; `setup` is read when they run. */
+export function useN8n(setup: () => N8nSetup | Promise<N8nSetup>, timeoutMs = 600_000): N8n {
+	const handle = { execute: EMPTY, rest: EMPTY, executions: EMPTY, execution: EMPTY, log: () => '' } as unknown as N8n;
+	const stops: Array<() => Promise<void>> = [];
+	let name = 'n8n';
+	beforeAll(async () => {
+		const wanted = await setup();
+		name = wanted.name;
+		Object.assign(handle, await boot(wanted, stops));
+	}, timeoutMs);
+	afterAll(async () => {
+		const logs = handle.log();
+		for (const stop of stops.reverse()) await stop().catch(() => undefined);
+		if (logs) recordLog(name, logs);
+	}, 120_000);
+	return handle;
+}
+
+async function boot(setup: N8nSetup, stops: Array<() => Promise<void>>): Promise<N8n> {
+	const bin = prepareN8n(setup.version);
+	const tarball = packPackage();
+	const queue = setup.run === 'queue';
+	const shared: Record<string, string> = { N8N_LOG_LEVEL: 'debug', ...setup.env };
+	if (queue) Object.assign(shared, await queueServices(stops));
+	const port = await freePort();
+	const env = n8nEnv(await userFolderWithPackage(tarball), { ...shared, N8N_PORT: String(port), N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
+
+	const credentials = [...(setup.credentials ?? [])];
+	if (setup.sandbox) {
+		const { apiKey, url } = setup.sandbox;
+		credentials.push({ id: SANDBOX_CREDENTIAL_ID, name: 'Outreach sandbox', type: 'outreachSequencesApi', data: { apiKey, baseUrl: url } });
+	}
+	if (credentials.length) await importCredentials(bin, env, credentials);
+	if (setup.workflows?.length) await importWorkflows(bin, env, setup.workflows);
+	for (const id of setup.publish ?? []) await publishWorkflow(bin, setup.version, id, env);
+
+	const daemons: Daemon[] = [];
+	let server = { url: '', cookie: '' } as N8nServer;
+	if (setup.run !== 'cli') {
+		const main = startDaemon(bin, ['start'], env);
+		daemons.push(main);
+		stops.push(() => main.stop());
+		const url = `http://127.0.0.1:${port}`;
+		await waitForHttp(`${url}/healthz/readiness`, main);
+		server = { url, daemon: main, cookie: await setupOwner(url) };
+	}
+	const workers: Daemon[] = [];
+	for (let index = 0; queue && index < (setup.workers ?? 2); index++) {
+		const health = await freePort();
+		const workerEnv = n8nEnv(await userFolderWithPackage(tarball), {
+			...shared,
+			QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+			QUEUE_HEALTH_CHECK_PORT: String(health),
+			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+		});
+		const worker = startDaemon(bin, ['worker', '--concurrency=10'], workerEnv);
+		workers.push(worker);
+		stops.push(() => worker.stop());
+		await waitForHttp(`http://127.0.0.1:${health}/healthz/readiness`, worker);
+	}
+	const call = <T,>(method: string, route: string, body?: unknown) => rest<T>(server, method, route, body);
+	return {
+		version: setup.version,
+		bin,
+		env,
+		server,
+		workers,
+		async execute(workflowId) {
+			const result = await n8nCli(bin, ['execute', `--id=${workflowId}`, '--rawOutput'], env);
+			return { result, run: runDataOf(result.stdout) };
+		},
+		rest: call,
+		async executions(workflowId) {
+			const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+			const page = await call<{ results: ExecutionSummary[] }>('GET', `/executions?filter=${filter}&limit=50`);
+			return page.results.map((execution) => ({ ...execution, id: String(execution.id) }));
+		},
+		async execution(id) {
+			const found = await call<ExecutionSummary & { data: string }>('GET', `/executions/${id}`);
+			return { ...found, id: String(found.id), data: parse(found.data) as Execution['data'] };
+		},
+		log: () => [...daemons, ...workers].map((daemon) => daemon.log()).join('\n'),
+	};
+}
+
+/** Redis and PostgreSQL for queue mode, and the settings main and workers share. */
+async function queueServices(stops: Array<() => Promise<void>>): Promise<Record<string, string>> {
+	const [redis, postgres]: [Service, Service & { user: string }] = await Promise.all([startRedis(), startPostgres()]);
+	stops.push(() => redis.daemon.stop(), () => postgres.daemon.stop());
+	return {
+		EXECUTIONS_MODE: 'queue',
+		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+		QUEUE_BULL_REDIS_PORT: String(redis.port),
+		DB_TYPE: 'postgresdb',
+		DB_POSTGRESDB_HOST: '127.0.0.1',
+		DB_POSTGRESDB_PORT: String(postgres.port),
+		DB_POSTGRESDB_DATABASE: 'n8n',
+		DB_POSTGRESDB_USER: postgres.user,
+		DB_POSTGRESDB_PASSWORD: '',
+		// Main and workers must share the key that encrypts credentials.
+		N8N_ENCRYPTION_KEY: randomBytes(24).toString('hex'),
+	};
+}
+
+export { waitForWebhook };

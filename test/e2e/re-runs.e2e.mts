@@ -1,0 +1,175 @@
+// Nothing twice when n8n runs the node again, in real n8n (2.x and 1.x, and
+// queue mode): a published webhook workflow creates the sequences an event
+// lists. With Retry On Fail, a create that failed once before the service
+// wrote it is sent again and nothing else is. Under Stop, the error says what
+// was created, and Executions › Retry (the REST call the Executions list
+// makes, with either loadWorkflow) creates each sequence exactly once.
+import { TEST_API_KEYS } from '../harness/keys.mts';
+import { SandboxProcess, type RecordedRequest } from '../harness/sandbox.mts';
+import { N8N_CURRENT, N8N_MAINTAINED } from './harness/n8n.mts';
+import { SANDBOX_CREDENTIAL_ID, useN8n, waitForWebhook, type N8n } from './harness/stage.mts';
+
+const STOP = 'outreach-rerun-stop';
+const RETRY_ON_FAIL = 'outreach-rerun-retry-on-fail';
+
+/** Webhook › Split Out (the event's names) › Create Sequence, the webhook answering with every created sequence. */
+function createsWhatTheEventLists(id: string, settings: Record<string, unknown> = {}) {
+	return {
+		id,
+		name: `Outreach e2e: ${id}`,
+		active: false,
+		nodes: [
+			{
+				id: 'webhook',
+				name: 'Webhook',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: `${id}-hook`,
+				parameters: { httpMethod: 'POST', path: id, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
+			},
+			{
+				id: 'split',
+				name: 'Split Out',
+				type: 'n8n-nodes-base.splitOut',
+				typeVersion: 1,
+				position: [220, 0],
+				parameters: { fieldToSplitOut: 'body.names', include: 'noOtherFields', options: {} },
+			},
+			{
+				id: 'outreach',
+				name: 'Create Sequence',
+				type: 'n8n-nodes-outreach-sequences.outreachSequences',
+				typeVersion: 1,
+				position: [440, 0],
+				parameters: { resource: 'sequence', operation: 'create', name: '={{ $json.name }}' },
+				credentials: { outreachSequencesApi: { id: SANDBOX_CREDENTIAL_ID, name: 'Outreach sandbox' } },
+				...settings,
+			},
+		],
+		connections: {
+			Webhook: { main: [[{ node: 'Split Out', type: 'main', index: 0 }]] },
+			'Split Out': { main: [[{ node: 'Create Sequence', type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+const names = (count: number) => Array.from({ length: count }, (_, index) => ({ name: `S${index + 1}` }));
+const nameOf = (request: RecordedRequest) => (JSON.parse(request.body) as { name: string }).name;
+
+/** A create of `name` answered 500 once, before the service wrote it. */
+const failsOnceBeforeWriting = (name: string) => ({ method: 'POST', pathPrefix: '/v1/sequences', bodyContains: `"name":"${name}"`, status: 500, body: { message: 'gateway' }, times: 1 });
+
+async function post(n8n: N8n, path: string, count: number): Promise<{ status: number; body: unknown }> {
+	const response = await fetch(`${n8n.server.url}/webhook/${path}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ names: names(count) }),
+	});
+	return { status: response.status, body: await response.json().catch(() => undefined) };
+}
+
+/** The sandbox holds each name once, and the sequences it holds are the ones listed. */
+async function expectEachCreatedOnce(sandbox: SandboxProcess, count: number): Promise<void> {
+	expect(await sandbox.summary()).toMatchObject({ sequencesCreated: count, duplicateNames: 0 });
+	const created = (await sandbox.requests()).filter((request) => request.status === 201).map(nameOf);
+	expect(created.sort()).toEqual(names(count).map((item) => item.name).sort());
+}
+
+/** Under Stop, the 24th of 40 creates fails once before it is written; the execution fails. */
+async function failedExecution(n8n: N8n, sandbox: SandboxProcess): Promise<string> {
+	await sandbox.reset();
+	await sandbox.addFault(failsOnceBeforeWriting('S24'));
+	const answer = await post(n8n, STOP, 40);
+	expect(answer.status).not.toBe(200);
+	const [latest] = await n8n.executions(STOP);
+	expect(latest.status).toBe('error');
+	return latest.id;
+}
+
+/** Executions › Retry, as the Executions list calls it; then the retry, which ran to its end. */
+async function retry(n8n: N8n, id: string, loadWorkflow: boolean) {
+	await n8n.rest('POST', `/executions/${id}/retry`, { loadWorkflow });
+	const retried = (await n8n.executions(STOP)).find((execution) => execution.retryOf === id);
+	if (!retried) throw new Error(`No retry of execution ${id} is listed`);
+	return retried;
+}
+
+function suite(version: string, run: 'server' | 'queue') {
+	let sandbox: SandboxProcess;
+	beforeAll(async () => {
+		sandbox = await SandboxProcess.start(TEST_API_KEYS.reRuns);
+	});
+	const n8n = useN8n(async () => ({
+		version,
+		name: `re-runs-${run}-${version}`,
+		run,
+		sandbox,
+		workflows: [createsWhatTheEventLists(STOP), createsWhatTheEventLists(RETRY_ON_FAIL, { retryOnFail: true, maxTries: 3, waitBetweenTries: 100 })],
+		publish: [STOP, RETRY_ON_FAIL],
+	}));
+	beforeAll(async () => {
+		await waitForWebhook(new URL(`${n8n.server.url}/webhook/${STOP}`), n8n.server.daemon);
+		await waitForWebhook(new URL(`${n8n.server.url}/webhook/${RETRY_ON_FAIL}`), n8n.server.daemon);
+	});
+	afterAll(async () => {
+		expect(n8n.log()).not.toContain(sandbox.apiKey);
+		await sandbox?.close();
+	});
+	return { n8n, sandbox: () => sandbox };
+}
+
+describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: n8n runs the node again', (version) => {
+	const { n8n, sandbox } = suite(version, 'server');
+
+	test('Retry On Fail: a create that failed once before it was written goes out again, and nothing else; the answer is every sequence, once', async () => {
+		await sandbox().reset();
+		await sandbox().addFault(failsOnceBeforeWriting('S7'));
+		const answer = await post(n8n, RETRY_ON_FAIL, 24);
+		expect(answer.status).toBe(200);
+		await expectEachCreatedOnce(sandbox(), 24);
+		const sent = (await sandbox().requests()).map(nameOf);
+		expect(sent.filter((name) => name === 'S7')).toHaveLength(2);
+		expect(sent).toHaveLength(25);
+		// The output is the service's answers, as a clean run would give them: each the sequence it holds.
+		const output = answer.body as Array<{ id: string; name: string }>;
+		expect(output.map((sequence) => sequence.name)).toEqual(names(24).map((item) => item.name));
+		for (const sequence of output) expect(await sandbox().record('sequences', sequence.id)).toEqual(sequence);
+	});
+
+	test('Stop: the error says how many sequences were created, and the IDs it names are the sandbox’s', async () => {
+		const id = await failedExecution(n8n, sandbox());
+		const { data } = await n8n.execution(id);
+		const created = (await sandbox().summary()).sequencesCreated;
+		const description = String(data.resultData.error?.description);
+		expect(description).toMatch(new RegExp(`^${created} of 40 sequences were created before item 24 failed\\. The service's answers are kept with this execution`));
+		const named = /IDs: (.*?)(?: and \d+ more)?\./.exec(description)?.[1].split(', ') ?? [];
+		expect(named).toHaveLength(Math.min(5, created));
+		for (const sequence of named) expect(await sandbox().record('sequences', sequence)).toMatchObject({ id: sequence });
+	});
+
+	test.each([false, true])('Executions › Retry with loadWorkflow %s: the retry succeeds, and each sequence exists exactly once', async (loadWorkflow) => {
+		const id = await failedExecution(n8n, sandbox());
+		const retried = await retry(n8n, id, loadWorkflow);
+		expect(retried).toMatchObject({ status: 'success', mode: 'retry' });
+		await expectEachCreatedOnce(sandbox(), 40);
+		// Only the item that failed went out twice: the record answered the rest.
+		const sent = (await sandbox().requests()).map(nameOf);
+		expect(sent.filter((name) => name === 'S24')).toHaveLength(2);
+		expect(sent).toHaveLength(41);
+		expect(new Set(sent).size).toBe(40);
+	});
+});
+
+describe(`n8n ${N8N_CURRENT} in queue mode: a retry runs on a worker`, () => {
+	const { n8n, sandbox } = suite(N8N_CURRENT, 'queue');
+
+	test('Executions › Retry of a failed execution: a worker runs it from the saved record, and each sequence exists exactly once', async () => {
+		const id = await failedExecution(n8n, sandbox());
+		const retried = await retry(n8n, id, false);
+		expect(retried).toMatchObject({ status: 'success', mode: 'retry' });
+		await expectEachCreatedOnce(sandbox(), 40);
+		expect(n8n.workers.map((worker) => worker.log()).join('\n')).toMatch(new RegExp(`Worker started execution ${retried.id}\\b`));
+	});
+});
