@@ -1,5 +1,6 @@
 // Runs the sandbox on its own: `npm run sandbox -- --port 4010 --key my-key`
-// (`--bulk-contacts N` also seeds contacts bulk-0 … bulk-<N-1>;
+// (`--bulk-contacts N` also seeds contacts bulk-0 … bulk-<N-1>, and
+// `--bulk-use-cases N` use cases bulk-0 … bulk-<N-1>;
 // `--rate-limit 50` answers 429 beyond 50 requests per second, with
 // `--burst N` (default: the rate), `--retry-after seconds|date|none`, and
 // `--rate-limit-headers ietf|x` for standard rate-limit headers on every answer).
@@ -30,6 +31,7 @@ const sandbox = await startSandbox({
 	port: Number(option('port', process.env.SANDBOX_PORT ?? '4010')),
 	apiKey: option('key', process.env.SANDBOX_API_KEY ?? DEFAULT_API_KEY),
 	bulkContacts: Number(option('bulk-contacts', '0')),
+	bulkUseCases: Number(option('bulk-use-cases', '0')),
 	rateLimit: rateLimitOption(),
 });
 console.log(JSON.stringify({ url: sandbox.url, apiKey: sandbox.apiKey, rateLimit: rateLimitOption() ?? null }));

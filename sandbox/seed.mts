@@ -32,6 +32,11 @@ export function bulkContacts(count: number): JsonObject[] {
 	return Array.from({ length: count }, (_, index) => contact(`bulk-${index}`, `Bulk ${index}`));
 }
 
+/** Use cases bulk-0 … bulk-<count-1>, for runs of many gets. */
+export function bulkUseCases(count: number): JsonObject[] {
+	return Array.from({ length: count }, (_, index) => ({ id: `bulk-${index}`, title: `Bulk ${index}`, description: null, status: 'active', actions: null }));
+}
+
 export function seedData(): SeedData {
 	return {
 		contacts: [

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { OpenAPIBackend } from 'openapi-backend';
 import type { Context } from 'openapi-backend';
 
-import { bulkContacts, seedData } from './seed.mts';
+import { bulkContacts, bulkUseCases, seedData } from './seed.mts';
 import type { Json, JsonObject, SeedData } from './seed.mts';
 
 export const OPENAPI_DOCUMENT = fileURLToPath(new URL('../openapi/outreach-sequences.openapi.yaml', import.meta.url));
@@ -47,6 +47,10 @@ export interface Fault {
 	drop?: 'before-response' | 'mid-body';
 	/** Carry the request out first (a create is stored), then answer with the fault; by default the fault comes instead. */
 	afterWrite?: boolean;
+	/** Apply to the first request of each request target only: every item meets the fault once. */
+	oncePerTarget?: boolean;
+	/** The targets it applied to, with oncePerTarget. */
+	seen?: string[];
 }
 
 interface Store {
@@ -160,6 +164,8 @@ export interface SandboxOptions {
 	apiKey?: string;
 	/** Also seed this many contacts, bulk-0 … bulk-<n-1>. */
 	bulkContacts?: number;
+	/** Also seed this many use cases, bulk-0 … bulk-<n-1>. */
+	bulkUseCases?: number;
 	rateLimit?: RateLimit;
 }
 
@@ -208,6 +214,7 @@ export class Sandbox {
 	private seeded(): Store {
 		const seed = seedData();
 		seed.contacts.push(...bulkContacts(this.options.bulkContacts ?? 0));
+		seed.useCases.push(...bulkUseCases(this.options.bulkUseCases ?? 0));
 		return storeFrom(seed);
 	}
 
@@ -270,8 +277,10 @@ export class Sandbox {
 			(candidate) =>
 				(candidate.pathPrefix === undefined || (req.url ?? '').startsWith(candidate.pathPrefix)) &&
 				(candidate.method === undefined || candidate.method.toUpperCase() === req.method) &&
-				(candidate.bodyContains === undefined || body.includes(candidate.bodyContains)),
+				(candidate.bodyContains === undefined || body.includes(candidate.bodyContains)) &&
+				!(candidate.oncePerTarget && candidate.seen?.includes(req.url ?? '')),
 		);
+		if (fault?.oncePerTarget) (fault.seen ??= []).push(req.url ?? '');
 		if (fault?.times !== undefined && --fault.times <= 0) this.faults.splice(this.faults.indexOf(fault), 1);
 		return fault;
 	}

@@ -79,7 +79,10 @@ async function runCase(testCase: Case, mode: OnError): Promise<void> {
 	if (mode === 'stopWorkflow') {
 		expectText(run.error?.message, message);
 		expect(run.error).toMatchObject({ context: { itemIndex: testCase.failing[0] } });
-		if (testCase.details) expectText((run.error as { description?: string }).description, testCase.details);
+		// The details come last; before them, what the items before the failed one did (texts.ts, doneBeforeStopText).
+		const paragraphs = String((run.error as { description?: string }).description ?? '').split('\n\n');
+		if (testCase.details) expectText(paragraphs[paragraphs.length - 1], testCase.details);
+		if (paragraphs.length > 1) expect(paragraphs[0]).toMatch(/^\d+ of 3 contacts? (was|were) archived before item \d+ failed\./);
 		expect(run.output('After Success')).toEqual([]);
 		expect(run.output('After Error')).toEqual([]);
 	} else if (mode === 'continueRegularOutput') {

@@ -13,4 +13,5 @@ export const TEST_API_KEYS = {
 	start: 'e2e-start-key-3f9a6d21',
 	burst: 'e2e-burst-key-7a2c9e05',
 	reRuns: 'e2e-re-runs-key-5c8d1e64',
+	passingFaults: 'e2e-passing-faults-key-9e2b7a13',
 } as const;

@@ -1,5 +1,5 @@
 // The execution hints' texts, for each case the issue names, and none for a clean run.
-import { earlierTryHint, executionHints, failedItemsHint, pushedBackHint, retryOnFailHint } from '../../nodes/OutreachSequences/run/hints.ts';
+import { earlierTryHint, executionHints, failedItemsHint, passingFaultsHint, pushedBackHint, retryOnFailHint } from '../../nodes/OutreachSequences/run/hints.ts';
 import type { RunSummary } from '../../nodes/OutreachSequences/run/runReport.ts';
 import { RunReport } from '../../nodes/OutreachSequences/run/runReport.ts';
 
@@ -59,7 +59,7 @@ test('a run slowed only by a pace other executions learned says so', () => {
 });
 
 test('failed items, grouped by cause, with what to check before sending again', () => {
-	const hint = failedItemsHint({ ...clean, failed: { notSent: 1, rejected: 2, unreached: 1, mayHaveActed: 3, carriedOutBefore: 0 } }, create);
+	const hint = failedItemsHint({ ...clean, failed: { ...clean.failed, notSent: 1, rejected: 2, unreached: 1, mayHaveActed: 3 } }, create);
 	expect(hint?.type).toBe('warning');
 	expect(hint?.location).toBe('outputPane');
 	expect(hint?.message).toBe(
@@ -115,4 +115,33 @@ test('a clean run with Retry On Fail on shows only that warning; a failed run sh
 	expect(executionHints(clean, { retryOnFail: true, readOnly: false }).map((hint) => hint.message.slice(0, 25))).toEqual(['Retry On Fail is on for t']);
 	const failed = executionHints({ ...clean, pushBacks: 1, failed: { ...clean.failed, rejected: 1 } }, { retryOnFail: true, readOnly: false });
 	expect(failed.map((hint) => hint.type)).toEqual(['warning', 'warning', 'info']);
+});
+
+describe('passing faults and the breaker', () => {
+	test('items sent again after a passing fault: an info hint, and the push-back hint stays silent', () => {
+		const summary = { ...clean, retriedItems: 3, transientRetried: 3 };
+		expect(passingFaultsHint(summary)).toEqual({
+			type: 'info',
+			location: 'outputPane',
+			message:
+				'3 items met a passing fault (HTTP 5xx other than 503, a reset or refused connection, or a timeout) and were sent again after a short wait of their own; the other items went on.',
+		});
+		expect(pushedBackHint(summary)).toBeUndefined();
+	});
+
+	test('the breaker opened and its probe got an answer: the run went on', () => {
+		expect(passingFaultsHint({ ...clean, breakerOpened: 1 })?.message).toBe(
+			'The service looked down: most recent requests to it got no useful answer, so the node stopped sending, paused, and sent one request as a probe. The probe got an answer, so the run went on.',
+		);
+	});
+
+	test('the probe failed too: a warning, with how many items were not sent', () => {
+		const summary = { ...clean, breakerOpened: 1, failed: { ...clean.failed, serviceDown: 7 } };
+		expect(passingFaultsHint(summary)).toMatchObject({ type: 'warning', message: expect.stringMatching(/The probe failed too, so 7 items were not sent, or not sent again\. Send them again once the service is back\.$/) });
+		expect(failedItemsHint(summary, create)?.message).toContain('7 were not sent, or not sent again, because the service looked down');
+	});
+
+	test('a clean run: nothing', () => {
+		expect(passingFaultsHint(clean)).toBeUndefined();
+	});
 });

@@ -13,8 +13,10 @@ test('a clean run reports nothing', () => {
 		heldBackMs: 0,
 		retriedItems: 0,
 		retriedFailed: 0,
+		transientRetried: 0,
+		breakerOpened: 0,
 		notSentAgain: { disabled: 0, exhausted: 0, waitTooLong: 0 },
-		failed: { notSent: 0, rejected: 0, unreached: 0, mayHaveActed: 0, carriedOutBefore: 0 },
+		failed: { notSent: 0, rejected: 0, unreached: 0, mayHaveActed: 0, carriedOutBefore: 0, serviceDown: 0 },
 		earlierTry: { answered: 0, sentAgain: 0 },
 	});
 });
@@ -26,13 +28,14 @@ test('waits, push-backs and retried items are counted; a retried item that still
 	report.waited(2500);
 	report.pushedBack();
 	report.pushedBack();
-	report.retrying(1);
-	report.retrying(1);
-	report.retrying(2);
+	report.retrying(1, 'pushedBack');
+	report.retrying(1, 'transient');
+	report.retrying(2, 'pushedBack');
 	report.heldBack(3000);
 	const summary = report.summarize([ok, ok, { failed: true, group: 'rejected' }, { failed: true, group: 'mayHaveActed' }]);
 	expect(summary).toMatchObject({ pushBacks: 2, waitedRequests: 2, longestWaitMs: 2500, heldBackMs: 3000, retriedItems: 2, retriedFailed: 1 });
-	expect(summary.failed).toEqual({ notSent: 0, rejected: 1, unreached: 0, mayHaveActed: 1, carriedOutBefore: 0 });
+	expect(summary.failed).toEqual({ notSent: 0, rejected: 1, unreached: 0, mayHaveActed: 1, carriedOutBefore: 0, serviceDown: 0 });
+	expect(summary.transientRetried).toBe(1);
 });
 
 test('what an earlier try did: items its record answered, and items it had sent that go out again', () => {

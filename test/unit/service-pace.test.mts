@@ -1,7 +1,7 @@
 // One pace per service in an n8n process (run/servicePace.ts): shared by every
 // execution that talks to the same service, fair, resumed at the pace after
 // a wait, isolated per key, and forgotten when idle. On a virtual clock.
-import type { Epoch } from '../../nodes/OutreachSequences/run/pacer.ts';
+import type { Turn } from '../../nodes/OutreachSequences/run/servicePace.ts';
 import { IDLE_MS, MAX_SERVICES, ServicePace, rememberedServices, serviceKey, servicePace } from '../../nodes/OutreachSequences/run/servicePace.ts';
 
 function virtualClock() {
@@ -17,8 +17,8 @@ test('turns go in the order they were asked for, across executions', async () =>
 		pace.turn(() => false, sleep).then(async (ticket) => {
 			order.push(name);
 			await Promise.resolve();
-			pace.pacer.succeeded(ticket as Epoch);
-			pace.finished();
+			pace.pacer.succeeded((ticket as Turn).epoch);
+			pace.finished(ticket as Turn, 'answered');
 		});
 	await Promise.all(['A1', 'B1', 'A2', 'C1', 'B2', 'A3'].map(ask));
 	expect(order).toEqual(['A1', 'B1', 'A2', 'C1', 'B2', 'A3']);
@@ -29,23 +29,23 @@ test("one execution's push-back holds the others back: nothing starts until the 
 	const pace = new ServicePace(32, now);
 	// Execution A sends 10; the service accepts 9, rejects the 10th and asks for 2 s.
 	for (let index = 0; index < 9; index++) {
-		const ticket = (await pace.turn(() => false, sleep)) as Epoch;
-		pace.pacer.succeeded(ticket);
-		pace.finished();
+		const ticket = (await pace.turn(() => false, sleep)) as Turn;
+		pace.pacer.succeeded(ticket.epoch);
+		pace.finished(ticket, 'answered');
 	}
-	const tenth = (await pace.turn(() => false, sleep)) as Epoch;
+	const tenth = (await pace.turn(() => false, sleep)) as Turn;
 	clock.now += 1000;
-	expect(pace.pacer.pushedBack(tenth, 2000)).toBe(true);
-	pace.finished();
+	expect(pace.pacer.pushedBack(tenth.epoch, 2000)).toBe(true);
+	pace.finished(tenth, 'answered');
 	expect(pace.learned).toBe(true);
 	// Executions B and C start now: their requests wait for the pause, then go out one at a time, paced.
 	const started: number[] = [];
 	await Promise.all(
 		Array.from({ length: 6 }, async () => {
-			const ticket = (await pace.turn(() => false, sleep)) as Epoch;
+			const ticket = (await pace.turn(() => false, sleep)) as Turn;
 			started.push(clock.now);
-			pace.pacer.succeeded(ticket);
-			pace.finished();
+			pace.pacer.succeeded(ticket.epoch);
+			pace.finished(ticket, 'answered');
 		}),
 	);
 	expect(Math.min(...started)).toBeGreaterThanOrEqual(3000);
@@ -56,12 +56,12 @@ test("one execution's push-back holds the others back: nothing starts until the 
 test('a stopped execution gives up its place in the queue', async () => {
 	const { now, sleep } = virtualClock();
 	const pace = new ServicePace(1, now);
-	const first = (await pace.turn(() => false, sleep)) as Epoch;
+	const first = (await pace.turn(() => false, sleep)) as Turn;
 	let stopped = false;
 	const waiting = pace.turn(() => stopped, sleep);
 	stopped = true;
-	pace.pacer.succeeded(first);
-	pace.finished();
+	pace.pacer.succeeded(first.epoch);
+	pace.finished(first, 'answered');
 	expect(await waiting).toBeUndefined();
 });
 
@@ -102,16 +102,16 @@ test('at most MAX_SERVICES are remembered', () => {
 test('a turn says how long the pace held it back, in line behind others included; a turn that did not wait hears nothing', async () => {
 	const { clock, now, sleep } = virtualClock();
 	const pace = new ServicePace(32, now);
-	const first = (await pace.turn(() => false, sleep)) as Epoch;
-	pace.pacer.pushedBack(first, 3000);
-	pace.finished();
+	const first = (await pace.turn(() => false, sleep)) as Turn;
+	pace.pacer.pushedBack(first.epoch, 3000);
+	pace.finished(first, 'answered');
 	const waits: number[][] = [[], []];
 	const before = pace.heldBackMs;
 	await Promise.all(
 		waits.map(async (heard) => {
-			const ticket = (await pace.turn(() => false, sleep, (ms) => heard.push(ms))) as Epoch;
-			pace.pacer.succeeded(ticket);
-			pace.finished();
+			const ticket = (await pace.turn(() => false, sleep, (ms) => heard.push(ms))) as Turn;
+			pace.pacer.succeeded(ticket.epoch);
+			pace.finished(ticket, 'answered');
 		}),
 	);
 	// Both waited out the 3 s pause: the first sleeping, the second in line behind it.

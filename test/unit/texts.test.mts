@@ -7,6 +7,7 @@ import { redact } from '../../nodes/OutreachSequences/run/itemError.ts';
 import {
 	carriedOutBeforeText,
 	describeFailure,
+	serviceDownText,
 	doneBeforeStopText,
 	duration,
 	pushedBackLogLine,
@@ -165,5 +166,25 @@ describe('what a stopped run says it did before it stopped', () => {
 		expect(carriedOutBeforeText(contact).message).toBe(
 			'The outreach service already archived contact "c-42" in an earlier try of this execution, so it was not sent again. Its answer was too large to keep with the execution, so there is no result to output.',
 		);
+	});
+});
+
+describe('an item the breaker kept from being sent', () => {
+	const down = { failed: 6, of: 6, labels: { timeout: 4, 'HTTP 502': 2 } };
+
+	test('never sent: why, in counts of what failed, and that it can be sent again later', () => {
+		expect(serviceDownText(down, 0, undefined, sequence).message).toBe(
+			'Not sent: the last 6 requests to the outreach service failed with no useful answer (4 timeouts and 2 answers with HTTP 502), the last of them a probe sent after a 1 second pause. The request to create the sequence was not sent; send it again once the service is back.',
+		);
+	});
+
+	test('sent before: its own failure first, then why it was not sent again', () => {
+		const last = { message: 'The outreach service failed (HTTP 502) to get use case "uc-1".', description: 'details' };
+		const text = serviceDownText({ failed: 5, of: 8, labels: { reset: 5 } }, 1, last, { noun: 'use case', id: 'uc-1', verb: 'get', done: 'fetched' });
+		expect(text).toEqual({
+			message:
+				'The outreach service failed (HTTP 502) to get use case "uc-1". The item was sent once; it was not sent again: 5 of the last 8 requests to the outreach service failed with no useful answer (5 reset connections), the last of them a probe sent after a 1 second pause.',
+			description: 'details',
+		});
 	});
 });

@@ -1,15 +1,44 @@
 /**
  * Sends one execution's items as fast as the service's pace allows
  * (servicePace.ts). A worker takes an item, waits for its turn, sends it,
- * and puts it back at the front of the queue when it is to be sent again.
- * At most `workers` of this execution's requests are in flight at once.
+ * and hears back whether it is to be sent again: at once (the pace holds it
+ * back after a push-back), or after its own backoff, while the other items
+ * keep going. Items to be sent again go before new ones. While the service's
+ * breaker is open (breaker.ts), an item waiting out its backoff is the probe,
+ * not a new item; once the breaker trips, no item of this run is sent. At
+ * most `workers` of this execution's requests are in flight at once.
  */
-import type { Epoch } from './pacer';
-import type { ServicePace } from './servicePace';
+import type { ServiceDown } from './breaker';
+import type { RequestEnd, ServicePace, Turn } from './servicePace';
+
+/** What became of one send: how the request ended, for the breaker, and whether to send the item again, after how long. */
+export interface SendResult {
+	end: RequestEnd;
+	againAfterMs?: number;
+}
+
+export interface DispatchSteps {
+	/** Makes the item's request; false when it is not to be sent (refused, or answered without a send). */
+	prepare(index: number): boolean;
+	send(index: number, turn: Turn, remaining: () => number): Promise<SendResult>;
+	/** The service is down (its breaker tripped): the item is not sent. */
+	serviceDown(index: number, down: ServiceDown): void;
+}
 
 export class Dispatcher {
 	/** This execution's requests in flight now. */
 	private inFlight = 0;
+	/** Items never sent, in order. */
+	private fresh: number[] = [];
+	/** Items to be sent again now. */
+	private ready: number[] = [];
+	/** Items waiting out their own backoff. */
+	private readonly backingOff = new Set<number>();
+	/** Items to be sent again, from their failure until they go out: waiting out a backoff, ready, or waiting for a turn. */
+	private readonly retrying = new Set<number>();
+	private waiters: Array<() => void> = [];
+	/** Set once the service's breaker tripped on this run. */
+	private down: ServiceDown | undefined;
 
 	constructor(
 		private readonly pace: ServicePace,
@@ -20,35 +49,91 @@ export class Dispatcher {
 		private readonly waited?: (ms: number) => void,
 	) {}
 
-	/**
-	 * Runs `send` for every index that `prepare` accepts (an item it refuses
-	 * never waits for a turn); `send` answers true to have the item sent again.
-	 */
-	async run(
-		indices: number[],
-		workers: number,
-		prepare: (index: number) => boolean,
-		send: (index: number, ticket: Epoch, remaining: () => number) => Promise<boolean>,
-	): Promise<void> {
-		const queue = [...indices];
-		const remaining = () => queue.length + this.inFlight;
+	/** Sends every index that `steps.prepare` accepts (an item it refuses never waits for a turn). */
+	async run(indices: number[], workers: number, steps: DispatchSteps): Promise<void> {
+		this.fresh = [...indices];
+		const remaining = () => this.fresh.length + this.ready.length + this.backingOff.size + this.inFlight;
 		const worker = async () => {
-			for (let index = queue.shift(); index !== undefined; index = queue.shift()) {
-				if (this.isStopped(index) || !prepare(index)) continue;
-				const item = index;
-				const ticket = await this.pace.turn(() => this.isStopped(item), this.sleep, this.waited);
-				if (!ticket) continue;
-				this.inFlight++;
-				let again = false;
-				try {
-					again = await send(index, ticket, remaining);
-				} finally {
-					this.inFlight--;
-					this.pace.finished();
+			for (let next = this.next(); next !== undefined; next = this.next()) {
+				if (next === 'wait') {
+					await new Promise<void>((wake) => this.waiters.push(wake));
+					continue;
 				}
-				if (again) queue.unshift(index);
+				await this.dispatch(next.index, next.fresh, steps, remaining);
 			}
 		};
-		await Promise.all(Array.from({ length: Math.min(workers, queue.length) }, worker));
+		await Promise.all(Array.from({ length: Math.min(workers, indices.length) }, worker));
+	}
+
+	/** The next item to send: one to be sent again first; 'wait' while an item's backoff may still bring it back. */
+	private next(): { index: number; fresh: boolean } | 'wait' | undefined {
+		const again = this.ready.shift();
+		if (again !== undefined) return { index: again, fresh: false };
+		// While the breaker is open, the item that waits out its backoff goes as the probe, not a new one.
+		if (this.retrying.size > 0 && !this.pace.breaker.isClosed && !this.down) return 'wait';
+		const fresh = this.fresh.shift();
+		if (fresh !== undefined) return { index: fresh, fresh: true };
+		return this.backingOff.size > 0 ? 'wait' : undefined;
+	}
+
+	private async dispatch(index: number, fresh: boolean, steps: DispatchSteps, remaining: () => number): Promise<void> {
+		if (this.isStopped(index) || !steps.prepare(index)) {
+			this.retrying.delete(index);
+			return;
+		}
+		if (this.down) {
+			this.retrying.delete(index);
+			steps.serviceDown(index, this.down);
+			return;
+		}
+		// A new item gives the probe's place to one that waits out its backoff: that one may well answer now.
+		const turn = await this.pace.turn(() => this.isStopped(index), this.sleep, this.waited, () => !fresh || this.retrying.size === 0);
+		this.retrying.delete(index);
+		if (!turn) return;
+		if ('yielded' in turn) {
+			const after = this.fresh.findIndex((other) => other > index);
+			this.fresh.splice(after < 0 ? this.fresh.length : after, 0, index);
+			return;
+		}
+		if ('down' in turn) {
+			this.serviceDown(turn.down);
+			steps.serviceDown(index, turn.down);
+			return;
+		}
+		this.inFlight++;
+		let result: SendResult = { end: 'cancelled' };
+		try {
+			result = await steps.send(index, turn, remaining);
+		} finally {
+			this.inFlight--;
+			this.pace.finished(turn, result.end);
+			this.wakeAll();
+		}
+		if (result.againAfterMs === undefined) return;
+		this.retrying.add(index);
+		if (result.againAfterMs <= 0) this.ready.unshift(index);
+		else this.backOff(index, result.againAfterMs);
+	}
+
+	private backOff(index: number, ms: number): void {
+		this.backingOff.add(index);
+		void this.sleep(ms).then(() => {
+			// Gone already when the breaker tripped in the meantime.
+			if (!this.backingOff.delete(index)) return;
+			this.ready.push(index);
+			this.wakeAll();
+		});
+	}
+
+	/** The breaker tripped: items waiting out a backoff are not sent again, now. */
+	private serviceDown(down: ServiceDown): void {
+		this.down = down;
+		this.ready.push(...this.backingOff);
+		this.backingOff.clear();
+		this.wakeAll();
+	}
+
+	private wakeAll(): void {
+		for (const wake of this.waiters.splice(0)) wake();
 	}
 }

@@ -68,7 +68,8 @@ export function failureFacts(failure: ItemFailure): FailureFacts {
 	if (failure.kind === 'broken') {
 		return { statusCode: null, networkError: null, timesSent: failure.sends, retryAfterSeconds: null, outcome: 'mayHaveActed' };
 	}
-	const last = failure.failure;
+	const last = failure.kind === 'gaveUp' ? failure.failure : failure.last;
+	if (last === undefined) return { statusCode: null, networkError: null, timesSent: failure.sends, retryAfterSeconds: null, outcome: 'notActed' };
 	if (last.kind === 'network') {
 		return { statusCode: null, networkError: last.fault, timesSent: failure.sends, retryAfterSeconds: null, outcome: networkOutcome(last.fault) };
 	}
@@ -84,11 +85,12 @@ export function failureFacts(failure: ItemFailure): FailureFacts {
 /**
  * Why an item failed, as the hints group it: never sent (its request could
  * not be made), rejected by the service, never reached the service (refused,
- * DNS, TLS), may have been carried out, or carried out in an earlier try
- * (with an answer too large for the record).
+ * DNS, TLS), may have been carried out, carried out in an earlier try (with
+ * an answer too large for the record), or not sent (again) because the
+ * service looked down.
  */
 export function failureGroup(failure: ItemFailure): FailureGroup {
-	if (failure.kind === 'notSent' || failure.kind === 'carriedOutBefore') return failure.kind;
+	if (failure.kind === 'notSent' || failure.kind === 'carriedOutBefore' || failure.kind === 'serviceDown') return failure.kind;
 	const facts = failureFacts(failure);
 	if (facts.outcome === 'mayHaveActed') return 'mayHaveActed';
 	return facts.networkError === null ? 'rejected' : 'unreached';

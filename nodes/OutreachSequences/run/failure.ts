@@ -29,6 +29,21 @@ export type Failure =
 			message?: string;
 	  };
 
+/** The service said "too many" or "unavailable": 429 or 503. Only these set the shared pace. */
+export function isPushBack(failure: Failure): boolean {
+	return failure.kind === 'http' && (failure.status === 429 || failure.status === 503);
+}
+
+/**
+ * The label of a failure that got no useful answer from the service, as the
+ * breaker counts it (breaker.ts): a network fault, or HTTP 5xx other than
+ * 503. Undefined for any other answer, which shows the service is there.
+ */
+export function noAnswerLabel(failure: Failure): string | undefined {
+	if (failure.kind === 'network') return failure.fault === 'cancelled' ? undefined : failure.fault;
+	return failure.status >= 500 && failure.status !== 503 ? `HTTP ${failure.status}` : undefined;
+}
+
 /**
  * Retry-After as a wait in ms: delay-seconds or an HTTP date (RFC 9110 10.2.3).
  * A date in the past is no wait; anything else is no answer.

@@ -29,8 +29,9 @@ function was(value: number): string {
 
 /** The service pushed back, or its pace held this run's requests back: how much, and how the retried items ended. */
 export function pushedBackHint(summary: RunSummary): NodeExecutionHint | undefined {
-	const { pushBacks, waitedRequests, retriedItems, retriedFailed } = summary;
-	if (pushBacks === 0 && waitedRequests === 0 && retriedItems === 0 && notSentAgainText(summary) === undefined) return undefined;
+	const { pushBacks, waitedRequests, retriedItems, retriedFailed, transientRetried } = summary;
+	const onlyTransient = retriedItems <= transientRetried;
+	if (pushBacks === 0 && waitedRequests === 0 && onlyTransient && notSentAgainText(summary) === undefined) return undefined;
 	const sentences: string[] = [];
 	if (pushBacks > 0) {
 		sentences.push(
@@ -70,15 +71,14 @@ function notSentAgainText(summary: RunSummary): string | undefined {
 }
 
 function totalFailed(summary: RunSummary): number {
-	const { notSent, rejected, unreached, mayHaveActed, carriedOutBefore } = summary.failed;
-	return notSent + rejected + unreached + mayHaveActed + carriedOutBefore;
+	return Object.values(summary.failed).reduce((sum, count) => sum + count, 0);
 }
 
 /** Items failed: how many, grouped by cause, and what to check before sending again those the service may have acted on. */
 export function failedItemsHint(summary: RunSummary, setting: HintSetting): NodeExecutionHint | undefined {
 	const failed = totalFailed(summary);
 	if (failed === 0) return undefined;
-	const { notSent, rejected, unreached, mayHaveActed, carriedOutBefore } = summary.failed;
+	const { notSent, rejected, unreached, mayHaveActed, carriedOutBefore, serviceDown } = summary.failed;
 	const groups: string[] = [];
 	const notActed = '(outcome "notActed")';
 	if (rejected > 0) groups.push(`${rejected} ${was(rejected)} refused by the service, which did not act on ${rejected === 1 ? 'it' : 'them'} ${notActed}`);
@@ -93,6 +93,9 @@ export function failedItemsHint(summary: RunSummary, setting: HintSetting): Node
 		groups.push(
 			`${carriedOutBefore} had been carried out in an earlier try of this execution, and ${carriedOutBefore === 1 ? 'its answer was' : 'their answers were'} too large to keep (outcome "mayHaveActed")`,
 		);
+	}
+	if (serviceDown > 0) {
+		groups.push(`${serviceDown} ${was(serviceDown)} not sent, or not sent again, because the service looked down`);
 	}
 	let message = `${failed} of ${summary.items} ${summary.items === 1 ? 'item' : 'items'} failed. ${capitalize(groups.join('; '))}.`;
 	if (mayHaveActed > 0) {
@@ -127,9 +130,35 @@ export function retryOnFailHint(setting: HintSetting): NodeExecutionHint | undef
 	return { type: 'warning', location: 'outputPane', message: RETRY_ON_FAIL_TEXT };
 }
 
+/**
+ * Faults that were not push-backs (HTTP 500, 502, 504, resets, timeouts,
+ * refused connections): the items sent again after a backoff of their own,
+ * and whether the service's breaker opened, and what came of its probe.
+ */
+export function passingFaultsHint(summary: RunSummary): NodeExecutionHint | undefined {
+	const { transientRetried, breakerOpened } = summary;
+	const notSent = summary.failed.serviceDown;
+	if (transientRetried === 0 && breakerOpened === 0 && notSent === 0) return undefined;
+	const sentences: string[] = [];
+	if (transientRetried > 0) {
+		sentences.push(
+			`${count(transientRetried, 'item', 'items')} met a passing fault (HTTP 5xx other than 503, a reset or refused connection, or a timeout) and ${transientRetried === 1 ? 'was' : 'were'} sent again after a short wait of ${transientRetried === 1 ? 'its' : 'their'} own; the other items went on.`,
+		);
+	}
+	if (breakerOpened > 0 || notSent > 0) {
+		sentences.push('The service looked down: most recent requests to it got no useful answer, so the node stopped sending, paused, and sent one request as a probe.');
+		sentences.push(
+			notSent > 0
+				? `The probe failed too, so ${count(notSent, 'item was', 'items were')} not sent, or not sent again. Send ${notSent === 1 ? 'it' : 'them'} again once the service is back.`
+				: 'The probe got an answer, so the run went on.',
+		);
+	}
+	return { type: notSent > 0 ? 'warning' : 'info', location: 'outputPane', message: sentences.join(' ') };
+}
+
 /** Every hint the run has something to say in, in the order the user reads them. */
 export function executionHints(summary: RunSummary, setting: HintSetting): NodeExecutionHint[] {
-	return [retryOnFailHint(setting), failedItemsHint(summary, setting), earlierTryHint(summary), pushedBackHint(summary)].filter(
+	return [retryOnFailHint(setting), failedItemsHint(summary, setting), passingFaultsHint(summary), earlierTryHint(summary), pushedBackHint(summary)].filter(
 		(hint): hint is NodeExecutionHint => hint !== undefined,
 	);
 }

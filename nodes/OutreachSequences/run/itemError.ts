@@ -8,7 +8,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { ItemFailure } from './loop';
 import type { RetryPolicy } from './retry';
 import type { FailureText } from './texts';
-import { carriedOutBeforeText, describeFailure, describeGiveUp } from './texts';
+import { carriedOutBeforeText, describeFailure, describeGiveUp, serviceDownText } from './texts';
 import type { Connection } from './transport';
 
 /** Replace every occurrence of the API key, so no error text can carry it. */
@@ -39,6 +39,12 @@ export function giveUpText(failure: ItemFailure & { kind: 'gaveUp' }, connection
 	});
 }
 
+/** The user's text for an item the breaker kept from being sent (again). */
+function serviceDownItemText(failure: ItemFailure & { kind: 'serviceDown' }, connection: Connection): FailureText {
+	const last = failure.last === undefined ? undefined : describeFailure(failure.last, { ...connection, subject: failure.request.subject });
+	return serviceDownText(failure.down, failure.sends, last, failure.request.subject);
+}
+
 /** The error of one failed item, with the key (`secret`) redacted from its text. */
 export function itemError(
 	node: INode,
@@ -47,16 +53,17 @@ export function itemError(
 	connection: Connection,
 	policy: RetryPolicy,
 ): NodeApiError | NodeOperationError {
+	if (failure.kind === 'notSent' || failure.kind === 'broken') return asItemError(node, failure.error, itemIndex);
 	if (failure.kind === 'carriedOutBefore') {
 		const { message, description } = carriedOutBeforeText(failure.request.subject);
 		return new NodeOperationError(node, message, { itemIndex, description });
 	}
-	if (failure.kind !== 'gaveUp') return asItemError(node, failure.error, itemIndex);
-	const text = giveUpText(failure, connection, policy);
+	const text = failure.kind === 'serviceDown' ? serviceDownItemText(failure, connection) : giveUpText(failure, connection, policy);
+	const last = failure.kind === 'serviceDown' ? failure.last : failure.failure;
 	const secret = connection.credentials.data?.apiKey;
 	const message = redact(text.message, secret);
 	const description = redact(text.description, secret);
-	const httpCode = failure.failure.kind === 'http' ? String(failure.failure.status) : undefined;
+	const httpCode = last?.kind === 'http' ? String(last.status) : undefined;
 	// The cause is built here from plain text: the HTTP library's error holds
 	// the request headers, and with them the key.
 	const cause: JsonObject = { message, description };

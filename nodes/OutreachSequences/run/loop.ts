@@ -3,20 +3,25 @@
  * pending, prepared, in flight, waiting to be sent again, done or failed.
  * The loop owns the order, the batches, the pacer and the retries; what an
  * item's request is and how it is sent come in from outside (LoopPorts), so
- * it runs, and is tested, without n8n.
+ * it runs, and is tested, without n8n. Only "too many" (429, 503, quota
+ * headers) slows the shared pace; any other fault that allows a resend backs
+ * off that item alone.
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import type { OutreachRequest } from '../describe/types';
+import type { ServiceDown } from './breaker';
+import type { SendResult } from './dispatcher';
 import { Dispatcher } from './dispatcher';
 import type { Failure } from './failure';
-import type { Epoch, RequestPacer } from './pacer';
+import { isPushBack, noAnswerLabel } from './failure';
+import type { RequestPacer } from './pacer';
 import type { Quota } from './quota';
 import type { RetryDecision, RetryPolicy } from './retry';
 import { backoffMs, decideRetry } from './retry';
 import type { EarlierTry } from './record';
 import { RunReport } from './runReport';
-import type { ServicePace } from './servicePace';
+import type { ServicePace, Turn } from './servicePace';
 import { pushedBackLogLine, quotaLogLine } from './texts';
 import type { Attempt } from './transport';
 
@@ -31,13 +36,19 @@ export type ItemFailure =
 	/** Sending it threw. */
 	| { kind: 'broken'; request: OutreachRequest; error: unknown; sends: number }
 	/** An earlier try of this execution had it carried out, and its answer was too large to keep (record.ts): not sent again. */
-	| { kind: 'carriedOutBefore'; request: OutreachRequest };
+	| { kind: 'carriedOutBefore'; request: OutreachRequest }
+	/**
+	 * The service looks down (its breaker tripped, breaker.ts): not sent, or
+	 * not sent again after `last`, the failure it met before.
+	 */
+	| { kind: 'serviceDown'; request: OutreachRequest; down: ServiceDown; sends: number; last?: Failure };
 
 export type ItemState =
 	| { state: 'pending' }
 	| { state: 'prepared'; request: OutreachRequest; sends: 0 }
 	| { state: 'inFlight'; request: OutreachRequest; sends: number }
-	| { state: 'waiting'; request: OutreachRequest; sends: number }
+	/** To be sent again, after `last` failed. */
+	| { state: 'waiting'; request: OutreachRequest; sends: number; last: Failure }
 	/** The service's answer; `sends` 0 when it came from an earlier try's record (record.ts). */
 	| { state: 'done'; request: OutreachRequest; json: IDataObject; sends: number }
 	| { state: 'failed'; failure: ItemFailure };
@@ -104,10 +115,12 @@ export class RunLoop {
 	async run(): Promise<void> {
 		const dispatcher = new Dispatcher(this.pace, (index) => this.isStopped(index), this.ports.sleep, (ms) => this.report.waited(ms));
 		const heldBackBefore = this.pace.heldBackMs;
+		const openedBefore = this.pace.breaker.opened;
 		try {
 			await this.sendAll(dispatcher);
 		} finally {
 			this.report.heldBack(this.pace.heldBackMs - heldBackBefore);
+			this.report.breakerOpened(this.pace.breaker.opened - openedBefore);
 		}
 	}
 
@@ -118,12 +131,11 @@ export class RunLoop {
 			const end = pace.batched ? Math.min(next + pace.groupSize, this.items.length) : this.items.length;
 			const group = Array.from({ length: end - next }, (_, offset) => next + offset);
 			next = end;
-			await dispatcher.run(
-				group,
-				pace.groupSize,
-				(index) => this.prepare(index),
-				(index, ticket, remaining) => this.send(index, ticket, remaining),
-			);
+			await dispatcher.run(group, pace.groupSize, {
+				prepare: (index) => this.prepare(index),
+				send: (index, turn, remaining) => this.send(index, turn, remaining),
+				serviceDown: (index, down) => this.serviceDown(index, down),
+			});
 		}
 	}
 
@@ -162,10 +174,10 @@ export class RunLoop {
 		return true;
 	}
 
-	/** Sends an item once; true when it is to be sent again. */
-	private async send(index: number, ticket: Epoch, remaining: () => number): Promise<boolean> {
+	/** Sends an item once: how the request ended, and whether, and when, to send it again. */
+	private async send(index: number, turn: Turn, remaining: () => number): Promise<SendResult> {
 		const item = this.items[index];
-		if (item.state !== 'prepared' && item.state !== 'waiting') return false;
+		if (item.state !== 'prepared' && item.state !== 'waiting') return { end: 'cancelled' };
 		const sending = { state: 'inFlight' as const, request: item.request, sends: item.sends + 1 };
 		this.items[index] = sending;
 		let attempt: Attempt;
@@ -173,46 +185,51 @@ export class RunLoop {
 			attempt = await this.ports.send(sending.request);
 		} catch (error) {
 			this.fail(index, { kind: 'broken', request: sending.request, error, sends: sending.sends });
-			return false;
+			return { end: 'cancelled' };
 		}
-		if (attempt.ok || attempt.failure.kind === 'http') this.serviceReached = true;
 		if (attempt.ok) {
-			this.pacer.succeeded(ticket);
+			this.serviceReached = true;
+			this.pacer.succeeded(turn.epoch);
 			this.items[index] = { state: 'done', request: sending.request, json: attempt.json, sends: sending.sends };
-			if (attempt.quota) this.keepWithin(attempt.quota, ticket, remaining);
-			return false;
+			if (attempt.quota) this.keepWithin(attempt.quota, turn, remaining);
+			return { end: 'answered' };
 		}
-		return this.retryOrGiveUp(index, sending, attempt.failure, ticket, remaining);
+		const label = noAnswerLabel(attempt.failure);
+		if (attempt.failure.kind === 'http') this.serviceReached = true;
+		const againAfterMs = this.retryOrGiveUp(index, sending, attempt.failure, turn, remaining);
+		return { end: label === undefined ? 'answered' : { failedWith: label, again: againAfterMs !== undefined }, againAfterMs };
 	}
 
-	/** A failed attempt: wait and send the item again, or fail it. */
-	private retryOrGiveUp(
-		index: number,
-		item: ItemState & { state: 'inFlight' },
-		failure: Failure,
-		ticket: Epoch,
-		remaining: () => number,
-	): boolean {
-		const slowdowns = this.pacer.consecutiveSlowdowns + (this.pacer.wouldStartSlowdown(ticket) ? 1 : 0);
-		if (failure.kind === 'http' && (failure.status === 429 || failure.status === 503)) this.report.pushedBack();
+	/**
+	 * A failed attempt: fail the item, or send it again. After a push-back
+	 * (429, 503) the shared pace waits and slows down, and the item goes again
+	 * as soon as it lets it (0); after any other fault that allows a resend,
+	 * the item waits its own backoff (the ms returned), and nothing else slows.
+	 */
+	private retryOrGiveUp(index: number, item: ItemState & { state: 'inFlight' }, failure: Failure, turn: Turn, remaining: () => number): number | undefined {
+		const pushBack = isPushBack(failure);
+		if (pushBack) this.report.pushedBack();
+		const slowdowns = this.pacer.consecutiveSlowdowns + (this.pacer.wouldStartSlowdown(turn.epoch) ? 1 : 0);
 		const decision = decideRetry(failure, {
 			readOnly: this.settings.readOnly,
 			policy: this.settings.policy,
 			attempts: item.sends,
-			backoffMs: backoffMs(slowdowns, this.ports.random()),
+			// A push-back's backoff grows with the service's slowdowns in a row; any other fault's with this item's sends.
+			backoffMs: backoffMs(pushBack ? slowdowns : item.sends, this.ports.random()),
 			serviceReached: this.serviceReached,
 		});
 		if (!decision.retry) {
 			if (decision.reason !== 'notSafe') this.report.notSendingAgain(decision.reason);
 			this.fail(index, { kind: 'gaveUp', request: item.request, failure, sends: item.sends, reason: decision.reason, askedMs: decision.waitMs });
-			return false;
+			return undefined;
 		}
-		this.items[index] = { state: 'waiting', request: item.request, sends: item.sends };
-		this.report.retrying(index);
-		if (this.pacer.pushedBack(ticket, decision.waitMs)) {
+		this.items[index] = { state: 'waiting', request: item.request, sends: item.sends, last: failure };
+		this.report.retrying(index, pushBack ? 'pushedBack' : 'transient');
+		if (!pushBack) return decision.waitMs;
+		if (this.pacer.pushedBack(turn.epoch, decision.waitMs)) {
 			this.ports.log(pushedBackLogLine(failure, decision.waitMs, remaining(), this.pacer.inFlightLimit));
 		}
-		return true;
+		return 0;
 	}
 
 	/**
@@ -221,13 +238,21 @@ export class RunLoop {
 	 * is left: nothing new starts until it refills, and the pace slows as after
 	 * a 429, though no request was rejected.
 	 */
-	private keepWithin(quota: Quota, ticket: Epoch, remaining: () => number): void {
+	private keepWithin(quota: Quota, turn: Turn, remaining: () => number): void {
 		const othersUnderWay = this.pace.requestsInFlight - 1;
 		if (quota.remaining > othersUnderWay) return;
 		this.report.pushedBack();
-		if (this.pacer.pushedBack(ticket, quota.resetMs)) {
+		if (this.pacer.pushedBack(turn.epoch, quota.resetMs)) {
 			this.ports.log(quotaLogLine(quota, remaining(), this.pacer.inFlightLimit));
 		}
+	}
+
+	/** The service's breaker tripped: this item is not sent (again). */
+	private serviceDown(index: number, down: ServiceDown): void {
+		const item = this.items[index];
+		if (item.state !== 'prepared' && item.state !== 'waiting') return;
+		const last = item.state === 'waiting' ? item.last : undefined;
+		this.fail(index, { kind: 'serviceDown', request: item.request, down, sends: item.sends, last });
 	}
 
 	private fail(index: number, failure: ItemFailure): void {

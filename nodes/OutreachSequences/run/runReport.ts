@@ -7,7 +7,7 @@
 import type { EarlierTry } from './record';
 
 /** Why a failed item failed, as the hints group it. */
-export type FailureGroup = 'notSent' | 'rejected' | 'unreached' | 'mayHaveActed' | 'carriedOutBefore';
+export type FailureGroup = 'notSent' | 'rejected' | 'unreached' | 'mayHaveActed' | 'carriedOutBefore' | 'serviceDown';
 
 /** Why an item the service pushed back on was not sent again (Request Options › Rate Limit Handling). */
 export type NotSentAgainReason = 'disabled' | 'exhausted' | 'waitTooLong';
@@ -27,6 +27,10 @@ export interface RunSummary {
 	/** Items sent more than once, and how many of those failed in the end. */
 	retriedItems: number;
 	retriedFailed: number;
+	/** Of the items sent more than once, those sent again after a fault that was not a push-back (HTTP 500, 502, 504, a reset, a timeout). */
+	transientRetried: number;
+	/** Times the service's breaker opened while this run was under way (breaker.ts). */
+	breakerOpened: number;
 	/** Items the service pushed back on that were not sent again, per reason. */
 	notSentAgain: Record<NotSentAgainReason, number>;
 	/** Failed items per group. */
@@ -43,6 +47,8 @@ export class RunReport {
 	private pushBacks = 0;
 	private readonly waits: number[] = [];
 	private readonly retried = new Set<number>();
+	private readonly transient = new Set<number>();
+	private breakerOpenings = 0;
 	private heldBackMs = 0;
 	private readonly notSentAgain: Record<NotSentAgainReason, number> = { disabled: 0, exhausted: 0, waitTooLong: 0 };
 	private readonly fromEarlierTry = { answered: 0, sentAgain: 0 };
@@ -73,13 +79,19 @@ export class RunReport {
 		if (earlier?.kind === 'sent') this.fromEarlierTry.sentAgain++;
 	}
 
-	/** The item at `index` is to be sent again. */
-	retrying(index: number): void {
+	/** The item at `index` is to be sent again, after a push-back or after another fault. */
+	retrying(index: number, after: 'pushedBack' | 'transient'): void {
 		this.retried.add(index);
+		if (after === 'transient') this.transient.add(index);
+	}
+
+	/** While this run was under way, the service's breaker opened `times` times. */
+	breakerOpened(times: number): void {
+		this.breakerOpenings = Math.max(0, times);
 	}
 
 	summarize(ends: ItemEnd[]): RunSummary {
-		const failed: Record<FailureGroup, number> = { notSent: 0, rejected: 0, unreached: 0, mayHaveActed: 0, carriedOutBefore: 0 };
+		const failed: Record<FailureGroup, number> = { notSent: 0, rejected: 0, unreached: 0, mayHaveActed: 0, carriedOutBefore: 0, serviceDown: 0 };
 		let retriedFailed = 0;
 		ends.forEach((end, index) => {
 			if (!end.failed) return;
@@ -94,6 +106,8 @@ export class RunReport {
 			heldBackMs: this.heldBackMs,
 			retriedItems: this.retried.size,
 			retriedFailed,
+			transientRetried: this.transient.size,
+			breakerOpened: this.breakerOpenings,
 			notSentAgain: { ...this.notSentAgain },
 			failed,
 			earlierTry: { ...this.fromEarlierTry },

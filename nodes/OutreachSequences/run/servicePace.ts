@@ -5,7 +5,8 @@
  * execution meets, the wait the service asked for, and the rate it accepted
  * hold back the others too, and a new execution starts at the pace already
  * learned. Turns are handed out in the order they were asked for, across
- * executions.
+ * executions. The service's breaker (breaker.ts) is kept here too: while it
+ * is open, no turn is handed out but its probe's.
  *
  * What is kept is bounded: a service nobody has used for IDLE_MS is
  * forgotten, and at most MAX_SERVICES are remembered. The key is only ever
@@ -13,8 +14,22 @@
  */
 import { createHash } from 'node:crypto';
 
+import type { ServiceDown } from './breaker';
+import { Breaker } from './breaker';
 import type { Epoch } from './pacer';
 import { RequestPacer } from './pacer';
+
+/** A request's turn: its pacer epoch, and whether it goes as the breaker's probe. */
+export interface Turn {
+	epoch: Epoch;
+	probe: boolean;
+}
+
+/**
+ * How a request that had a turn ended, for the breaker: with a useful answer,
+ * with none (the failure's label: "timeout", "HTTP 502"), or not at all.
+ */
+export type RequestEnd = 'answered' | { failedWith: string; again: boolean } | 'cancelled';
 
 /** How long a service nobody uses keeps its learned pace. */
 export const IDLE_MS = 10 * 60_000;
@@ -25,6 +40,7 @@ const WAIT_STEP_MS = 500;
 
 export class ServicePace {
 	readonly pacer: RequestPacer;
+	readonly breaker: Breaker;
 	/** Requests to the service in flight now, from every execution. */
 	private inFlight = 0;
 	/** Turns are handed out one at a time, in the order they were asked for. */
@@ -41,6 +57,7 @@ export class ServicePace {
 		private readonly now: () => number,
 	) {
 		this.pacer = new RequestPacer(ceiling, now);
+		this.breaker = new Breaker(now);
 		this.lastUsed = now();
 	}
 
@@ -77,22 +94,45 @@ export class ServicePace {
 	}
 
 	/**
-	 * Waits until the pacer lets one more request start; undefined once
-	 * `isStopped()` says the request is no longer to be sent. Call finished()
-	 * when a request that got a turn has its answer. `waited` hears how long
-	 * the pace held this request back, in line behind others included, when
-	 * it did; waiting for a request in flight to finish is not counted.
+	 * Waits until the breaker and the pacer let one more request start:
+	 * undefined once `isStopped()` says the request is no longer to be sent,
+	 * `{ down }` when the breaker tripped while it waited, `{ yielded }` when
+	 * the breaker would make it the probe and `mayProbe()` says another
+	 * request of its execution should be (one that waits out a backoff,
+	 * rather than one never sent). Call finished()
+	 * when a request that got a turn has ended. `waited` hears how long the
+	 * pace held this request back, in line behind others included, when it
+	 * did; waiting for a request in flight, or for the breaker, is not counted.
 	 */
-	turn(isStopped: () => boolean, sleep: (ms: number) => Promise<void>, waited?: (ms: number) => void): Promise<Epoch | undefined> {
+	turn(
+		isStopped: () => boolean,
+		sleep: (ms: number) => Promise<void>,
+		waited?: (ms: number) => void,
+		mayProbe: () => boolean = () => true,
+	): Promise<Turn | { down: ServiceDown } | { yielded: true } | undefined> {
 		const heldBackBefore = this.heldBack;
-		const turn = this.gate.then(async () => {
+		const tripsBefore = this.breaker.tripCount;
+		const turn = this.gate.then(async (): Promise<Turn | { down: ServiceDown } | { yielded: true } | undefined> => {
 			for (;;) {
 				if (isStopped()) return undefined;
+				if (this.breaker.tripCount > tripsBefore) return { down: this.breaker.down };
+				const gate = this.breaker.gate();
+				if (gate.state === 'open') {
+					await sleep(Math.min(gate.waitMs, WAIT_STEP_MS));
+					continue;
+				}
+				if (gate.state === 'probing') {
+					await new Promise<void>((wake) => this.completions.push(wake));
+					continue;
+				}
+				if (gate.state === 'probe' && !mayProbe()) return { yielded: true };
 				const wait = this.pacer.readyIn(this.inFlight);
 				if (wait === 0) {
 					this.inFlight++;
 					if (this.heldBack > heldBackBefore) waited?.(this.heldBack - heldBackBefore);
-					return this.pacer.start();
+					const probe = gate.state === 'probe';
+					if (probe) this.breaker.probeStarted();
+					return { epoch: this.pacer.start(), probe };
 				}
 				if (wait === Infinity) await new Promise<void>((wake) => this.completions.push(wake));
 				else {
@@ -106,9 +146,14 @@ export class ServicePace {
 		return turn;
 	}
 
-	finished(): void {
+	/** A request that had a turn ended. */
+	finished(turn: Turn, end: RequestEnd): void {
 		this.inFlight--;
 		this.lastUsed = this.now();
+		if (end === 'cancelled') {
+			if (turn.probe) this.breaker.probeDropped();
+		} else if (end === 'answered') this.breaker.ended(undefined, turn.probe);
+		else this.breaker.ended(end.failedWith, turn.probe, end.again);
 		for (const wake of this.completions.splice(0)) wake();
 	}
 }

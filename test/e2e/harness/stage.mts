@@ -115,7 +115,8 @@ async function boot(setup: N8nSetup, stops: Array<() => Promise<void>>): Promise
 	const bin = prepareN8n(setup.version);
 	const tarball = packPackage();
 	const queue = setup.run === 'queue';
-	const shared: Record<string, string> = { N8N_LOG_LEVEL: 'debug', ...setup.env };
+	// Debug logging, so that the secret scan reads everything n8n can log; `n8n execute` would print its run data coloured in it.
+	const shared: Record<string, string> = { N8N_LOG_LEVEL: setup.run === 'cli' ? 'info' : 'debug', ...setup.env };
 	if (queue) Object.assign(shared, await queueServices(stops));
 	const port = await freePort();
 	const env = n8nEnv(await userFolderWithPackage(tarball), { ...shared, N8N_PORT: String(port), N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
