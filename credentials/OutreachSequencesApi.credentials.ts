@@ -44,8 +44,7 @@ export class OutreachSequencesApi implements ICredentialType {
 			required: true,
 			default: '',
 			placeholder: 'e.g. https://api.example.com',
-			description:
-				'Address of the service\'s API. Every request goes to this address plus /v1/…; a trailing "/" or "/v1" is ignored.',
+			description: "The address of the service's API, starting with https:// or http://. A trailing / or /v1 is left out.",
 		},
 	];
 
