@@ -12,4 +12,5 @@ export const TEST_API_KEYS = {
 	mcp: 'e2e-mcp-key-0b5e7c38',
 	start: 'e2e-start-key-3f9a6d21',
 	burst: 'e2e-burst-key-7a2c9e05',
+	credentialTest: 'e2e-credential-test-key-5e1b8f36',
 } as const;
