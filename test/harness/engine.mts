@@ -208,13 +208,11 @@ export interface CredentialTestResult {
 export interface Engine {
 	run(workflow: WorkflowFixture, credentials: Record<string, ICredentialDataDecryptedObject>): Promise<RunResult>;
 	/**
-	 * The credential's test, found and run the way n8n's CredentialsTester
+	 * The credential's test, as n8n's CredentialsTester
 	 * (packages/cli/src/services/credentials-tester.service.ts, 2.41.1 and
-	 * 1.123.81) does: the credential's own `test` request if it has one, else
-	 * the `testedBy` of a node that uses the credential. A name there is the
-	 * node's methods.credentialTest function, called on n8n-core's
-	 * CredentialTestContext with the credential, its defaults applied. This
-	 * credential has no request of its own, so that branch throws.
+	 * 1.123.81) runs it: the node's methods.credentialTest function named by
+	 * testedBy, on n8n-core's CredentialTestContext, with the credential's
+	 * defaults applied. A `test` request of the credential's own would win.
 	 */
 	testCredential(data: ICredentialDataDecryptedObject): Promise<CredentialTestResult>;
 	nodeType: INodeType;
@@ -281,6 +279,30 @@ function captureEngineLog(): void {
 	LoggerProxy.init({ error: write('error'), warn: write('warn'), info: write('info'), debug: write('debug') });
 }
 
+/**
+ * n8n's getCredentialTestFunction (CredentialsTester, 2.41.1 and 1.123.81):
+ * the credential's own `test` request if it has one, else the `testedBy` of a
+ * node that uses the credential; a name there is that node's
+ * methods.credentialTest function.
+ */
+function credentialTestFunction(
+	credentialType: ICredentialType,
+	loader: PackageDirectoryLoader,
+	nodeTypes: INodeTypes,
+): ICredentialTestFunction | ICredentialTestRequestData | undefined {
+	if (credentialType.test) return { testRequest: credentialType.test };
+	const supported = loader.known.credentials[credentialType.name]?.supportedNodes ?? [];
+	for (const name of supported) {
+		const node = nodeTypes.getByNameAndVersion(`${loader.packageName}.${name}`);
+		for (const { name: credential, testedBy } of node.description.credentials ?? []) {
+			if (credential !== credentialType.name || !testedBy) continue;
+			if (typeof testedBy === 'string') return node.methods?.credentialTest?.[testedBy];
+			return { nodeType: node, testRequest: testedBy };
+		}
+	}
+	return undefined;
+}
+
 export async function createEngine(): Promise<Engine> {
 	captureEngineLog();
 	await startExpressionEngine();
@@ -293,21 +315,6 @@ export async function createEngine(): Promise<Engine> {
 	const credentialTypes: Record<string, ICredentialType> = {};
 	for (const [name, data] of Object.entries(loader.credentialTypes)) credentialTypes[name] = data.type;
 	const nodeTypes = new NodeTypes(types);
-
-	/** n8n's getCredentialTestFunction: the credential's own request, else a node's testedBy. */
-	function credentialTestFunction(credentialType: ICredentialType): ICredentialTestFunction | ICredentialTestRequestData | undefined {
-		if (credentialType.test) return { testRequest: credentialType.test };
-		const supported = loader.known.credentials[credentialType.name]?.supportedNodes ?? [];
-		for (const name of supported) {
-			const node = nodeTypes.getByNameAndVersion(`${loader.packageName}.${name}`);
-			for (const { name: credential, testedBy } of node.description.credentials ?? []) {
-				if (credential !== credentialType.name || !testedBy) continue;
-				if (typeof testedBy === 'string') return node.methods?.credentialTest?.[testedBy];
-				return { nodeType: node, testRequest: testedBy };
-			}
-		}
-		return undefined;
-	}
 
 	return {
 		nodeType: nodeTypes.getByNameAndVersion(NODE_TYPE),
@@ -359,7 +366,7 @@ export async function createEngine(): Promise<Engine> {
 				new CredentialsHelper(credentialTypes, new Map([['tested', withDefaults]])),
 				{ id: 'probe', name: 'probe', nodes: [], connections: {} } as unknown as IWorkflowBase,
 			);
-			const testFunction = credentialTestFunction(credentialType);
+			const testFunction = credentialTestFunction(credentialType, loader, nodeTypes);
 			if (testFunction === undefined) return { status: 'Error', message: 'No testing function found for this credential.' };
 			if (typeof testFunction !== 'function') {
 				// n8n would run it through RoutingNode and print a network fault as its bare code.
