@@ -7,6 +7,7 @@ import { sequenceDescription, sequenceOperations } from './resources/sequence';
 import { useCaseDescription, useCaseOperations } from './resources/useCase';
 import { CREDENTIAL_TYPE, defaultResource, Field, Resource } from './describe/names';
 import { requestOptionsProperty } from './describe/properties';
+import { testCredential } from './run/credentialTest';
 import { runOperation } from './run/execute';
 
 const operations = [...sequenceOperations, ...contactOperations, ...contactListOperations, ...useCaseOperations];
@@ -24,7 +25,8 @@ export class OutreachSequences implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+		// n8n's credentials tester runs methods.credentialTest[testedBy] for a credential with no `test` of its own.
+		credentials: [{ name: CREDENTIAL_TYPE, required: true, testedBy: 'outreachSequencesApiTest' }],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -46,6 +48,10 @@ export class OutreachSequences implements INodeType {
 			...useCaseDescription,
 			requestOptionsProperty,
 		],
+	};
+
+	methods = {
+		credentialTest: { outreachSequencesApiTest: testCredential },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

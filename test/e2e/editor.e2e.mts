@@ -1,8 +1,9 @@
 // The editor in a real browser: n8n 2.41.1 (`n8n start`) with the package
 // installed from its tarball, Debian's chromium driven by playwright-core.
 // Opens every operation's parameter panel, the credential form, and runs the
-// credential test with a good and a wrong key, and shows the node's execution
-// hints after a run. Screenshots: artifacts/e2e/screenshots.
+// credential test with a good and a wrong key, a Base URL without http:// and a
+// port where nothing listens, and shows the node's execution hints after a
+// run. Screenshots: artifacts/e2e/screenshots.
 
 import { copyFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -31,6 +32,8 @@ import {
 
 const GOOD = 'outreachSandbox';
 const WRONG = 'outreachWrongKey';
+const SCHEMELESS = 'outreachSchemeless';
+const REFUSED = 'outreachRefused';
 
 /** One example workflow per operation (examples/ is what `npm start` imports), and the labels its panel shows. */
 const PANELS = [
@@ -89,6 +92,9 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 	let server: N8nServer;
 	let browser: Browser;
 	let context: BrowserContext;
+	/** The credentials' Base URLs that the test sentences name. */
+	let schemeless: string;
+	let refusedUrl: string;
 
 	beforeAll(async () => {
 		const bin = prepareN8n(N8N_CURRENT);
@@ -98,9 +104,14 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 		// Debug logging, so that the secret scan reads everything n8n can log.
 		const env = n8nEnv(folder, { N8N_PORT: String(port), N8N_RUNNERS_BROKER_PORT: String(await freePort()), N8N_LOG_LEVEL: 'debug' });
 
+		schemeless = sandbox.url.replace(/^http:\/\//, '');
+		// A free port: nothing listens there.
+		refusedUrl = `http://127.0.0.1:${await freePort()}`;
 		await importCredentials(bin, env, [
 			{ id: GOOD, name: 'Outreach sandbox', type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: sandbox.url } },
 			{ id: WRONG, name: 'Outreach wrong key', type: 'outreachSequencesApi', data: { apiKey: 'not-the-key', baseUrl: sandbox.url } },
+			{ id: SCHEMELESS, name: 'Outreach no scheme', type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: schemeless } },
+			{ id: REFUSED, name: 'Outreach refused', type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: refusedUrl } },
 		]);
 		await importWorkflows(bin, env, [...exampleWorkflowFiles(), hintsWorkflow()]);
 
@@ -197,13 +208,39 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 		await context.close();
 	});
 
-	test('the credential test with a wrong key fails with a clear message', async () => {
+	// Opening a saved credential runs its test; n8n shows the test's message under "More details".
+	test.each([
+		{
+			id: WRONG,
+			shot: 'credential-form-wrong-key',
+			sentence: () => "The service rejected the API key (HTTP 401). Copy a key from the service's portal: General › Integrations › API Keys.",
+			reaches: true,
+		},
+		{
+			id: SCHEMELESS,
+			shot: 'credential-form-schemeless-url',
+			sentence: () => `The credential's Base URL "${schemeless}" has no http:// or https:// at the start. Add the one the service uses, for example https://${schemeless}.`,
+			reaches: false,
+		},
+		{
+			id: REFUSED,
+			shot: 'credential-form-refused-port',
+			sentence: () =>
+				`Could not connect to the outreach service at ${refusedUrl}: the connection was refused. Check the credential's Base URL and that the service is running.`,
+			reaches: false,
+		},
+	])('the credential test says what went wrong in a sentence: $shot', async ({ id, shot, sentence, reaches }) => {
+		await sandbox.reset();
 		const { page } = await newPage('light');
-		const dialog = await openCredential(page, WRONG);
+		const dialog = await openCredential(page, id);
 		await dialog.getByText(/Couldn.t connect with these settings/).waitFor({ timeout: 30_000 });
 		await dialog.getByText('More details').click();
-		await dialog.getByText('The service rejected the API key (HTTP 401)', { exact: false }).waitFor();
-		await page.screenshot({ path: screenshotPath('credential-form-wrong-key') });
+		const shown = dialog.getByText(sentence(), { exact: true });
+		await shown.waitFor();
+		await expect(shown.isVisible()).resolves.toBe(true);
+		await page.screenshot({ path: screenshotPath(shot) });
+		const requests = (await sandbox.requests()).map((request) => `${request.method} ${request.url}`);
+		expect(requests).toEqual(reaches ? ['GET /v1/use_cases/n8n-credential-test'] : []);
 		await context.close();
 	});
 

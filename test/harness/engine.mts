@@ -6,10 +6,13 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 
-import { ExecuteContext, ExecutionLifecycleHooks, PackageDirectoryLoader, RoutingNode, WorkflowExecute } from 'n8n-core';
+import { CredentialTestContext, ExecutionLifecycleHooks, PackageDirectoryLoader, WorkflowExecute } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentials,
+	ICredentialsDecrypted,
+	ICredentialTestFunction,
+	ICredentialTestRequestData,
 	ICredentialType,
 	IExecuteFunctions,
 	IHttpRequestHelper,
@@ -17,6 +20,7 @@ import type {
 	INode,
 	INodeCredentialsDetails,
 	INodeExecutionData,
+	INodeParameters,
 	INodeProperties,
 	INodeType,
 	INodeTypeData,
@@ -212,9 +216,11 @@ export interface Engine {
 	 */
 	retry(failed: IRun, workflow: WorkflowFixture, credentials: Record<string, ICredentialDataDecryptedObject>): Promise<RunResult>;
 	/**
-	 * The credential's `test` request, run the way n8n's CredentialsTester
-	 * (packages/cli/src/services/credentials-tester.service.ts) runs it:
-	 * through n8n-core's RoutingNode, then its rules.
+	 * The credential's test, as n8n's CredentialsTester
+	 * (packages/cli/src/services/credentials-tester.service.ts, 2.41.1 and
+	 * 1.123.81) runs it: the node's methods.credentialTest function named by
+	 * testedBy, on n8n-core's CredentialTestContext, with the credential's
+	 * defaults applied. A `test` request of the credential's own would win.
 	 */
 	testCredential(data: ICredentialDataDecryptedObject): Promise<CredentialTestResult>;
 	nodeType: INodeType;
@@ -279,6 +285,30 @@ function captureEngineLog(): void {
 	const write = (level: string) => (message: string, metadata?: object) =>
 		appendFileSync(file, `${level} ${message} ${metadata ? JSON.stringify(metadata) : ''}\n`);
 	LoggerProxy.init({ error: write('error'), warn: write('warn'), info: write('info'), debug: write('debug') });
+}
+
+/**
+ * n8n's getCredentialTestFunction (CredentialsTester, 2.41.1 and 1.123.81):
+ * the credential's own `test` request if it has one, else the `testedBy` of a
+ * node that uses the credential; a name there is that node's
+ * methods.credentialTest function.
+ */
+function credentialTestFunction(
+	credentialType: ICredentialType,
+	loader: PackageDirectoryLoader,
+	nodeTypes: INodeTypes,
+): ICredentialTestFunction | ICredentialTestRequestData | undefined {
+	if (credentialType.test) return { testRequest: credentialType.test };
+	const supported = loader.known.credentials[credentialType.name]?.supportedNodes ?? [];
+	for (const name of supported) {
+		const node = nodeTypes.getByNameAndVersion(`${loader.packageName}.${name}`);
+		for (const { name: credential, testedBy } of node.description.credentials ?? []) {
+			if (credential !== credentialType.name || !testedBy) continue;
+			if (typeof testedBy === 'string') return node.methods?.credentialTest?.[testedBy];
+			return { nodeType: node, testRequest: testedBy };
+		}
+	}
+	return undefined;
 }
 
 export async function createEngine(): Promise<Engine> {
@@ -358,82 +388,20 @@ export async function createEngine(): Promise<Engine> {
 		},
 		async testCredential(data) {
 			const credentialType = credentialTypes[CREDENTIAL_TYPE];
-			const test = credentialType.test!;
-			const decrypted = { id: 'tested', name: 'Tested', type: CREDENTIAL_TYPE, data };
-			const node: INode = {
-				id: 'temp',
-				name: 'Temp-Node',
-				type: 'test.credentialProbe',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-				credentials: { [CREDENTIAL_TYPE]: { id: 'tested', name: 'Tested' } },
-			};
-			const probeType = {
-				description: {
-					displayName: 'Credential probe',
-					name: 'test.credentialProbe',
-					group: ['transform'],
-					version: 1,
-					description: '',
-					defaults: {},
-					inputs: [NodeConnectionTypes.Main],
-					outputs: [NodeConnectionTypes.Main],
-					credentials: [{ name: CREDENTIAL_TYPE, required: true }],
-					properties: [{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: test.request }, default: '' }],
-				},
-			} as unknown as INodeType;
-			const workflow = new Workflow({
-				nodes: [node],
-				connections: {},
-				active: false,
-				nodeTypes: new NodeTypes({ 'test.credentialProbe': { type: probeType, sourcePath: '' } }),
-			});
+			// n8n's applyDefaultsAndOverwrites: the properties' defaults under what was entered.
+			const withDefaults = NodeHelpers.getNodeParameters(credentialType.properties, data as INodeParameters, true, false, null, null) as ICredentialDataDecryptedObject;
+			const decrypted: ICredentialsDecrypted = { id: 'tested', name: 'Tested', type: CREDENTIAL_TYPE, data: withDefaults };
 			const additionalData = makeAdditionalData(
-				new CredentialsHelper(credentialTypes, new Map([['tested', data]])),
-				{ id: 'probe', name: 'probe', nodes: [node], connections: {} } as unknown as IWorkflowBase,
+				new CredentialsHelper(credentialTypes, new Map([['tested', withDefaults]])),
+				{ id: 'probe', name: 'probe', nodes: [], connections: {} } as unknown as IWorkflowBase,
 			);
-			const context = new ExecuteContext(
-				workflow,
-				node,
-				additionalData,
-				'internal',
-				{ resultData: { runData: {} } } as never,
-				0,
-				[],
-				{ main: [[{ json: {} }]] },
-				{ node, data: {}, source: null },
-				[],
-			);
-			let response: INodeExecutionData[][] | null | undefined;
-			// The vm expression engine needs an isolate, as WorkflowExecute acquires one.
-			const acquired = await workflow.expression.acquireIsolate();
-			try {
-				response = (await new RoutingNode(context, probeType, decrypted).runNode()) as INodeExecutionData[][];
-			} catch (caught) {
-				const error = caught as { cause?: { response?: { status: number; statusText?: string }; code?: string }; message: string };
-				if (error.cause?.response) {
-					const { status, statusText } = error.cause.response;
-					for (const rule of test.rules ?? []) {
-						if (rule.type === 'responseCode' && rule.properties.value === status) {
-							return { status: 'Error', message: rule.properties.message };
-						}
-					}
-					return { status: 'Error', message: statusText || `Received HTTP status code: ${status}` };
-				}
-				if (error.cause?.code) return { status: 'Error', message: error.cause.code };
-				return { status: 'Error', message: error.message };
-			} finally {
-				if (acquired) await workflow.expression.releaseIsolate();
+			const testFunction = credentialTestFunction(credentialType, loader, nodeTypes);
+			if (testFunction === undefined) return { status: 'Error', message: 'No testing function found for this credential.' };
+			if (typeof testFunction !== 'function') {
+				// n8n would run it through RoutingNode and print a network fault as its bare code.
+				throw new Error('The credential is tested by a request, not by the node: the node\'s credentialTest would never run.');
 			}
-			for (const rule of test.rules ?? []) {
-				if (rule.type === 'responseSuccessBody') {
-					const body = response?.[0]?.[0]?.json;
-					const value = rule.properties.key.split('.').reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], body);
-					if (value === rule.properties.value) return { status: 'Error', message: rule.properties.message };
-				}
-			}
-			return { status: 'OK', message: 'Connection successful!' };
+			return (await testFunction.call(new CredentialTestContext(additionalData), decrypted)) as CredentialTestResult;
 		},
 	};
 }

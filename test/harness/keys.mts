@@ -4,6 +4,7 @@ export const TEST_API_KEYS = {
 	engine: 'sandbox-test-key-7f3a9c2e51',
 	cli: 'e2e-cli-key-5d1c0b9a',
 	editor: 'e2e-editor-key-93b1d0c7',
+	credentialTest: 'e2e-credential-test-key-5e1b8f36',
 	queue: 'e2e-queue-key-4e8a21f0',
 	rateLimit: 'e2e-rate-limit-key-6c2f8d13',
 	schemaPreview: 'e2e-schema-preview-key-1a7d4b92',

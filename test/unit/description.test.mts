@@ -111,13 +111,13 @@ test('every property and every option of the node and the credential has a descr
 	expect(options.filter((option) => !option.description).map((option) => option.value)).toEqual([]);
 });
 
-test("every operation has an action as n8n's UX guidelines write it: verb and object, sentence case, no article", () => {
+test("every operation's action is written as n8n's own nodes write theirs (Airtable's \"Get a record\"): verb, article, object, in sentence case", () => {
 	const operations = description.properties
 		.filter((property) => property.name === 'operation')
 		.flatMap((property) => property.options as INodePropertyOptions[]);
 	const actions = operations.map((operation) => operation.action);
-	expect(actions).toEqual(['Create sequence', 'Archive contact', 'Archive contact list', 'Get use case']);
-	expect(actions.filter((action) => /\b(a|an|the)\b/i.test(action ?? ''))).toEqual([]);
+	expect(actions).toEqual(['Create a sequence', 'Archive a contact', 'Archive a contact list', 'Get a use case']);
+	expect(actions.filter((action) => !/^[A-Z][a-z]+ an? [a-z]+( [a-z]+)*$/.test(action ?? ''))).toEqual([]);
 });
 
 test('credential', () => {

@@ -25,9 +25,11 @@ describe('normalizeBaseUrl', () => {
 	test.each([
 		['', "The credential's Base URL is empty."],
 		[undefined, "The credential's Base URL is empty."],
-		['api.example.com', 'is not a URL'],
+		['api.example.com', 'The credential\'s Base URL "api.example.com" has no http:// or https:// at the start. Add the one the service uses, for example https://api.example.com.'],
+		['localhost:4010', 'has no http:// or https:// at the start. Add the one the service uses, for example https://localhost:4010.'],
 		['ftp://api.example.com', 'must start with http:// or https://'],
-		['javascript:alert(1)', 'must start with http:// or https://'],
+		['javascript:alert(1)', 'has no http:// or https:// at the start. Add the one the service uses, for example https://api.example.com.'],
+		['https://exa mple.com', 'is not a URL'],
 		['https://user:pw@api.example.com', 'must not contain a user name or password'],
 		['https://api.example.com/?x=1', 'must not contain "?" or "#"'],
 	])('%j is refused with a message naming the Base URL', (raw, expected) => {

@@ -10,6 +10,8 @@
 export const MAX_IN_FLIGHT = 32;
 /** n8n's own limit for a request when the user sets no timeout. */
 export const DEFAULT_TIMEOUT_MS = 300_000;
+/** Without Batching, the next request waits for no pause. */
+export const NO_PAUSE_MS = 0;
 /** Request Options › Rate Limit Handling › Max Retries per Item. */
 export const DEFAULT_MAX_RETRIES = 10;
 /** Request Options › Rate Limit Handling › Max Wait (Seconds). */

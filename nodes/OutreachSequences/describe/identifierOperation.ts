@@ -41,7 +41,7 @@ export function identifierOperation(spec: {
 	const { request, field } = spec;
 	const { resource, operation } = request;
 	const show = { resource: [resource], operation: [operation] };
-	const description = `Identifier of the ${field.noun} to ${operation}. Surrounding spaces are ignored, and a number from an expression is used as text.`;
+	const description = `ID of the ${field.noun} to ${operation}, as the outreach service gives it`;
 	return {
 		resource,
 		operation,

@@ -6,6 +6,9 @@
  */
 export const CREDENTIAL_TYPE = 'outreachSequencesApi';
 
+/** The header the service reads the API key from (the contract's Authentication). Not stored, but sent by the credential and its test alike. */
+export const API_KEY_HEADER = 'X-API-Key';
+
 export const Resource = {
 	Sequence: 'sequence',
 	Contact: 'contact',

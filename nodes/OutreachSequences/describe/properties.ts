@@ -1,6 +1,6 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_WAIT_SECONDS, DEFAULT_TIMEOUT_MS, MAX_IN_FLIGHT } from './defaults';
+import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_WAIT_SECONDS, DEFAULT_TIMEOUT_MS, MAX_IN_FLIGHT, NO_PAUSE_MS } from './defaults';
 import { Field } from './names';
 
 /** A required identifier that goes into the request path. */
@@ -36,7 +36,7 @@ export function toolDescriptionProperty(show: IDisplayOptions['show'], text: str
 		type: 'string',
 		typeOptions: { rows: 4 },
 		default: text,
-		description: 'What the AI Agent tells its model this tool does and what to give it. The default is written for this operation.',
+		description: 'What the AI Agent tells its model this tool does and what to give it. You can rewrite it.',
 		displayOptions: { show: { ...show, '@tool': [true] } },
 	};
 }
@@ -62,29 +62,28 @@ export const requestOptionsProperty: INodeProperties = {
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	description:
-		"How fast to send the requests, what to do when the service is rate-limiting, how long to wait for answers, and whether to accept unverified certificates",
+	description: 'How fast to send, what to do when the service asks to wait, how long to wait for answers, and whether to accept unverified certificates',
 	options: [
 		optionGroup({
 			displayName: 'Batching',
 			name: Field.batching,
 			group: Field.batch,
-			description: `Send the items in fixed batches with a pause between them. Without batching, up to ${MAX_IN_FLIGHT} requests are in flight at once, and Rate Limit Handling adapts the pace to the service.`,
+			description: `Send the items in batches, one batch after the other, with a pause between them. Without it, up to ${MAX_IN_FLIGHT} requests go out at once.`,
 			values: [
 				{
 					displayName: 'Items per Batch',
 					name: Field.batchSize,
 					type: 'number',
 					typeOptions: { minValue: 1 },
-					default: 50,
-					description: 'How many requests are in flight at once. The next batch starts once this one has finished.',
+					default: MAX_IN_FLIGHT,
+					description: 'How many items to send at once. The next batch starts when this one has finished.',
 				},
 				{
 					displayName: 'Batch Interval (Ms)',
 					name: Field.batchInterval,
 					type: 'number',
 					typeOptions: { minValue: 0 },
-					default: 1000,
+					default: NO_PAUSE_MS,
 					description: 'How long to wait between batches, in milliseconds',
 				},
 			],
@@ -101,15 +100,14 @@ export const requestOptionsProperty: INodeProperties = {
 			name: Field.rateLimitHandling,
 			group: Field.rateLimitSettings,
 			description:
-				"On unless turned off here. When the service answers 429 (rate limited) or 503 (unavailable), the node waits as long as the service asks (Retry-After), slows down, and sends that item again. A request the service may have carried out (a create after a timeout, a reset or a 5xx other than 503) is never sent again.",
+				'On without this option: when the service asks to wait or fails for a moment, the item is sent again later. A create or archive the service may have carried out is never sent again.',
 			values: [
 				{
 					displayName: 'Wait and Retry',
 					name: Field.retryEnabled,
 					type: 'boolean',
 					default: true,
-					description:
-						'Whether to wait and send an item again when the service is rate-limiting or unavailable. Off: such an item fails at once.',
+					description: 'Whether to wait and send an item again when the service asks to wait or fails for a moment. Off: such an item fails at once.',
 				},
 				{
 					displayName: 'Max Retries per Item',
@@ -125,18 +123,17 @@ export const requestOptionsProperty: INodeProperties = {
 					type: 'number',
 					typeOptions: { minValue: 0 },
 					default: DEFAULT_MAX_WAIT_SECONDS,
-					description:
-						'The longest single wait the node accepts. If the service asks for a longer one, the item fails instead of waiting.',
+					description: 'The longest single wait to accept. If the service asks for a longer one, the item fails instead of waiting.',
 				},
 			],
 		}),
 		{
-			displayName: 'Timeout',
+			displayName: 'Timeout (Ms)',
 			name: Field.timeout,
 			type: 'number',
 			typeOptions: { minValue: 1 },
-			default: 10000,
-			description: `How long to wait for the service to answer each request, in milliseconds, before that item fails. Without this option the limit is ${DEFAULT_TIMEOUT_MS} ms.`,
+			default: DEFAULT_TIMEOUT_MS,
+			description: `How long to wait for each answer before the item fails, in milliseconds. ${DEFAULT_TIMEOUT_MS} is ${DEFAULT_TIMEOUT_MS / 60_000} minutes.`,
 		},
 	],
 };

@@ -31,19 +31,29 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 
 /**
  * What the end of a Base URL may hold that the node leaves out: trailing
- * slashes, and a trailing /v1, as every request path adds /v1 itself. The
- * credential's test request cleans its Base URL with this same expression.
+ * slashes, and a trailing /v1, as every request path adds /v1 itself.
  */
-export const BASE_URL_SUFFIX = /(?:\/v1)?\/*$/;
+const BASE_URL_SUFFIX = /(?:\/v1)?\/*$/;
+
+/** A scheme and "//" at the start: "https://", "ftp://". "api.example.com" and "localhost:4010" have none. */
+const HAS_SCHEME = /^[a-z][a-z\d+.-]*:\/\//i;
 
 /**
  * The credential's Base URL as the origin plus any path prefix, without
- * BASE_URL_SUFFIX.
+ * BASE_URL_SUFFIX. The run side and the credential test both check it here.
  */
 export function normalizeBaseUrl(raw: unknown): Checked<string> {
 	const text = typeof raw === 'string' ? raw.trim() : '';
 	const example = 'Set it to the address of the service\'s API, for example https://api.example.com';
 	if (!text) return problem(`The credential's Base URL is empty. ${example}.`);
+	// Refused, not completed: the node can't know whether the service speaks
+	// https or plain http (a local one often does), so a guess of https would
+	// fail as a TLS fault pointing the wrong way, and a guess of http would send
+	// the key unencrypted. The sentence names the one-step fix instead.
+	if (!HAS_SCHEME.test(text)) {
+		const fixed = /^[\w.-]+(?::\d+)?(?:\/|$)/.test(text) ? `https://${text}` : 'https://api.example.com';
+		return problem(`The credential's Base URL "${text}" has no http:// or https:// at the start. Add the one the service uses, for example ${fixed}.`);
+	}
 	let url: URL;
 	try {
 		url = new URL(text);

@@ -34,7 +34,7 @@ import { failuresAsItems, isToolVariant, toolCallerType } from './tool';
 import type { Connection } from './transport';
 import { send } from './transport';
 
-function paceOf(options: RequestOptionsValue): Pace {
+export function paceOf(options: RequestOptionsValue): Pace {
 	const batch = options[Field.batching]?.[Field.batch];
 	if (!batch) return { groupSize: MAX_IN_FLIGHT, pauseMs: 0, batched: false };
 	const size = Number(batch[Field.batchSize]);

@@ -153,20 +153,31 @@ function describeNetworkFailure(failure: Failure & { kind: 'network' }, setting:
 	const attempt = `to ${subject.verb} ${describeSubject(subject)}`;
 	const description = `Base URL: ${baseUrl}. Network error: ${code || 'none'}${raw ? ` (${raw})` : ''}.`;
 	const messages: Record<NetworkFaultKind, () => string> = {
-		timeout: () =>
-			`${capitalize(SERVICE)} did not answer the request ${attempt} within ${timeoutMs} ms, the limit set in Request Options › Timeout.`,
-		refused: () =>
-			`Could not connect to ${SERVICE} at ${baseUrl}: the connection was refused. Check the credential's Base URL and that the service is running.`,
-		reset: () =>
-			`The connection to ${SERVICE} was reset before its answer ${attempt} was complete. The service may or may not have carried it out.`,
-		dns: () => `The host "${hostOf(baseUrl)}" in the credential's Base URL could not be found: the DNS lookup failed.`,
-		tls: () =>
-			`The TLS certificate of ${baseUrl} was not accepted. Turn on Request Options › Ignore SSL Issues only if you trust this server.`,
+		timeout: () => noAnswer.timeout(attempt, `${timeoutMs} ms, the limit set in Request Options › Timeout`),
+		refused: () => noAnswer.refused(baseUrl),
+		reset: () => `${noAnswer.reset(attempt)} The service may or may not have carried it out.`,
+		dns: () => noAnswer.dns(baseUrl),
+		tls: () => `${noAnswer.tls(baseUrl)} Turn on Request Options › Ignore SSL Issues only if you trust this server.`,
 		cancelled: () => `The request ${attempt} was cancelled because the execution stopped.`,
-		other: () => `The request ${attempt} did not reach ${SERVICE} at ${baseUrl}. The network error is in the details.`,
+		other: () => `${noAnswer.other(attempt, baseUrl)} The network error is in the details.`,
 	};
 	return { message: messages[failure.fault](), description };
 }
+
+/**
+ * What a request that got no HTTP answer met, one sentence each, written once:
+ * the run's errors (above) and the credential test (credentialTest.ts) say these.
+ * `attempt` names the request: "to archive contact "c-42"", "to test the credential".
+ */
+export const noAnswer = {
+	refused: (baseUrl: string) =>
+		`Could not connect to ${SERVICE} at ${baseUrl}: the connection was refused. Check the credential's Base URL and that the service is running.`,
+	dns: (baseUrl: string) => `The host "${hostOf(baseUrl)}" in the credential's Base URL could not be found: the DNS lookup failed.`,
+	tls: (baseUrl: string) => `The TLS certificate of ${baseUrl} was not accepted.`,
+	timeout: (attempt: string, limit: string) => `${capitalize(SERVICE)} did not answer the request ${attempt} within ${limit}.`,
+	reset: (attempt: string) => `The connection to ${SERVICE} was reset before its answer ${attempt} was complete.`,
+	other: (attempt: string, baseUrl: string) => `The request ${attempt} did not reach ${SERVICE} at ${baseUrl}.`,
+};
 
 /** Why an item that could have been sent again was not. */
 export interface GiveUp {

@@ -17,7 +17,7 @@ export const contactDescription: INodeProperties[] = [
 			{
 				name: 'Archive',
 				value: Operation.Archive,
-				action: 'Archive contact',
+				action: 'Archive a contact',
 				description: 'Remove a contact from active use. The service keeps it and can restore it later.',
 			},
 		],

@@ -17,7 +17,7 @@ export const contactListDescription: INodeProperties[] = [
 			{
 				name: 'Archive',
 				value: Operation.Archive,
-				action: 'Archive contact list',
+				action: 'Archive a contact list',
 				description: 'Remove a contact list from active use. The service keeps it and can restore it later.',
 			},
 		],

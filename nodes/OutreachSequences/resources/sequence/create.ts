@@ -15,21 +15,36 @@ const TEXT_FIELDS = [
 	{
 		name: Field.criteria,
 		displayName: 'Criteria',
-		description: 'A condition expression, as text, that decides which contacts the sequence applies to',
+		description: "The service's condition for which contacts the sequence applies to, as text. Its API doesn't document the condition's syntax; it is sent as typed.",
 	},
 	{
 		name: Field.timezone,
 		displayName: 'Timezone',
-		description: 'The timezone the schedule times are meant in, in the form the service expects',
+		description: "The timezone of the schedule's times. The service's API doesn't document its format; it is sent as typed.",
 	},
 ];
 
+/** The contract gives no ranges, and no units for the first three: the hints say so, and name none. */
 const SCHEDULE_NUMBERS = [
-	{ name: Field.dayOffset, displayName: 'Day Offset', description: 'The day of this step, counted from the start of the sequence' },
-	{ name: Field.hour, displayName: 'Hour', description: 'The hour of the day this step runs at' },
-	{ name: Field.minute, displayName: 'Minute', description: 'The minute of the hour this step runs at' },
-	{ name: Field.delayInMinutes, displayName: 'Delay in Minutes', description: 'A delay before this step, in minutes' },
+	{ name: Field.dayOffset, displayName: 'Day Offset', description: "The step's day offset, a whole number. The service's API doesn't document its range or unit." },
+	{ name: Field.hour, displayName: 'Hour', description: "The step's hour, a whole number. The service's API doesn't document its range." },
+	{ name: Field.minute, displayName: 'Minute', description: "The step's minute, a whole number. The service's API doesn't document its range." },
+	{ name: Field.delayInMinutes, displayName: 'Delay in Minutes', description: "The step's delay in minutes, a whole number" },
 ];
+
+/** The template of Using JSON: one schedule entry with every key a create request takes, at neutral values. */
+const JSON_BODY_TEMPLATE = `{
+  "name": "",
+  "schedules": [
+    {
+      "dayOffset": 0,
+      "hour": 0,
+      "minute": 0,
+      "delayInMinutes": 0,
+      "sequenceScripts": []
+    }
+  ]
+}`;
 
 export const sequenceCreateDescription: INodeProperties[] = [
 	{
@@ -48,11 +63,11 @@ export const sequenceCreateDescription: INodeProperties[] = [
 		displayName: 'JSON Body',
 		name: Field.jsonBody,
 		type: 'json',
-		default: '{\n  "name": "",\n  "schedules": []\n}',
+		default: JSON_BODY_TEMPLATE,
 		required: true,
 		displayOptions: { show: { ...showOnlyForSequenceCreate, [Field.specifyBody]: [BodyMode.Json] } },
 		description:
-			'The sequence as a JSON object with any of name, description, criteria, schedules and timezone. It is sent exactly as given, nulls included.',
+			'The sequence as a JSON object, sent as written: name, description, criteria, timezone and schedules. Keys from a response, such as scripts or phoneScript, are not request keys.',
 	},
 	{
 		displayName: 'Name',
@@ -61,7 +76,7 @@ export const sequenceCreateDescription: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. Spring webinar follow-up',
 		displayOptions: { show: showOnlyForFields },
-		description: 'Name of the sequence. Left out of the request when empty.',
+		description: 'Name of the sequence. Leave it empty to create a sequence without a name.',
 	},
 	{
 		displayName: 'Additional Fields',
@@ -70,7 +85,7 @@ export const sequenceCreateDescription: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		displayOptions: { show: showOnlyForFields },
-		description: 'Optional fields of the sequence. Each one is sent only when it is not empty.',
+		description: 'More details of the sequence, each one optional',
 		options: TEXT_FIELDS.map(({ name, displayName, description }) => ({
 			displayName,
 			name,
@@ -87,8 +102,7 @@ export const sequenceCreateDescription: INodeProperties[] = [
 		placeholder: 'Add Schedule',
 		default: {},
 		displayOptions: { show: showOnlyForFields },
-		description:
-			'The steps of the sequence, each at a day and time, with the scripts it runs. When the node is an AI Agent tool, the model cannot add rows here: to let it give the steps, use Send Body › Using JSON with the JSON Body from the model.',
+		description: 'The steps of the sequence, each at a day and time, with the scripts it runs',
 		options: [
 			{
 				displayName: 'Schedule',
@@ -99,7 +113,7 @@ export const sequenceCreateDescription: INodeProperties[] = [
 						name,
 						type: 'number' as const,
 						default: 0,
-						description: `${description}. Must be a whole number.`,
+						description,
 					})),
 					{
 						displayName: 'Sequence Scripts',
@@ -108,7 +122,7 @@ export const sequenceCreateDescription: INodeProperties[] = [
 						default: '',
 						placeholder: 'e.g. script-1, script-2',
 						description:
-							'Script identifiers for this step, separated by commas, or an expression that gives a list. Left out when empty.',
+							"The step's scripts, separated by commas, or an expression that gives a list. The service's API doesn't document what an entry holds.",
 					},
 				],
 			},
@@ -116,7 +130,7 @@ export const sequenceCreateDescription: INodeProperties[] = [
 	},
 	toolDescriptionProperty(
 		showOnlyForSequenceCreate,
-		'Creates one new outreach sequence in the outreach service and returns it as JSON, with the id the service gave it. Every call creates another sequence, so call it once per sequence. Give Name, the name of the sequence. Where the tool asks for them: Description, what the sequence is for; Criteria, a condition as text that decides which contacts it applies to; Timezone; or a JSON Body, an object with any of name, description, criteria, timezone and schedules (a list of steps, each with dayOffset, hour, minute and delayInMinutes as whole numbers, and sequenceScripts, a list of script IDs). If it fails, the result is one sentence saying what went wrong.',
+		'Creates one new outreach sequence in the outreach service and returns it as JSON, with the id the service gave it. Every call creates another sequence, so call it once per sequence. Give Name, the name of the sequence. Where the tool asks for them: Description, what the sequence is for; Criteria, a condition as text that decides which contacts it applies to; Timezone; or a JSON Body, an object with any of name, description, criteria, timezone and schedules (a list of steps, each with dayOffset, hour, minute and delayInMinutes as whole numbers, and sequenceScripts, a list of strings). If it fails, the result is one sentence saying what went wrong.',
 	),
 ];
 

@@ -17,7 +17,7 @@ export const sequenceDescription: INodeProperties[] = [
 			{
 				name: 'Create',
 				value: Operation.Create,
-				action: 'Create sequence',
+				action: 'Create a sequence',
 				description: 'Create an outreach sequence from a name, optional details and schedule steps',
 			},
 		],

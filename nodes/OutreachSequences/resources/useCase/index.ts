@@ -17,7 +17,7 @@ export const useCaseDescription: INodeProperties[] = [
 			{
 				name: 'Get',
 				value: Operation.Get,
-				action: 'Get use case',
+				action: 'Get a use case',
 				description: 'Get a use case by its identifier, with its title, description, status and actions',
 			},
 		],

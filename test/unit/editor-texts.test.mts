@@ -1,0 +1,177 @@
+// What the editor shows an ops person: options that change nothing by being
+// added, and hints that say what a field is and what to enter, in a sentence
+// or two, with nothing about how the node works inside.
+import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } from 'n8n-workflow';
+
+import { OutreachSequencesApi } from '../../credentials/OutreachSequencesApi.credentials.ts';
+import { OutreachSequences } from '../../nodes/OutreachSequences/OutreachSequences.node.ts';
+import {
+	DEFAULT_MAX_RETRIES,
+	DEFAULT_MAX_WAIT_SECONDS,
+	DEFAULT_TIMEOUT_MS,
+	MAX_IN_FLIGHT,
+	NO_PAUSE_MS,
+} from '../../nodes/OutreachSequences/describe/defaults.ts';
+import { paceOf } from '../../nodes/OutreachSequences/run/execute.ts';
+import { retryPolicyOf } from '../../nodes/OutreachSequences/run/retry.ts';
+
+const { description } = new OutreachSequences();
+const credential = new OutreachSequencesApi();
+
+/** Every value a user adds with "Add Option" or "Add Field", by its path of stored names. */
+function addedValues(properties: INodeProperties[], prefix = ''): Array<{ path: string; property: INodeProperties }> {
+	return properties.flatMap((property) => {
+		const path = `${prefix}${property.name}`;
+		if (property.type === 'collection') {
+			return (property.options as INodeProperties[]).flatMap((option) => [
+				...(option.type === 'fixedCollection' ? [] : [{ path: `${path}.${option.name}`, property: option }]),
+				...addedValues(option.type === 'fixedCollection' ? [option] : [], `${path}.`),
+			]);
+		}
+		if (property.type === 'fixedCollection' && property.typeOptions?.multipleValues !== true) {
+			return (property.options as INodePropertyCollection[]).flatMap((group) =>
+				group.values.map((value) => ({ path: `${path}.${group.name}.${value.name}`, property: value })),
+			);
+		}
+		return [];
+	});
+}
+
+/**
+ * What the node does when each of them is not added, as describe/defaults.ts
+ * states it. Schedules is not here: it is a list of rows, not a setting, and a
+ * row added is a step sent.
+ */
+const WITHOUT_IT: Record<string, unknown> = {
+	'requestOptions.batching.batch.batchSize': MAX_IN_FLIGHT,
+	'requestOptions.batching.batch.batchInterval': NO_PAUSE_MS,
+	'requestOptions.allowUnauthorizedCerts': false,
+	'requestOptions.rateLimitHandling.settings.enabled': true,
+	'requestOptions.rateLimitHandling.settings.maxRetries': DEFAULT_MAX_RETRIES,
+	'requestOptions.rateLimitHandling.settings.maxWait': DEFAULT_MAX_WAIT_SECONDS,
+	'requestOptions.timeout': DEFAULT_TIMEOUT_MS,
+	// An empty text field is not sent, as if it were not added.
+	'additionalFields.description': '',
+	'additionalFields.criteria': '',
+	'additionalFields.timezone': '',
+};
+
+describe('an option changes nothing by being added', () => {
+	const added = addedValues(description.properties);
+
+	test('every option is listed here with what the node does without it', () => {
+		expect(added.map(({ path }) => path).sort()).toEqual(Object.keys(WITHOUT_IT).sort());
+	});
+
+	test.each(Object.entries(WITHOUT_IT))('%s: its default is %p, the behaviour without it', (path, without) => {
+		expect(added.find((entry) => entry.path === path)?.property.default).toEqual(without);
+	});
+
+	const defaultsOf = (group: string) =>
+		Object.fromEntries(added.filter(({ path }) => path.startsWith(group)).map(({ path, property }) => [path.split('.').pop(), property.default]));
+
+	test('Rate Limit Handling added as it comes is the policy the node follows without it', () => {
+		const settings = defaultsOf('requestOptions.rateLimitHandling.settings.');
+		expect(Object.keys(settings).sort()).toEqual(['enabled', 'maxRetries', 'maxWait']);
+		expect(retryPolicyOf({ rateLimitHandling: { settings } })).toEqual(retryPolicyOf({}));
+	});
+
+	test('Batching added as it comes sends as many at once as without it, with no pause', () => {
+		const batch = defaultsOf('requestOptions.batching.batch.');
+		const withIt = paceOf({ batching: { batch } });
+		const without = paceOf({});
+		expect({ groupSize: withIt.groupSize, pauseMs: withIt.pauseMs }).toEqual({ groupSize: without.groupSize, pauseMs: without.pauseMs });
+	});
+
+	test('the labels of numbers with a unit name it', () => {
+		const labels = added.filter(({ property }) => property.type === 'number').map(({ property }) => property.displayName);
+		expect(labels.sort()).toEqual(['Batch Interval (Ms)', 'Items per Batch', 'Max Retries per Item', 'Max Wait (Seconds)', 'Timeout (Ms)']);
+	});
+});
+
+/** Every text the editor shows beside a field or an option, with where it is. */
+function hints(properties: INodeProperties[], prefix: string): Array<{ where: string; text: string }> {
+	return properties.flatMap((property) => {
+		const where = `${prefix}${property.name}`;
+		const own = [property.description, property.hint]
+			.filter((text): text is string => typeof text === 'string')
+			.map((text) => ({ where, text }));
+		const nested = (property.options ?? []).flatMap((option) => {
+			if ('values' in option) return hints((option as INodePropertyCollection).values, `${where}.${option.name}.`);
+			if ('type' in option) return hints([option as INodeProperties], `${where}.`);
+			const choice = option as INodePropertyOptions;
+			return choice.description ? [{ where: `${where}=${String(choice.value)}`, text: choice.description }] : [];
+		});
+		return [...own, ...nested];
+	});
+}
+
+const allHints = [
+	{ where: 'node', text: description.description },
+	...hints(description.properties, 'node.'),
+	...hints(credential.properties, 'credential.'),
+];
+
+/**
+ * Tool Description is the one long text: its default is what the AI Agent
+ * tells its model, not a hint for a person. No hint here is a list, so no other
+ * exception is made.
+ */
+const TOOL_DESCRIPTIONS = description.properties.filter((property) => property.name === 'toolDescription').map((property) => String(property.default));
+
+/** Words that name how the node works inside: its files, modules and modes. */
+const INSIDE = /\.(?:m?ts|js|json)\b|\b(?:loop|pacer|executor|dispatcher|declarative|routing|transport|servicePace|runReport|failedItem|itemError|identifierOperation|buildRequest|normalizeBaseUrl|run\/|describe\/|resources\/)\b/i;
+
+describe('hints for ops people', () => {
+	test('there are hints to check, for the node, its fields and options, and the credential', () => {
+		expect(allHints.length).toBeGreaterThan(40);
+		expect(allHints.some(({ where }) => where.startsWith('credential.'))).toBe(true);
+		expect(TOOL_DESCRIPTIONS).toHaveLength(4);
+	});
+
+	test('every hint is at most 200 characters', () => {
+		expect(allHints.filter(({ text }) => text.length > 200)).toEqual([]);
+	});
+
+	test('every hint is one or two sentences', () => {
+		const sentences = (text: string) => text.split(/[.!?](?:\s|$)/).filter((part) => part.trim() !== '').length;
+		expect(allHints.filter(({ text }) => sentences(text) > 2)).toEqual([]);
+	});
+
+	test('no hint, and no tool description, names a file, a module or a mode of the node', () => {
+		const texts = [...allHints, ...TOOL_DESCRIPTIONS.map((text) => ({ where: 'toolDescription', text }))];
+		expect(texts.filter(({ text }) => INSIDE.test(text))).toEqual([]);
+	});
+
+	test('the check above catches what it is for', () => {
+		for (const text of ['See loop.ts', 'The pacer slows down', 'unlike the declarative engine', 'n8n routing']) {
+			expect(INSIDE.test(text)).toBe(true);
+		}
+		expect(INSIDE.test('How long to wait for each answer before the item fails, in milliseconds')).toBe(false);
+	});
+
+	test('where the contract leaves a value open, the hint says so, and gives no example of its own', () => {
+		const hintOf = (name: string) => allHints.find(({ where }) => where.endsWith(`.${name}`))!.text;
+		for (const name of ['criteria', 'timezone']) {
+			expect(hintOf(name)).toMatch(/doesn't document/);
+			expect(hintOf(name)).not.toMatch(/e\.g\.|for example|such as/i);
+		}
+		for (const name of ['dayOffset', 'hour', 'minute']) expect(hintOf(name)).toMatch(/doesn't document its range/);
+		expect(hintOf('timezone')).not.toMatch(/[A-Z][a-z]+\/[A-Z]/);
+	});
+});
+
+describe('the JSON body template', () => {
+	const jsonBody = description.properties.find((property) => property.name === 'jsonBody')!;
+
+	test('shows one schedule entry with the keys a create request takes, at neutral values', () => {
+		const template = JSON.parse(String(jsonBody.default)) as { schedules: Array<Record<string, unknown>> };
+		expect(template.schedules).toHaveLength(1);
+		expect(Object.keys(template.schedules[0])).toEqual(['dayOffset', 'hour', 'minute', 'delayInMinutes', 'sequenceScripts']);
+		expect(Object.values(template.schedules[0])).toEqual([0, 0, 0, 0, []]);
+	});
+
+	test("its hint says that a response's keys are not request keys", () => {
+		expect(jsonBody.description).toMatch(/scripts or phoneScript, are not request keys/);
+	});
+});
