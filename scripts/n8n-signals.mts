@@ -6,8 +6,8 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
-import { MCP_SERVER_TRIGGER_TYPE, N8N_SIGNALS, TOOL_VARIANT_SUFFIX } from '../nodes/OutreachSequences/run/tool.ts';
-import type { N8nSignal } from '../nodes/OutreachSequences/run/tool.ts';
+import { MCP_SERVER_TRIGGER_TYPE, N8N_SIGNALS, TOOL_VARIANT_SUFFIX } from '../nodes/OutreachSequences/run/n8n/tool.ts';
+import type { N8nSignal } from '../nodes/OutreachSequences/run/n8n/tool.ts';
 
 export interface SignalCheck {
 	signal: N8nSignal;

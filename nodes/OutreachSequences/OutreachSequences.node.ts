@@ -7,8 +7,8 @@ import { sequenceDescription, sequenceOperations } from './resources/sequence';
 import { useCaseDescription, useCaseOperations } from './resources/useCase';
 import { CREDENTIAL_TYPE, defaultResource, Field, Resource } from './describe/names';
 import { requestOptionsProperty } from './describe/properties';
-import { testCredential } from './run/credentialTest';
-import { runOperation } from './run/execute';
+import { testCredential } from './run/n8n/credentialTest';
+import { runOperation } from './run/n8n/execute';
 
 const operations = [...sequenceOperations, ...contactOperations, ...contactListOperations, ...useCaseOperations];
 

@@ -11,9 +11,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { DEFAULT_MAX_WAIT_SECONDS } from '../../nodes/OutreachSequences/describe/defaults.ts';
-import { RETRY_ON_FAIL_TEXT, earlierTryHint, failedItemsHint } from '../../nodes/OutreachSequences/run/hints.ts';
-import type { FailureGroup, ItemEnd } from '../../nodes/OutreachSequences/run/runReport.ts';
-import { RunReport } from '../../nodes/OutreachSequences/run/runReport.ts';
+import { RETRY_ON_FAIL_TEXT, earlierTryHint, failedItemsHint } from '../../nodes/OutreachSequences/run/outcome/hints.ts';
+import type { FailureGroup } from '../../nodes/OutreachSequences/run/outcome/failedItem.ts';
+import { RunReport } from '../../nodes/OutreachSequences/run/outcome/runReport.ts';
 import { TEST_API_KEYS } from '../harness/keys.mts';
 import { SandboxProcess, type Fault, type RecordedRequest } from '../harness/sandbox.mts';
 import {
@@ -125,8 +125,8 @@ interface Hint {
  * faults: what the real run has to get right is which group each item is in.
  */
 function failuresWarning(items: number, failed: Partial<Record<FailureGroup, number>>, readOnly = false): Hint {
-	const ends: ItemEnd[] = Object.entries(failed).flatMap(([group, count]) => Array.from({ length: count ?? 0 }, () => ({ failed: true as const, group: group as FailureGroup })));
-	while (ends.length < items) ends.push({ failed: false });
+	const ends: Array<FailureGroup | undefined> = Object.entries(failed).flatMap(([group, count]) => Array.from({ length: count ?? 0 }, () => group as FailureGroup));
+	while (ends.length < items) ends.push(undefined);
 	const hint = failedItemsHint(new RunReport().summarize(ends), { retryOnFail: false, readOnly });
 	if (!hint) throw new Error('no failures, no warning');
 	return { type: 'warning', location: 'outputPane', message: hint.message };
@@ -301,19 +301,19 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s, package installed from its
 		{
 			fault: 'an answer slower than Request Options › Timeout',
 			setup: { delayMs: 1500 },
-			error: 'The outreach service did not answer the request to archive contact "c-42" within 300 ms, the limit set in Request Options › Timeout.',
+			error: 'The outreach service did not answer the request to archive contact "c-42" within 300 ms, the limit set in Request Options › Timeout (Ms). It may have carried the request out: check before sending it again.',
 			networkError: 'timeout',
 		},
 		{
 			fault: 'a connection dropped before the answer',
 			setup: { drop: 'before-response' as const },
-			error: 'The connection to the outreach service was reset before its answer to archive contact "c-42" was complete. The service may or may not have carried it out.',
+			error: 'The connection to the outreach service was reset before its answer to archive contact "c-42" was complete. It may have carried the request out: check before sending it again.',
 			networkError: 'reset',
 		},
 		{
 			fault: 'a reset in the middle of the answer',
 			setup: { drop: 'mid-body' as const, status: 200, body: { id: 'c-42', status: 'archived' } },
-			error: 'The connection to the outreach service was reset before its answer to archive contact "c-42" was complete. The service may or may not have carried it out.',
+			error: 'The connection to the outreach service was reset before its answer to archive contact "c-42" was complete. It may have carried the request out: check before sending it again.',
 			networkError: 'reset',
 		},
 	])('$fault: the item says so in those words, the others are unaffected', async ({ setup, error, networkError }) => {

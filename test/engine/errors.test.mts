@@ -45,7 +45,7 @@ describe('HTTP answers', () => {
 		[422, { detail: 'bad state' }, /^The outreach service refused to archive contact "c-43" \(HTTP 422\): bad state$/],
 		[404, { message: 'Resource not found' }, /^Contact "c-43" was not found \(HTTP 404\): Resource not found$/],
 		[404, '', /^Contact "c-43" was not found \(HTTP 404\)$/],
-		[500, { message: 'boom' }, /^The outreach service failed \(HTTP 500\) to archive contact "c-43": boom\. It may have carried the request out before it failed: check before sending it again\.$/],
+		[500, { message: 'boom' }, /^The outreach service failed \(HTTP 500\) to archive contact "c-43": boom\. It may have carried the request out: check before sending it again\.$/],
 		[502, '<html><body>Bad gateway</body></html>', /^The outreach service failed \(HTTP 502\) to archive contact "c-43", and its answer is not JSON\./],
 		[503, '', /^The outreach service failed \(HTTP 503\) to archive contact "c-43"\. Try again later.* The item was sent once; Request Options › Rate Limit Handling is off/],
 		[504, { message: 'upstream timeout' }, /^The outreach service failed \(HTTP 504\) to archive contact "c-43": upstream timeout\./],
@@ -86,7 +86,7 @@ describe('HTTP answers', () => {
 	])('a 200 with %s is an error, not an item holding text', async (_, body, type) => {
 		const { message, error } = await archiveWithFault({ status: 200, body, headers: { 'Content-Type': type } });
 		expect(message).toBe(
-			'The outreach service answered HTTP 200 to archive contact "c-43", but not with a JSON object, so there is no result to output.',
+			`The outreach service answered HTTP 200 to archive contact "c-43", but not with a JSON object, so there is no result to output. Check that the credential's Base URL is the address of the service's API. It may have carried the request out: check before sending it again.`,
 		);
 		expect(error?.description).toContain('The service answered HTTP 200');
 	});
@@ -115,7 +115,7 @@ describe('network faults', () => {
 	test('a dropped connection', async () => {
 		const { message } = await archiveWithFault({ drop: 'before-response' });
 		expect(message).toBe(
-			'The connection to the outreach service was reset before its answer to archive contact "c-43" was complete. The service may or may not have carried it out.',
+			'The connection to the outreach service was reset before its answer to archive contact "c-43" was complete. It may have carried the request out: check before sending it again.',
 		);
 	});
 
@@ -126,7 +126,7 @@ describe('network faults', () => {
 
 	test('an answer slower than Request Options › Timeout names the limit', async () => {
 		const { message } = await archiveWithFault({ delayMs: 1500 }, { requestOptions: { timeout: 300 } });
-		expect(message).toBe('The outreach service did not answer the request to archive contact "c-43" within 300 ms, the limit set in Request Options › Timeout.');
+		expect(message).toBe('The outreach service did not answer the request to archive contact "c-43" within 300 ms, the limit set in Request Options › Timeout (Ms). It may have carried the request out: check before sending it again.');
 	});
 
 	test('connection refused', async () => {

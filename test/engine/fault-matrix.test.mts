@@ -148,7 +148,8 @@ function httpMessage(status: number, kind: BodyKind, retryAfter?: string): strin
 	const notJsonText = notJson ? ', and its answer is not JSON' : '';
 	if (status >= 500) {
 		const notSentAgain = status === 503 ? ` ${NOT_SENT_AGAIN}` : '';
-		const advice = status === 503 ? 'Try again later.' : 'It may have carried the request out before it failed: check before sending it again.';
+		// A 503 says the service did not act; any other 5xx may come after it did.
+		const advice = status === 503 ? 'Try again later.' : 'It may have carried the request out: check before sending it again.';
 		return `The outreach service failed (HTTP ${status}) to ${SUBJECT}${quoted}${notJsonText}. ${advice}${notSentAgain}`;
 	}
 	if (notJson) {
@@ -185,7 +186,7 @@ httpCases.push({
 });
 
 // ── 2xx answers that hold no result ─────────────────────────────────────────
-const noResult = `The outreach service answered HTTP 200 to ${SUBJECT}, but not with a JSON object, so there is no result to output.`;
+const noResult = `The outreach service answered HTTP 200 to ${SUBJECT}, but not with a JSON object, so there is no result to output. Check that the credential's Base URL is the address of the service's API. It may have carried the request out: check before sending it again.`;
 const okBodies: Array<[string, string, string]> = [
 	['malformed JSON', '{"id": "c-43", "status":', 'application/json'],
 	['an empty body', '', 'application/json'],
@@ -206,7 +207,7 @@ const okCases: Case[] = okBodies.map(([name, body, type]) => ({
 }));
 
 // ── network faults ──────────────────────────────────────────────────────────
-const reset = `The connection to the outreach service was reset before its answer to ${SUBJECT} was complete. The service may or may not have carried it out.`;
+const reset = `The connection to the outreach service was reset before its answer to ${SUBJECT} was complete. It may have carried the request out: check before sending it again.`;
 let refusedUrl = '';
 const networkCases: Case[] = [
 	{ name: 'a connection dropped before the answer', fault: { drop: 'before-response' }, failing: [FAULTY], message: reset, facts: networkFacts('reset', 'mayHaveActed') },
@@ -222,7 +223,7 @@ const networkCases: Case[] = [
 		fault: { delayMs: 1500 },
 		parameters: { requestOptions: { timeout: 300 } },
 		failing: [FAULTY],
-		message: `The outreach service did not answer the request to ${SUBJECT} within 300 ms, the limit set in Request Options › Timeout.`,
+		message: `The outreach service did not answer the request to ${SUBJECT} within 300 ms, the limit set in Request Options › Timeout (Ms). It may have carried the request out: check before sending it again.`,
 		facts: networkFacts('timeout', 'mayHaveActed'),
 		details: /Network error: /,
 	},

@@ -2,7 +2,7 @@
 // run. They are in the run data (runData[node][0].hints) as n8n stores them.
 import type { NodeExecutionHint } from 'n8n-workflow';
 
-import { RETRY_ON_FAIL_TEXT } from '../../nodes/OutreachSequences/run/hints.ts';
+import { RETRY_ON_FAIL_TEXT } from '../../nodes/OutreachSequences/run/outcome/hints.ts';
 import { runFixture, type FixtureRun } from '../harness/workflows.mts';
 import { useEnvironment } from '../harness/setup.mts';
 

@@ -5,7 +5,7 @@
 // the node's context, saved with the execution (run/record.ts).
 import type { IDataObject, IRun, NodeExecutionHint } from 'n8n-workflow';
 
-import { RECORD_KEY } from '../../nodes/OutreachSequences/run/record.ts';
+import { RECORD_KEY } from '../../nodes/OutreachSequences/run/outcome/record.ts';
 import type { RecordedRequest } from '../harness/sandbox.mts';
 import { useEnvironment } from '../harness/setup.mts';
 import { OUTREACH, retryFixture, runFixture, type FixtureRun, type RunOptions } from '../harness/workflows.mts';

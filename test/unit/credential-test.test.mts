@@ -1,10 +1,10 @@
 // The credential test's verdict for each thing its one request can meet. The
 // engine tests (test/engine/credential.test.mts) meet them over real sockets;
 // here are those a test can't make quickly: a 30-second timeout, a reset.
-import { credentialTestVerdict, CREDENTIAL_TEST_TIMEOUT_MS, KEY_ACCEPTED, NOT_THE_API } from '../../nodes/OutreachSequences/run/credentialTest.ts';
-import type { Probe } from '../../nodes/OutreachSequences/run/credentialTest.ts';
-import { describeFailure } from '../../nodes/OutreachSequences/run/texts.ts';
-import { networkFailure } from '../../nodes/OutreachSequences/run/failure.ts';
+import { credentialTestVerdict, CREDENTIAL_TEST_TIMEOUT_MS, KEY_ACCEPTED, NOT_THE_API } from '../../nodes/OutreachSequences/run/n8n/credentialTest.ts';
+import type { Probe } from '../../nodes/OutreachSequences/run/n8n/credentialTest.ts';
+import { describeFailure } from '../../nodes/OutreachSequences/run/outcome/texts.ts';
+import { networkFailure } from '../../nodes/OutreachSequences/run/http/failure.ts';
 
 const BASE = 'https://api.example.com';
 const answer = (status: number, body = '', location?: string): Probe => ({ kind: 'answer', status, body, location });
@@ -12,8 +12,8 @@ const answer = (status: number, body = '', location?: string): Probe => ({ kind:
 test.each<[string, Probe, string]>([
 	['timeout', { kind: 'network', fault: 'timeout' }, `The outreach service did not answer the request to test the credential within ${CREDENTIAL_TEST_TIMEOUT_MS / 1000} seconds.`],
 	['reset', { kind: 'network', fault: 'reset', detail: 'ECONNRESET' }, 'The connection to the outreach service was reset before its answer to test the credential was complete. Try the test again.'],
-	['other, with what failed', { kind: 'network', fault: 'other', detail: 'bad port' }, `The request to test the credential did not reach the outreach service at ${BASE}. Network error: bad port.`],
-	['other, with nothing to add', { kind: 'network', fault: 'other' }, `The request to test the credential did not reach the outreach service at ${BASE}.`],
+	['other, with what failed', { kind: 'network', fault: 'other', detail: 'bad port' }, `The request to test the credential failed on the network before the outreach service at ${BASE} answered. Network error: bad port.`],
+	['other, with nothing to add', { kind: 'network', fault: 'other' }, `The request to test the credential failed on the network before the outreach service at ${BASE} answered.`],
 ])('no answer, %s: a sentence', (_, probe, message) => {
 	expect(credentialTestVerdict(probe, BASE)).toEqual({ status: 'Error', message });
 });

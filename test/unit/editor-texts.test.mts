@@ -12,8 +12,8 @@ import {
 	MAX_IN_FLIGHT,
 	NO_PAUSE_MS,
 } from '../../nodes/OutreachSequences/describe/defaults.ts';
-import { paceOf } from '../../nodes/OutreachSequences/run/execute.ts';
-import { retryPolicyOf } from '../../nodes/OutreachSequences/run/retry.ts';
+import { batchingOf } from '../../nodes/OutreachSequences/run/n8n/execute.ts';
+import { retryPolicyOf } from '../../nodes/OutreachSequences/run/loop/retry.ts';
 
 const { description } = new OutreachSequences();
 const credential = new OutreachSequencesApi();
@@ -78,8 +78,8 @@ describe('an option changes nothing by being added', () => {
 
 	test('Batching added as it comes sends as many at once as without it, with no pause', () => {
 		const batch = defaultsOf('requestOptions.batching.batch.');
-		const withIt = paceOf({ batching: { batch } });
-		const without = paceOf({});
+		const withIt = batchingOf({ batching: { batch } });
+		const without = batchingOf({});
 		expect({ groupSize: withIt.groupSize, pauseMs: withIt.pauseMs }).toEqual({ groupSize: without.groupSize, pauseMs: without.pauseMs });
 	});
 

@@ -1,16 +1,10 @@
 // A failed item's facts, per failure kind, and where n8n keeps them: flat
 // beside `error` on the regular output, inside `message` on the error output
 // (the one field besides `error` that every n8n 1.x, and 2.x before 2.36, routes there).
-import type { Failure, NetworkFaultKind } from '../../nodes/OutreachSequences/run/failure.ts';
-import {
-	failedItemJson,
-	failedItemShape,
-	failureFacts,
-	failureGroup,
-	networkOutcome,
-	statusOutcome,
-} from '../../nodes/OutreachSequences/run/failedItem.ts';
-import type { ItemFailure } from '../../nodes/OutreachSequences/run/loop.ts';
+import type { Failure, NetworkFaultKind } from '../../nodes/OutreachSequences/run/http/failure.ts';
+import { outcomeOf } from '../../nodes/OutreachSequences/run/http/failure.ts';
+import type { ItemFailure } from '../../nodes/OutreachSequences/run/outcome/failedItem.ts';
+import { failedItemJson, failedItemShape, failureFacts, failureGroup } from '../../nodes/OutreachSequences/run/outcome/failedItem.ts';
 
 const request = { method: 'POST' as const, path: '/v1/sequences', body: '{"name":"x"}', subject: { noun: 'sequence', verb: 'create', done: 'created' } };
 
@@ -26,13 +20,13 @@ function network(fault: NetworkFaultKind): Failure {
 	return { kind: 'network', fault, code: 'ECODE' };
 }
 
-describe('the outcome: did the service act?', () => {
+describe('the outcome, decided once where the failure is classified: did the service act?', () => {
 	test.each([301, 307, 400, 401, 403, 404, 408, 409, 422, 429, 503])('HTTP %i proves it did not', (status) => {
-		expect(statusOutcome(status)).toBe('notActed');
+		expect(outcomeOf(http(status))).toBe('notActed');
 	});
 
 	test.each([200, 201, 500, 502, 504, 599])('HTTP %i may come after it acted', (status) => {
-		expect(statusOutcome(status)).toBe('mayHaveActed');
+		expect(outcomeOf(http(status))).toBe('mayHaveActed');
 	});
 
 	test.each<[NetworkFaultKind, string]>([
@@ -44,7 +38,7 @@ describe('the outcome: did the service act?', () => {
 		['cancelled', 'mayHaveActed'],
 		['other', 'mayHaveActed'],
 	])('a network fault "%s": %s', (fault, outcome) => {
-		expect(networkOutcome(fault)).toBe(outcome);
+		expect(outcomeOf(network(fault))).toBe(outcome);
 	});
 });
 

@@ -1,7 +1,7 @@
 // A failed attempt is classified once, where it happens: its status and the
 // wait Retry-After asked for (in ms), or the kind of network fault.
-import { networkFailure, parseRetryAfter } from '../../nodes/OutreachSequences/run/failure.ts';
-import { attemptOf, header } from '../../nodes/OutreachSequences/run/transport.ts';
+import { networkFailure, parseRetryAfter } from '../../nodes/OutreachSequences/run/http/failure.ts';
+import { attemptOf, header } from '../../nodes/OutreachSequences/run/http/transport.ts';
 
 describe('parseRetryAfter', () => {
 	const now = Date.parse('Mon, 23 Nov 2026 10:00:00 GMT');

@@ -1,10 +1,10 @@
 // The execution hints' texts, for each case the issue names, and none for a clean run.
-import { earlierTryHint, executionHints, failedItemsHint, passingFaultsHint, pushedBackHint, retryOnFailHint } from '../../nodes/OutreachSequences/run/hints.ts';
-import type { RunSummary } from '../../nodes/OutreachSequences/run/runReport.ts';
-import { RunReport } from '../../nodes/OutreachSequences/run/runReport.ts';
+import { earlierTryHint, executionHints, failedItemsHint, passingFaultsHint, pushedBackHint, retryOnFailHint } from '../../nodes/OutreachSequences/run/outcome/hints.ts';
+import type { RunSummary } from '../../nodes/OutreachSequences/run/outcome/runReport.ts';
+import { RunReport } from '../../nodes/OutreachSequences/run/outcome/runReport.ts';
 
 /** Ten items that all succeeded, nothing in the way (run-report.test.mts checks this summary field by field). */
-const clean: RunSummary = new RunReport().summarize(Array.from({ length: 10 }, () => ({ failed: false })));
+const clean: RunSummary = new RunReport().summarize(Array.from({ length: 10 }, () => undefined));
 const create = { retryOnFail: false, readOnly: false };
 
 test('a clean run shows no hint', () => {

@@ -37,3 +37,28 @@ test.each(sources(path.join(NODE, 'run')).map((file) => path.relative(NODE, file
 test('the two stacks are folders of their own', () => {
 	expect(readdirSync(NODE).sort()).toEqual(['OutreachSequences.node.json', 'OutreachSequences.node.ts', 'describe', 'resources', 'run']);
 });
+
+/**
+ * The run side's rooms, and the rooms each may import (besides describe/ and
+ * its own): CONTRIBUTING.md › Architecture. Read down the list, no room
+ * imports one above it, so no two rooms import each other.
+ */
+const RUN_ROOMS: Record<string, string[]> = {
+	n8n: ['loop', 'outcome', 'http', 'pace'],
+	loop: ['outcome', 'http', 'pace'],
+	outcome: ['http', 'pace'],
+	http: ['pace'],
+	pace: [],
+};
+
+test('run/ holds exactly these rooms', () => {
+	expect(readdirSync(path.join(NODE, 'run')).sort()).toEqual(Object.keys(RUN_ROOMS).sort());
+});
+
+test.each(sources(path.join(NODE, 'run')).map((file) => path.relative(NODE, file)))('%s imports only the rooms below its own', (file) => {
+	const room = file.split(path.sep)[1];
+	const rooms = importsOf(path.join(NODE, file))
+		.filter((target) => stack(target) === 'run')
+		.map((target) => target.split(path.sep)[1]);
+	expect(rooms.filter((target) => target !== room && !RUN_ROOMS[room].includes(target))).toEqual([]);
+});

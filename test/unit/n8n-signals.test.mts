@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { N8N_SIGNALS } from '../../nodes/OutreachSequences/run/tool.ts';
+import { N8N_SIGNALS } from '../../nodes/OutreachSequences/run/n8n/tool.ts';
 import { FINDERS, checkN8nSignals, compareVersions, missingSignals } from '../../scripts/n8n-signals.mts';
 
 /** A folder shaped like an n8n install: packages with the given dist files. */

@@ -2,8 +2,8 @@
 // R requests per second with burst B that answers 429 with Retry-After in whole
 // seconds, as sandbox/server.mts does. Time is simulated, so these are exact,
 // repeatable counts, not timings of this machine.
-import { RequestPacer } from '../../nodes/OutreachSequences/run/pacer.ts';
-import type { Epoch } from '../../nodes/OutreachSequences/run/pacer.ts';
+import { RequestPacer } from '../../nodes/OutreachSequences/run/pace/pacer.ts';
+import type { Epoch } from '../../nodes/OutreachSequences/run/pace/pacer.ts';
 
 interface Service {
 	rate: number;

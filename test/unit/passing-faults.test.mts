@@ -4,14 +4,14 @@
 // reset or timeout backs off the item alone, and only where a resend is safe;
 // when most requests get no useful answer, the breaker ends the run fast.
 import type { OutreachRequest } from '../../nodes/OutreachSequences/describe/types.ts';
-import { BREAKER_PAUSE_MS } from '../../nodes/OutreachSequences/run/breaker.ts';
-import { failureFacts } from '../../nodes/OutreachSequences/run/failedItem.ts';
-import type { NetworkFaultKind } from '../../nodes/OutreachSequences/run/failure.ts';
-import type { ItemState, LoopSettings } from '../../nodes/OutreachSequences/run/loop.ts';
-import { RunLoop } from '../../nodes/OutreachSequences/run/loop.ts';
-import { ServicePace } from '../../nodes/OutreachSequences/run/servicePace.ts';
-import type { Attempt } from '../../nodes/OutreachSequences/run/transport.ts';
-import { attemptOf } from '../../nodes/OutreachSequences/run/transport.ts';
+import { BREAKER_PAUSE_MS } from '../../nodes/OutreachSequences/run/pace/breaker.ts';
+import { failureFacts } from '../../nodes/OutreachSequences/run/outcome/failedItem.ts';
+import type { NetworkFaultKind } from '../../nodes/OutreachSequences/run/http/failure.ts';
+import type { ItemState, LoopSettings } from '../../nodes/OutreachSequences/run/loop/loop.ts';
+import { RunLoop } from '../../nodes/OutreachSequences/run/loop/loop.ts';
+import { ServicePace } from '../../nodes/OutreachSequences/run/pace/servicePace.ts';
+import type { Attempt } from '../../nodes/OutreachSequences/run/http/transport.ts';
+import { attemptOf } from '../../nodes/OutreachSequences/run/http/transport.ts';
 import { VirtualClock } from '../harness/virtual-clock.mts';
 
 /** Each answer takes LATENCY_MS; a timeout takes TIMEOUT_MS and gets no answer. */
@@ -43,7 +43,7 @@ function service(clock: VirtualClock, script: (path: string, sends: number) => S
 }
 
 const SETTINGS: LoopSettings = {
-	pace: { groupSize: 32, pauseMs: 0, batched: false },
+	batching: { groupSize: 32, pauseMs: 0, batched: false },
 	policy: { enabled: true, maxRetries: 10, maxWaitMs: 60_000 },
 	readOnly: true,
 	stopAtFirstFailure: false,
@@ -85,7 +85,7 @@ describe('only "too many" sets the pace', () => {
 		expect(flaky.pace.pacer.sendRate).toBe(Infinity);
 		expect(flaky.pace.pacer.pausedFor()).toBe(0);
 		expect(flaky.pace.pacer.inFlightLimit).toBe(clean.pace.pacer.inFlightLimit);
-		expect(flaky.loop.report.summarize(flaky.loop.items.map(() => ({ failed: false })))).toMatchObject({ pushBacks: 0, transientRetried: sentAgain ? 1 : 0 });
+		expect(flaky.loop.report.summarize(flaky.loop.items.map(() => undefined))).toMatchObject({ pushBacks: 0, transientRetried: sentAgain ? 1 : 0 });
 	});
 
 	test.each<[string, Scripted]>([
@@ -101,7 +101,7 @@ describe('only "too many" sets the pace', () => {
 		expect(states(loop.items)).toEqual(Array(5).fill('done'));
 		expect(pace.pacer.inFlightLimit).toBeLessThan(before);
 		expect(pace.pacer.sendRate).toBeLessThan(Infinity);
-		expect(loop.report.summarize(loop.items.map(() => ({ failed: false })))).toMatchObject({ pushBacks: 1, transientRetried: 0 });
+		expect(loop.report.summarize(loop.items.map(() => undefined))).toMatchObject({ pushBacks: 1, transientRetried: 0 });
 	});
 });
 
@@ -168,7 +168,7 @@ describe('a dead service ends the run fast', () => {
 		expect(scripted.sent.length).toBeLessThanOrEqual(12);
 		expect(seconds).toBeLessThan(5);
 		expect(loop.items.every((item) => item.state === 'failed')).toBe(true);
-		const down = loop.report.summarize(loop.items.map(() => ({ failed: false }))).breakerOpened;
+		const down = loop.report.summarize(loop.items.map(() => undefined)).breakerOpened;
 		expect(down).toBe(1);
 	});
 

@@ -2,7 +2,7 @@
 // an execution, kept in the node's context, read back when n8n runs the node
 // again. Here over a plain object, as n8n's getContext('node') hands it over.
 import type { OutreachRequest } from '../../nodes/OutreachSequences/describe/types.ts';
-import { ExecutionRecord, MAX_RECORD_BYTES, RECORD_KEY, fingerprint } from '../../nodes/OutreachSequences/run/record.ts';
+import { ExecutionRecord, MAX_RECORD_BYTES, RECORD_KEY, fingerprint } from '../../nodes/OutreachSequences/run/outcome/record.ts';
 
 const BASE = 'http://127.0.0.1:4010';
 const create = (name: string): OutreachRequest => ({

@@ -1,15 +1,17 @@
 // What may be sent again, after how long, and when the node gives up.
-import type { RetryFacts, RetryPolicy } from '../../nodes/OutreachSequences/run/retry.ts';
-import { backoffMs, decideRetry, isSafeToResend, retryPolicyOf } from '../../nodes/OutreachSequences/run/retry.ts';
-import { describeGiveUp } from '../../nodes/OutreachSequences/run/texts.ts';
+import type { Failure } from '../../nodes/OutreachSequences/run/http/failure.ts';
+import type { RetryPolicy } from '../../nodes/OutreachSequences/run/loop/retry.ts';
+import { backoffMs, decideRetry, isSafeToResend, retryPolicyOf } from '../../nodes/OutreachSequences/run/loop/retry.ts';
+import { notSentAgainText } from '../../nodes/OutreachSequences/run/outcome/texts.ts';
 
 /** A failed answer as the transport classifies it: Retry-After already in ms. */
-const http = (status: number, retryAfterSeconds?: number): RetryFacts => ({
+const http = (status: number, retryAfterSeconds?: number): Failure => ({
 	kind: 'http',
 	status,
 	retryAfterMs: retryAfterSeconds === undefined ? undefined : retryAfterSeconds * 1000,
+	answer: { statusCode: status, headers: {}, body: '' },
 });
-const network = (fault: 'refused' | 'reset' | 'timeout' | 'dns' | 'other'): RetryFacts => ({ kind: 'network', fault });
+const network = (fault: 'refused' | 'reset' | 'timeout' | 'dns' | 'other'): Failure => ({ kind: 'network', fault });
 
 describe('isSafeToResend', () => {
 	test.each([
@@ -95,29 +97,29 @@ describe('decideRetry', () => {
 	});
 });
 
-describe('describeGiveUp', () => {
+describe('notSentAgainText', () => {
 	const text = { message: 'The outreach service is rate-limiting requests (HTTP 429).', description: 'The service answered HTTP 429.' };
 	const limits = { maxRetries: 10, maxWaitMs: 60_000 };
 
 	test('retries used up: how often it was sent, the limit, and the last wait asked for', () => {
-		expect(describeGiveUp(text, { reason: 'exhausted', attempts: 11, askedMs: 2000, ...limits })).toEqual({
+		expect(notSentAgainText(text, { reason: 'exhausted', attempts: 11, askedMs: 2000, ...limits })).toEqual({
 			message:
 				'The outreach service is rate-limiting requests (HTTP 429). The item was sent 11 times, the most that Request Options › Rate Limit Handling › Max Retries per Item (10) allows; the service last asked to wait 2 seconds.',
 			description: text.description,
 		});
-		expect(describeGiveUp(text, { reason: 'exhausted', attempts: 1, ...limits, maxRetries: 0 }).message).toBe(
+		expect(notSentAgainText(text, { reason: 'exhausted', attempts: 1, ...limits, maxRetries: 0 }).message).toBe(
 			'The outreach service is rate-limiting requests (HTTP 429). The item was sent once, the most that Request Options › Rate Limit Handling › Max Retries per Item (0) allows.',
 		);
 	});
 
 	test('a wait longer than allowed', () => {
-		expect(describeGiveUp(text, { reason: 'waitTooLong', attempts: 2, askedMs: 90_500, ...limits }).message).toBe(
+		expect(notSentAgainText(text, { reason: 'waitTooLong', attempts: 2, askedMs: 90_500, ...limits }).message).toBe(
 			'The outreach service is rate-limiting requests (HTTP 429). The item was sent 2 times; that wait (90.5 seconds) is longer than the 60 seconds that Request Options › Rate Limit Handling › Max Wait (Seconds) allows, so it was not sent again.',
 		);
 	});
 
 	test('handling turned off', () => {
-		expect(describeGiveUp(text, { reason: 'disabled', attempts: 1, ...limits }).message).toBe(
+		expect(notSentAgainText(text, { reason: 'disabled', attempts: 1, ...limits }).message).toBe(
 			'The outreach service is rate-limiting requests (HTTP 429). The item was sent once; Request Options › Rate Limit Handling is off, so it was not sent again.',
 		);
 	});

@@ -1,8 +1,8 @@
 // One pace per service in an n8n process (run/servicePace.ts): shared by every
 // execution that talks to the same service, fair, resumed at the pace after
 // a wait, isolated per key, and forgotten when idle. On a virtual clock.
-import type { Turn } from '../../nodes/OutreachSequences/run/servicePace.ts';
-import { IDLE_MS, MAX_SERVICES, ServicePace, rememberedServices, serviceKey, servicePace } from '../../nodes/OutreachSequences/run/servicePace.ts';
+import type { Turn } from '../../nodes/OutreachSequences/run/pace/servicePace.ts';
+import { IDLE_MS, MAX_SERVICES, ServicePace, rememberedServices, serviceKey, servicePace } from '../../nodes/OutreachSequences/run/pace/servicePace.ts';
 
 function virtualClock() {
 	const clock = { now: 0 };

@@ -1,9 +1,9 @@
 // The user's texts for failures, written from a failure classified once
 // (run/failure.ts, run/transport.ts), and the key kept out of them.
 import type { Subject } from '../../nodes/OutreachSequences/describe/types.ts';
-import { networkFailure } from '../../nodes/OutreachSequences/run/failure.ts';
-import type { Failure } from '../../nodes/OutreachSequences/run/failure.ts';
-import { redact } from '../../nodes/OutreachSequences/run/itemError.ts';
+import { networkFailure } from '../../nodes/OutreachSequences/run/http/failure.ts';
+import type { Failure } from '../../nodes/OutreachSequences/run/http/failure.ts';
+import { redact } from '../../nodes/OutreachSequences/run/n8n/itemError.ts';
 import {
 	carriedOutBeforeText,
 	describeFailure,
@@ -14,9 +14,9 @@ import {
 	quotaLogLine,
 	serviceMessage,
 	sharedPaceLogLine,
-} from '../../nodes/OutreachSequences/run/texts.ts';
-import { attemptOf } from '../../nodes/OutreachSequences/run/transport.ts';
-import type { HttpAnswer } from '../../nodes/OutreachSequences/run/failure.ts';
+} from '../../nodes/OutreachSequences/run/outcome/texts.ts';
+import { attemptOf } from '../../nodes/OutreachSequences/run/http/transport.ts';
+import type { HttpAnswer } from '../../nodes/OutreachSequences/run/http/failure.ts';
 
 const contact = { noun: 'contact', id: 'c-42', verb: 'archive', done: 'archived' };
 const sequence = { noun: 'sequence', verb: 'create', done: 'created' };
@@ -101,7 +101,7 @@ describe('a network failure', () => {
 		[{ code: 'EAI_AGAIN' }, 'The host "127.0.0.1:1" in the credential\'s Base URL could not be found: the DNS lookup failed.'],
 		[{ code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }, 'The TLS certificate of http://127.0.0.1:1 was not accepted.'],
 		[{ code: 'ERR_CANCELED' }, 'was cancelled because the execution stopped'],
-		[{ code: 'EHOSTUNREACH' }, 'did not reach the outreach service at http://127.0.0.1:1. The network error is in the details.'],
+		[{ code: 'EHOSTUNREACH' }, 'failed on the network before the outreach service at http://127.0.0.1:1 answered. The network error is in the details.'],
 	])('%j', (fault, expected) => {
 		const text = describeFailure(networkFailure(fault), { subject: contact, baseUrl: at, timeoutMs: 2500, credentialName: 'Cred' });
 		expect(text.message).toContain(expected);

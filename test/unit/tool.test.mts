@@ -1,7 +1,7 @@
 // As a tool, a failure reaches the caller in the one form that caller reads as
 // a failure, whatever On Error says: the AI Agent's model gets it as the
 // tool's result, and the MCP Server Trigger's client gets an error result.
-import { MCP_SERVER_TRIGGER_TYPE, failsToCaller, failuresAsItems, isToolVariant, toolCallerType } from '../../nodes/OutreachSequences/run/tool.ts';
+import { MCP_SERVER_TRIGGER_TYPE, failsToCaller, failuresAsItems, isToolVariant, toolCallerType } from '../../nodes/OutreachSequences/run/n8n/tool.ts';
 import { NODE_TYPE } from '../harness/engine.mts';
 
 const AGENT = '@n8n/n8n-nodes-langchain.agent';

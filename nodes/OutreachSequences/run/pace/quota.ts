@@ -13,7 +13,8 @@
  * - the common `X-RateLimit-Remaining` and `X-RateLimit-Reset`, whose reset
  *   is seconds to wait, or a Unix time in seconds or milliseconds.
  */
-import type { HttpAnswer } from './failure';
+/** Response headers, whatever their case; a value may be a list. */
+type Headers = Record<string, unknown>;
 
 export interface Quota {
 	/** Requests left now. */
@@ -23,7 +24,7 @@ export interface Quota {
 }
 
 /** A header's value, whatever its case; several values joined as one list. */
-function field(headers: HttpAnswer['headers'], name: string): string | undefined {
+function field(headers: Headers, name: string): string | undefined {
 	const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name);
 	const value = key === undefined ? undefined : headers[key];
 	if (Array.isArray(value)) return value.length ? value.map(String).join(', ') : undefined;
@@ -69,7 +70,7 @@ function resetOf(value: number, nowMs: number): number {
 	return value * 1000;
 }
 
-export function quotaOf(headers: HttpAnswer['headers'], nowMs: number): Quota | undefined {
+export function quotaOf(headers: Headers, nowMs: number): Quota | undefined {
 	const ietf = field(headers, 'ratelimit');
 	const fromIetf = ietf === undefined ? undefined : fromRateLimitField(ietf);
 	if (fromIetf) return fromIetf;

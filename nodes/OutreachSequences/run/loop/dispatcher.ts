@@ -8,8 +8,8 @@
  * not a new item; once the breaker trips, no item of this run is sent. At
  * most `workers` of this execution's requests are in flight at once.
  */
-import type { ServiceDown } from './breaker';
-import type { RequestEnd, ServicePace, Turn } from './servicePace';
+import type { ServiceDown } from '../pace/breaker';
+import type { RequestEnd, ServicePace, Turn } from '../pace/servicePace';
 
 /** What became of one send: how the request ended, for the breaker, and whether to send the item again, after how long. */
 export interface SendResult {

@@ -11,30 +11,30 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeExecutionHint } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { DEFAULT_TIMEOUT_MS, MAX_IN_FLIGHT } from '../describe/defaults';
-import type { RequestOptionsValue } from '../describe/names';
-import { CREDENTIAL_TYPE, Field } from '../describe/names';
-import type { OperationDefinition } from '../describe/types';
-import { normalizeBaseUrl } from '../describe/validation';
-import type { FailedItemShape, FailureFacts } from './failedItem';
-import { failedItemJson, failedItemShape, failureFacts, failureGroup } from './failedItem';
-import type { HintSetting } from './hints';
-import { executionHints, RETRY_ON_FAIL_TEXT } from './hints';
+import { DEFAULT_TIMEOUT_MS, MAX_IN_FLIGHT } from '../../describe/defaults';
+import type { RequestOptionsValue } from '../../describe/names';
+import { CREDENTIAL_TYPE, Field } from '../../describe/names';
+import type { OperationDefinition } from '../../describe/types';
+import { normalizeBaseUrl } from '../../describe/validation';
+import type { FailedItemShape, FailureFacts, FailureGroup } from '../outcome/failedItem';
+import { failedItemJson, failedItemShape, failureFacts, failureGroup } from '../outcome/failedItem';
+import type { HintSetting } from '../outcome/hints';
+import { executionHints, RETRY_ON_FAIL_TEXT } from '../outcome/hints';
 import { itemError } from './itemError';
-import type { ItemFailure, ItemState, Pace } from './loop';
-import { RunLoop } from './loop';
-import type { ItemForRecord } from './record';
-import { ExecutionRecord } from './record';
-import { retryPolicyOf } from './retry';
-import { servicePace } from './servicePace';
-import { doneBeforeStopText, sharedPaceLogLine } from './texts';
-import type { ItemEnd } from './runReport';
-import { RunReport } from './runReport';
+import type { ItemFailure } from '../outcome/failedItem';
+import type { Batching, ItemState } from '../loop/loop';
+import { RunLoop } from '../loop/loop';
+import type { ItemForRecord } from '../outcome/record';
+import { ExecutionRecord } from '../outcome/record';
+import { retryPolicyOf } from '../loop/retry';
+import { servicePace } from '../pace/servicePace';
+import { doneBeforeStopText, sharedPaceLogLine } from '../outcome/texts';
+import { RunReport } from '../outcome/runReport';
 import { failuresAsItems, isToolVariant, toolCallerType } from './tool';
-import type { Connection } from './transport';
-import { send } from './transport';
+import type { Connection } from '../http/transport';
+import { send } from '../http/transport';
 
-export function paceOf(options: RequestOptionsValue): Pace {
+export function batchingOf(options: RequestOptionsValue): Batching {
 	const batch = options[Field.batching]?.[Field.batch];
 	if (!batch) return { groupSize: MAX_IN_FLIGHT, pauseMs: 0, batched: false };
 	const size = Number(batch[Field.batchSize]);
@@ -134,10 +134,9 @@ function outputOf(results: Array<IDataObject | Failed>, shape: FailedItemShape):
 	];
 }
 
-/** How each item ended, for the hints. */
-function endOf(item: ItemState): ItemEnd {
-	if (item.state !== 'failed') return { failed: false };
-	return { failed: true, group: failureGroup(item.failure) };
+/** How each item ended, for the hints: its failure group, or undefined when it succeeded. */
+function groupOf(item: ItemState): FailureGroup | undefined {
+	return item.state === 'failed' ? failureGroup(item.failure) : undefined;
 }
 
 /** Hints go to the output pane where n8n has them (guarded: older n8n and other callers may not). */
@@ -172,7 +171,7 @@ export async function runOperation(context: IExecuteFunctions, definition: Opera
 		// A bad credential or Base URL: every item fails the same way, and nothing is sent.
 		if (!failuresBecomeItems && items.length > 0) throw withRetryOnFailWarning(setupFailure(context, error, 0), setting);
 		const notSent: ItemFailure = { kind: 'notSent', error };
-		addHints(context, executionHints(new RunReport().summarize(items.map(() => endOf({ state: 'failed', failure: notSent }))), setting));
+		addHints(context, executionHints(new RunReport().summarize(items.map(() => groupOf({ state: 'failed', failure: notSent }))), setting));
 		return outputOf(
 			items.map((_, index) => new Failed(setupFailure(context, error, index), failureFacts(notSent))),
 			shape,
@@ -180,16 +179,16 @@ export async function runOperation(context: IExecuteFunctions, definition: Opera
 	}
 
 	const record = recordOf(context, definition, asTool, connection.baseUrl);
-	const pace = paceOf(options);
-	const shared = servicePace(connection.baseUrl, connection.credentials.data?.apiKey, pace.groupSize);
-	if (shared.learned) {
-		context.logger.info(sharedPaceLogLine(connection.baseUrl, shared.pacer.pausedFor(), shared.pacer.sendRate, shared.pacer.inFlightLimit));
+	const batching = batchingOf(options);
+	const pace = servicePace(connection.baseUrl, connection.credentials.data?.apiKey, batching.groupSize);
+	if (pace.learned) {
+		context.logger.info(sharedPaceLogLine(connection.baseUrl, pace.pacer.pausedFor(), pace.pacer.sendRate, pace.pacer.inFlightLimit));
 	}
 	const loop = new RunLoop(
 		items.length,
-		{ pace, policy, readOnly: definition.readOnly === true, stopAtFirstFailure: !failuresBecomeItems },
+		{ batching, policy, readOnly: definition.readOnly === true, stopAtFirstFailure: !failuresBecomeItems },
 		{
-			pace: shared,
+			pace,
 			prepare: (index) => definition.buildRequest(context, index),
 			earlierTry: record && !record.isEmpty ? (index, request) => record.earlierTry(index, request) : undefined,
 			send: async (request) => await send(context, connection, request),
@@ -200,11 +199,11 @@ export async function runOperation(context: IExecuteFunctions, definition: Opera
 			random: Math.random,
 		},
 	);
-	shared.join(pace.groupSize);
+	pace.join(batching.groupSize);
 	try {
 		await loop.run();
 	} finally {
-		shared.leave();
+		pace.leave();
 	}
 
 	const results = loop.items.map((item, index): IDataObject | Failed | undefined => {
@@ -224,6 +223,6 @@ export async function runOperation(context: IExecuteFunctions, definition: Opera
 	if (endsInError) {
 		throw new NodeOperationError(node, 'The execution was stopped before every item was sent.');
 	}
-	addHints(context, executionHints(loop.report.summarize(loop.items.map(endOf)), setting));
+	addHints(context, executionHints(loop.report.summarize(loop.items.map(groupOf)), setting));
 	return outputOf(complete, shape);
 }

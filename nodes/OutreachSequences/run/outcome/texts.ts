@@ -1,10 +1,12 @@
-import type { Subject } from '../describe/types';
-import type { ServiceDown } from './breaker';
-import { BREAKER_PAUSE_MS } from './breaker';
-import { isPlainObject } from '../describe/validation';
-import type { Failure, HttpAnswer, NetworkFaultKind } from './failure';
-import type { Quota } from './quota';
-import { header } from './transport';
+import type { Subject } from '../../describe/types';
+import type { ServiceDown } from '../pace/breaker';
+import { BREAKER_PAUSE_MS } from '../pace/breaker';
+import { isPlainObject } from '../../describe/validation';
+import type { Failure, HttpAnswer, NetworkFaultKind } from '../http/failure';
+import { outcomeOf } from '../http/failure';
+import type { NotSentAgain } from './failedItem';
+import type { Quota } from '../pace/quota';
+import { header } from '../http/transport';
 
 /**
  * Texts for failures, in the user's terms: pure functions of a failure
@@ -77,10 +79,15 @@ function retryAfterText(answer: HttpAnswer, askedMs: number | undefined): string
 
 /** The text of a failed attempt. */
 export function describeFailure(failure: Failure, setting: FailureSetting): FailureText {
-	return failure.kind === 'http'
-		? describeHttpFailure(failure.answer, failure.retryAfterMs, setting.subject, setting.credentialName)
-		: describeNetworkFailure(failure, setting);
+	const text =
+		failure.kind === 'http'
+			? describeHttpFailure(failure.answer, failure.retryAfterMs, setting.subject, setting.credentialName)
+			: describeNetworkFailure(failure, setting);
+	return outcomeOf(failure) === 'mayHaveActed' ? { ...text, message: `${text.message} ${MAY_HAVE_ACTED}` } : text;
 }
+
+/** What every text of a failure the service may have acted on says (its outcome, http/failure.ts). */
+const MAY_HAVE_ACTED = 'It may have carried the request out: check before sending it again.';
 
 /** A non-2xx answer, or a 2xx answer whose body is not a JSON object. */
 function describeHttpFailure(answer: HttpAnswer, askedMs: number | undefined, subject: Subject, credentialName: string): FailureText {
@@ -93,7 +100,7 @@ function describeHttpFailure(answer: HttpAnswer, askedMs: number | undefined, su
 
 	if (status >= 200 && status < 300) {
 		return {
-			message: `${capitalize(SERVICE)} answered HTTP ${status} to ${subject.verb} ${what}, but not with a JSON object, so there is no result to output.`,
+			message: `${capitalize(SERVICE)} answered HTTP ${status} to ${subject.verb} ${what}, but not with a JSON object, so there is no result to output. ${BASE_URL_ADVICE}`,
 			description,
 		};
 	}
@@ -119,7 +126,7 @@ function describeHttpFailure(answer: HttpAnswer, askedMs: number | undefined, su
 	if (status >= 500 || isText) {
 		const kind = isText ? ', and its answer is not JSON' : '';
 		return {
-			message: `${capitalize(SERVICE)} failed (HTTP ${status}) to ${subject.verb} ${what}${said}${kind}. ${serverFaultAdvice(status)}`,
+			message: `${capitalize(SERVICE)} failed (HTTP ${status}) to ${subject.verb} ${what}${said}${kind}.${serverFaultAdvice(status)}`,
 			description,
 		};
 	}
@@ -132,13 +139,12 @@ function describeHttpFailure(answer: HttpAnswer, askedMs: number | undefined, su
 	};
 }
 
-/**
- * What to do after a 5xx: a 503 says the service did not act, so trying again
- * later is safe; after any other 5xx it may have acted before it failed.
- */
+const BASE_URL_ADVICE = "Check that the credential's Base URL is the address of the service's API.";
+
+/** What to do after a text answer or a 503, which says the service did not act; other 5xx say it may have (MAY_HAVE_ACTED). */
 function serverFaultAdvice(status: number): string {
-	if (status < 500) return "Check that the credential's Base URL is the address of the service's API.";
-	return status === 503 ? 'Try again later.' : 'It may have carried the request out before it failed: check before sending it again.';
+	if (status < 500) return ` ${BASE_URL_ADVICE}`;
+	return status === 503 ? ' Try again later.' : '';
 }
 
 /**
@@ -153,11 +159,11 @@ function describeNetworkFailure(failure: Failure & { kind: 'network' }, setting:
 	const attempt = `to ${subject.verb} ${describeSubject(subject)}`;
 	const description = `Base URL: ${baseUrl}. Network error: ${code || 'none'}${raw ? ` (${raw})` : ''}.`;
 	const messages: Record<NetworkFaultKind, () => string> = {
-		timeout: () => noAnswer.timeout(attempt, `${timeoutMs} ms, the limit set in Request Options › Timeout`),
+		timeout: () => noAnswer.timeout(attempt, `${timeoutMs} ms, the limit set in Request Options › Timeout (Ms)`),
 		refused: () => noAnswer.refused(baseUrl),
-		reset: () => `${noAnswer.reset(attempt)} The service may or may not have carried it out.`,
+		reset: () => noAnswer.reset(attempt),
 		dns: () => noAnswer.dns(baseUrl),
-		tls: () => `${noAnswer.tls(baseUrl)} Turn on Request Options › Ignore SSL Issues only if you trust this server.`,
+		tls: () => `${noAnswer.tls(baseUrl)} Turn on Request Options › Ignore SSL Issues (Insecure) only if you trust this server.`,
 		cancelled: () => `The request ${attempt} was cancelled because the execution stopped.`,
 		other: () => `${noAnswer.other(attempt, baseUrl)} The network error is in the details.`,
 	};
@@ -176,19 +182,9 @@ export const noAnswer = {
 	tls: (baseUrl: string) => `The TLS certificate of ${baseUrl} was not accepted.`,
 	timeout: (attempt: string, limit: string) => `${capitalize(SERVICE)} did not answer the request ${attempt} within ${limit}.`,
 	reset: (attempt: string) => `The connection to ${SERVICE} was reset before its answer ${attempt} was complete.`,
-	other: (attempt: string, baseUrl: string) => `The request ${attempt} did not reach ${SERVICE} at ${baseUrl}.`,
+	other: (attempt: string, baseUrl: string) => `The request ${attempt} failed on the network before ${SERVICE} at ${baseUrl} answered.`,
 };
 
-/** Why an item that could have been sent again was not. */
-export interface GiveUp {
-	reason: 'disabled' | 'exhausted' | 'waitTooLong';
-	/** How many times the item was sent. */
-	attempts: number;
-	/** The wait the service last asked for, in ms. */
-	askedMs?: number;
-	maxRetries: number;
-	maxWaitMs: number;
-}
 
 const OPTION = 'Request Options › Rate Limit Handling';
 
@@ -196,10 +192,17 @@ function times(count: number): string {
 	return count === 1 ? 'once' : `${count} times`;
 }
 
-/** The failure's text, plus how often the item was sent and why it was not sent again. */
-export function describeGiveUp(text: FailureText, giveUp: GiveUp): FailureText {
+/**
+ * The failure's text, plus how often the item was sent and why Request
+ * Options › Rate Limit Handling did not send it again: `attempts` sends, the
+ * wait the service last asked for, and the policy's limits.
+ */
+export function notSentAgainText(
+	text: FailureText,
+	giveUp: { reason: Exclude<NotSentAgain, 'notSafe'>; attempts: number; askedMs?: number; maxRetries: number; maxWaitMs: number },
+): FailureText {
 	const sent = `The item was sent ${times(giveUp.attempts)}`;
-	const sentences: Record<GiveUp['reason'], () => string> = {
+	const sentences: Record<typeof giveUp.reason, () => string> = {
 		disabled: () => `${sent}; ${OPTION} is off, so it was not sent again.`,
 		exhausted: () =>
 			`${sent}, the most that ${OPTION} › Max Retries per Item (${giveUp.maxRetries}) allows${

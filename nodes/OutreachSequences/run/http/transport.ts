@@ -5,13 +5,13 @@
  */
 import type { ICredentialsDecrypted, IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../describe/names';
-import type { OutreachRequest } from '../describe/types';
-import { isPlainObject } from '../describe/validation';
+import { CREDENTIAL_TYPE } from '../../describe/names';
+import type { OutreachRequest } from '../../describe/types';
+import { isPlainObject } from '../../describe/validation';
 import type { Failure, HttpAnswer } from './failure';
 import { networkFailure, parseRetryAfter } from './failure';
-import type { Quota } from './quota';
-import { quotaOf } from './quota';
+import type { Quota } from '../pace/quota';
+import { quotaOf } from '../pace/quota';
 
 /** What every request of one run shares, worked out once per run. */
 export interface Connection {

@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 
 import type { IContextObject, IDataObject } from 'n8n-workflow';
 
-import type { OutreachRequest } from '../describe/types';
+import type { OutreachRequest } from '../../describe/types';
 
 /** Where the record lives in the node's context. */
 export const RECORD_KEY = 'outreachSequencesRecord';

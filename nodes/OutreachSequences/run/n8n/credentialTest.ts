@@ -10,12 +10,12 @@
  */
 import type { ICredentialsDecrypted, ICredentialTestFunctions, INodeCredentialTestResult } from 'n8n-workflow';
 
-import { API_KEY_HEADER } from '../describe/names';
-import { normalizeBaseUrl } from '../describe/validation';
-import type { NetworkFaultKind } from './failure';
-import { networkFailure } from './failure';
+import { API_KEY_HEADER } from '../../describe/names';
+import { normalizeBaseUrl } from '../../describe/validation';
+import type { NetworkFaultKind } from '../http/failure';
+import { networkFailure } from '../http/failure';
 import { redact } from './itemError';
-import { duration, noAnswer, serviceMessage } from './texts';
+import { duration, noAnswer, serviceMessage } from '../outcome/texts';
 
 /** The contract has no ping endpoint; this use case does not exist. */
 export const CREDENTIAL_TEST_PATH = '/v1/use_cases/n8n-credential-test';

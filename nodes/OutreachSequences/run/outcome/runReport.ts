@@ -4,16 +4,11 @@
  * and which items were sent again. At the end it is summed up with how each
  * item ended (summarize), for the execution hints (hints.ts).
  */
+import type { FailureGroup, NotSentAgain } from './failedItem';
 import type { EarlierTry } from './record';
 
-/** Why a failed item failed, as the hints group it. */
-export type FailureGroup = 'notSent' | 'rejected' | 'unreached' | 'mayHaveActed' | 'carriedOutBefore' | 'serviceDown';
-
-/** Why an item the service pushed back on was not sent again (Request Options › Rate Limit Handling). */
-export type NotSentAgainReason = 'disabled' | 'exhausted' | 'waitTooLong';
-
-/** How an item ended, as the report reads it. */
-export type ItemEnd = { failed: false } | { failed: true; group: FailureGroup };
+/** Why an item that could have been sent again was not (Request Options › Rate Limit Handling). */
+type SettingsSaidNo = Exclude<NotSentAgain, 'notSafe'>;
 
 export interface RunSummary {
 	items: number;
@@ -32,7 +27,7 @@ export interface RunSummary {
 	/** Times the service's breaker opened while this run was under way (breaker.ts). */
 	breakerOpened: number;
 	/** Items the service pushed back on that were not sent again, per reason. */
-	notSentAgain: Record<NotSentAgainReason, number>;
+	notSentAgain: Record<SettingsSaidNo, number>;
 	/** Failed items per group. */
 	failed: Record<FailureGroup, number>;
 	/**
@@ -50,7 +45,7 @@ export class RunReport {
 	private readonly transient = new Set<number>();
 	private breakerOpenings = 0;
 	private heldBackMs = 0;
-	private readonly notSentAgain: Record<NotSentAgainReason, number> = { disabled: 0, exhausted: 0, waitTooLong: 0 };
+	private readonly notSentAgain: Record<SettingsSaidNo, number> = { disabled: 0, exhausted: 0, waitTooLong: 0 };
 	private readonly fromEarlierTry = { answered: 0, sentAgain: 0 };
 
 	/** A request waited `ms` for the service's pace before it went out. */
@@ -69,7 +64,7 @@ export class RunReport {
 	}
 
 	/** An item the service pushed back on is not sent again, for this reason. */
-	notSendingAgain(reason: NotSentAgainReason): void {
+	notSendingAgain(reason: SettingsSaidNo): void {
 		this.notSentAgain[reason]++;
 	}
 
@@ -90,12 +85,13 @@ export class RunReport {
 		this.breakerOpenings = Math.max(0, times);
 	}
 
-	summarize(ends: ItemEnd[]): RunSummary {
+	/** The run summed up with how each item ended: its failure group, or undefined when it succeeded. */
+	summarize(ends: Array<FailureGroup | undefined>): RunSummary {
 		const failed: Record<FailureGroup, number> = { notSent: 0, rejected: 0, unreached: 0, mayHaveActed: 0, carriedOutBefore: 0, serviceDown: 0 };
 		let retriedFailed = 0;
-		ends.forEach((end, index) => {
-			if (!end.failed) return;
-			failed[end.group]++;
+		ends.forEach((group, index) => {
+			if (group === undefined) return;
+			failed[group]++;
 			if (this.retried.has(index)) retriedFailed++;
 		});
 		return {

@@ -10,13 +10,11 @@
  * run: before that it means a wrong Base URL or a service that is down, and
  * the user should hear so at once, not after minutes of backoff.
  */
-import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_WAIT_SECONDS } from '../describe/defaults';
-import type { RequestOptionsValue } from '../describe/names';
-import { Field } from '../describe/names';
-import type { NetworkFaultKind } from './failure';
-
-/** What retry reads of a failed attempt (failure.ts): its status and the wait it asked for, or its network fault. */
-export type RetryFacts = { kind: 'http'; status: number; retryAfterMs?: number } | { kind: 'network'; fault: NetworkFaultKind };
+import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_WAIT_SECONDS } from '../../describe/defaults';
+import type { RequestOptionsValue } from '../../describe/names';
+import { Field } from '../../describe/names';
+import type { Failure } from '../http/failure';
+import type { NotSentAgain } from '../outcome/failedItem';
 
 /** The user's Request Options › Rate Limit Handling, with its defaults filled in. */
 export interface RetryPolicy {
@@ -43,7 +41,7 @@ export function retryPolicyOf(options: RequestOptionsValue): RetryPolicy {
 }
 
 /** Whether this failure proves the service did not act, or acting twice is harmless. */
-export function isSafeToResend(failure: RetryFacts, readOnly: boolean): boolean {
+export function isSafeToResend(failure: Failure, readOnly: boolean): boolean {
 	if (failure.kind === 'http') {
 		if (failure.status === 429 || failure.status === 503) return true;
 		return readOnly && (failure.status === 502 || failure.status === 504);
@@ -60,14 +58,14 @@ export function backoffMs(consecutiveFailures: number, random: number): number {
 
 export type RetryDecision =
 	| { retry: true; waitMs: number }
-	| { retry: false; reason: 'notSafe' | 'disabled' | 'exhausted' | 'waitTooLong'; waitMs?: number };
+	| { retry: false; reason: NotSentAgain; waitMs?: number };
 
 /**
  * Send this item again, and after how long? `attempts` counts the sends of the
  * item so far, this one included.
  */
 export function decideRetry(
-	failure: RetryFacts,
+	failure: Failure,
 	situation: {
 		readOnly: boolean;
 		policy: RetryPolicy;

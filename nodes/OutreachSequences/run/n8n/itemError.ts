@@ -5,11 +5,11 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { ItemFailure } from './loop';
-import type { RetryPolicy } from './retry';
-import type { FailureText } from './texts';
-import { carriedOutBeforeText, describeFailure, describeGiveUp, serviceDownText } from './texts';
-import type { Connection } from './transport';
+import type { ItemFailure } from '../outcome/failedItem';
+import type { RetryPolicy } from '../loop/retry';
+import type { FailureText } from '../outcome/texts';
+import { carriedOutBeforeText, describeFailure, notSentAgainText, serviceDownText } from '../outcome/texts';
+import type { Connection } from '../http/transport';
 
 /** Replace every occurrence of the API key, so no error text can carry it. */
 export function redact(text: string, secret: unknown): string {
@@ -30,7 +30,7 @@ function asItemError(node: INode, error: unknown, itemIndex: number): NodeApiErr
 export function giveUpText(failure: ItemFailure & { kind: 'gaveUp' }, connection: Connection, policy: RetryPolicy): FailureText {
 	const text = describeFailure(failure.failure, { ...connection, subject: failure.request.subject });
 	if (failure.reason === 'notSafe') return text;
-	return describeGiveUp(text, {
+	return notSentAgainText(text, {
 		reason: failure.reason,
 		attempts: failure.sends,
 		askedMs: failure.askedMs,

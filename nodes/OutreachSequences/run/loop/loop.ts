@@ -9,39 +9,22 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { OutreachRequest } from '../describe/types';
-import type { ServiceDown } from './breaker';
+import type { OutreachRequest } from '../../describe/types';
+import type { ServiceDown } from '../pace/breaker';
 import type { SendResult } from './dispatcher';
 import { Dispatcher } from './dispatcher';
-import type { Failure } from './failure';
-import { isPushBack, noAnswerLabel } from './failure';
-import type { RequestPacer } from './pacer';
-import type { Quota } from './quota';
-import type { RetryDecision, RetryPolicy } from './retry';
+import type { Failure } from '../http/failure';
+import { isPushBack, noAnswerLabel } from '../http/failure';
+import type { RequestPacer } from '../pace/pacer';
+import type { Quota } from '../pace/quota';
+import type { RetryPolicy } from './retry';
 import { backoffMs, decideRetry } from './retry';
-import type { EarlierTry } from './record';
-import { RunReport } from './runReport';
-import type { ServicePace, Turn } from './servicePace';
-import { pushedBackLogLine, quotaLogLine } from './texts';
-import type { Attempt } from './transport';
-
-/** Why an item that got an answer, or a network fault, is not sent again. */
-export type GiveUpReason = (RetryDecision & { retry: false })['reason'];
-
-export type ItemFailure =
-	/** Its request could not be made (bad input, a bad credential): nothing was sent. */
-	| { kind: 'notSent'; error: unknown }
-	/** The service answered with a failure, or the network failed, and the item is not sent again. */
-	| { kind: 'gaveUp'; request: OutreachRequest; failure: Failure; sends: number; reason: GiveUpReason; askedMs?: number }
-	/** Sending it threw. */
-	| { kind: 'broken'; request: OutreachRequest; error: unknown; sends: number }
-	/** An earlier try of this execution had it carried out, and its answer was too large to keep (record.ts): not sent again. */
-	| { kind: 'carriedOutBefore'; request: OutreachRequest }
-	/**
-	 * The service looks down (its breaker tripped, breaker.ts): not sent, or
-	 * not sent again after `last`, the failure it met before.
-	 */
-	| { kind: 'serviceDown'; request: OutreachRequest; down: ServiceDown; sends: number; last?: Failure };
+import type { EarlierTry } from '../outcome/record';
+import type { ItemFailure } from '../outcome/failedItem';
+import { RunReport } from '../outcome/runReport';
+import type { ServicePace, Turn } from '../pace/servicePace';
+import { pushedBackLogLine, quotaLogLine } from '../outcome/texts';
+import type { Attempt } from '../http/transport';
 
 export type ItemState =
 	| { state: 'pending' }
@@ -54,14 +37,14 @@ export type ItemState =
 	| { state: 'failed'; failure: ItemFailure };
 
 /** How items go out: in groups of `groupSize` in flight; with batching, one batch after another, `pauseMs` apart. */
-export interface Pace {
+export interface Batching {
 	groupSize: number;
 	pauseMs: number;
 	batched: boolean;
 }
 
 export interface LoopSettings {
-	pace: Pace;
+	batching: Batching;
 	policy: RetryPolicy;
 	/** The operation changes nothing, so it may be sent again after a 502, 504, reset or timeout. */
 	readOnly: boolean;
@@ -125,13 +108,13 @@ export class RunLoop {
 	}
 
 	private async sendAll(dispatcher: Dispatcher): Promise<void> {
-		const { pace } = this.settings;
+		const { batching } = this.settings;
 		for (let next = 0; next < this.items.length && !this.runStopped(); ) {
-			if (next > 0 && pace.pauseMs > 0) await this.ports.sleep(pace.pauseMs);
-			const end = pace.batched ? Math.min(next + pace.groupSize, this.items.length) : this.items.length;
+			if (next > 0 && batching.pauseMs > 0) await this.ports.sleep(batching.pauseMs);
+			const end = batching.batched ? Math.min(next + batching.groupSize, this.items.length) : this.items.length;
 			const group = Array.from({ length: end - next }, (_, offset) => next + offset);
 			next = end;
-			await dispatcher.run(group, pace.groupSize, {
+			await dispatcher.run(group, batching.groupSize, {
 				prepare: (index) => this.prepare(index),
 				send: (index, turn, remaining) => this.send(index, turn, remaining),
 				serviceDown: (index, down) => this.serviceDown(index, down),

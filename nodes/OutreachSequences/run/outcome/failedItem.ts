@@ -16,12 +16,31 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { NetworkFaultKind } from './failure';
-import type { ItemFailure } from './loop';
-import type { FailureGroup } from './runReport';
+import type { OutreachRequest } from '../../describe/types';
+import type { Failure, NetworkFaultKind, Outcome } from '../http/failure';
+import { outcomeOf } from '../http/failure';
+import type { ServiceDown } from '../pace/breaker';
 
-/** Whether the service did not act on the item, or may have. */
-export type Outcome = 'notActed' | 'mayHaveActed';
+export type { Outcome };
+
+/** Why an item that met a failure is not sent again: not safe to, Rate Limit Handling off, Max Retries, Max Wait. */
+export type NotSentAgain = 'notSafe' | 'disabled' | 'exhausted' | 'waitTooLong';
+
+/** Why a failed item failed, as the hints group it (failureGroup). */
+export type FailureGroup = 'notSent' | 'rejected' | 'unreached' | 'mayHaveActed' | 'carriedOutBefore' | 'serviceDown';
+
+/** How a failed item ended: the one name for a failed item's end. */
+export type ItemFailure =
+	/** Its request could not be made (bad input, a bad credential): nothing was sent. */
+	| { kind: 'notSent'; error: unknown }
+	/** The service answered with a failure, or the network failed, and the item is not sent again. */
+	| { kind: 'gaveUp'; request: OutreachRequest; failure: Failure; sends: number; reason: NotSentAgain; askedMs?: number }
+	/** Sending it threw. */
+	| { kind: 'broken'; request: OutreachRequest; error: unknown; sends: number }
+	/** An earlier try of this execution had it carried out, and its answer was too large to keep (record.ts): not sent again. */
+	| { kind: 'carriedOutBefore'; request: OutreachRequest }
+	/** The service looks down (its breaker tripped, breaker.ts): not sent, or not sent again after `last`, the failure it met. */
+	| { kind: 'serviceDown'; request: OutreachRequest; down: ServiceDown; sends: number; last?: Failure };
 
 /** The facts of a failed item. Every field is always there; null where it does not apply. */
 export interface FailureFacts extends IDataObject {
@@ -34,23 +53,6 @@ export interface FailureFacts extends IDataObject {
 	/** The wait the service last asked for (Retry-After, or its rate-limit headers), in seconds; null when it asked none. */
 	retryAfterSeconds: number | null;
 	outcome: Outcome;
-}
-
-/** Network faults that stop a request before the service can have received it. */
-const UNREACHED: ReadonlySet<NetworkFaultKind> = new Set(['refused', 'dns', 'tls']);
-
-/**
- * Whether an HTTP answer proves the service did not act: it refused (3xx,
- * 4xx, 429) or said it was unavailable (503). A 2xx that is not a JSON
- * object, and any 5xx but 503, may come after the service acted.
- */
-export function statusOutcome(status: number): Outcome {
-	if (status >= 300 && status < 500) return 'notActed';
-	return status === 503 ? 'notActed' : 'mayHaveActed';
-}
-
-export function networkOutcome(fault: NetworkFaultKind): Outcome {
-	return UNREACHED.has(fault) ? 'notActed' : 'mayHaveActed';
 }
 
 /**
@@ -70,15 +72,14 @@ export function failureFacts(failure: ItemFailure): FailureFacts {
 	}
 	const last = failure.kind === 'gaveUp' ? failure.failure : failure.last;
 	if (last === undefined) return { statusCode: null, networkError: null, timesSent: failure.sends, retryAfterSeconds: null, outcome: 'notActed' };
-	if (last.kind === 'network') {
-		return { statusCode: null, networkError: last.fault, timesSent: failure.sends, retryAfterSeconds: null, outcome: networkOutcome(last.fault) };
-	}
+	const outcome = outcomeOf(last);
+	if (last.kind === 'network') return { statusCode: null, networkError: last.fault, timesSent: failure.sends, retryAfterSeconds: null, outcome };
 	return {
 		statusCode: last.status,
 		networkError: null,
 		timesSent: failure.sends,
 		retryAfterSeconds: last.retryAfterMs === undefined ? null : Math.round(last.retryAfterMs / 100) / 10,
-		outcome: statusOutcome(last.status),
+		outcome,
 	};
 }
 

@@ -29,6 +29,24 @@ export type Failure =
 			message?: string;
 	  };
 
+/** Whether the service did not act on a request, or may have. */
+export type Outcome = 'notActed' | 'mayHaveActed';
+
+/** Network faults that stop a request before the service can have received it. */
+const UNREACHED: ReadonlySet<NetworkFaultKind> = new Set(['refused', 'dns', 'tls']);
+
+/**
+ * Whether the service may have acted on a failed attempt, decided here once.
+ * It did not when it refused (3xx, 4xx, 429), said it was unavailable (503),
+ * or was never reached (a refused connection, DNS, TLS). Any other 5xx, a
+ * 2xx that is not a JSON object, a timeout or a reset may come after it acted.
+ */
+export function outcomeOf(failure: Failure): Outcome {
+	if (failure.kind === 'network') return UNREACHED.has(failure.fault) ? 'notActed' : 'mayHaveActed';
+	if (failure.status >= 300 && failure.status < 500) return 'notActed';
+	return failure.status === 503 ? 'notActed' : 'mayHaveActed';
+}
+
 /** The service said "too many" or "unavailable": 429 or 503. Only these set the shared pace. */
 export function isPushBack(failure: Failure): boolean {
 	return failure.kind === 'http' && (failure.status === 429 || failure.status === 503);
