@@ -3,6 +3,8 @@
 //   without cleaning up (then the n8n and sandbox it left are stopped);
 // - every port the demo needs: when one is taken, it says which, the variable
 //   that moves it, and that another `npm start` may be running, and stops.
+// scripts/start.mts checks n8n's ports again right before n8n starts, and
+// reads n8n's own "port … is already in use", with the same words.
 // Plain JavaScript: it runs on whatever Node the user has (scripts/dev.mjs).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -46,6 +48,30 @@ export function isStartProcess(pid) {
 	}
 }
 
+/** The demo's ports among `entries` that something else listens on now. */
+export async function takenPorts(entries = demoPorts()) {
+	const taken = [];
+	for (const entry of entries) if (await isTaken(entry)) taken.push(entry);
+	return taken;
+}
+
+/**
+ * The demo's ports that n8n's output says were in use when it started:
+ * "n8n's port 5678 is already in use", "n8n Task Broker's port 5679 is already in use".
+ */
+export function portsInUseIn(output, entries = demoPorts()) {
+	const ports = new Set([...output.matchAll(/port (\d+) is already in use/gi)].map((match) => Number(match[1])));
+	return entries.filter((entry) => ports.has(entry.port));
+}
+
+/** What the start-up check says of taken ports: each port, what it is for, and the variable that moves it. */
+export function takenPortsText(taken) {
+	const lines = taken.map(
+		({ port, what, variable }) => `  • port ${port}, for ${what}: set ${variable} to use another, for example ${variable}=${port + 100} npm start`,
+	);
+	return `${taken.length === 1 ? 'A port' : 'Ports'} that npm start needs ${taken.length === 1 ? 'is' : 'are'} taken by another program:\n${lines.join('\n')}`;
+}
+
 function stop(text) {
 	process.stderr.write(`\n✖ ${text}\n`);
 	process.exit(1);
@@ -79,15 +105,8 @@ export async function preflight(root) {
 		rmSync(file, { force: true });
 	}
 
-	const taken = [];
-	for (const entry of demoPorts()) if (await isTaken(entry)) taken.push(entry);
+	const taken = await takenPorts();
 	if (taken.length) {
-		const lines = taken.map(
-			({ port, what, variable }) => `  • port ${port}, for ${what}: set ${variable} to use another, for example ${variable}=${port + 100} npm start`,
-		);
-		stop(
-			`${taken.length === 1 ? 'A port' : 'Ports'} that npm start needs ${taken.length === 1 ? 'is' : 'are'} taken by another program:\n${lines.join('\n')}\n` +
-				`  Another npm start, or another n8n, may be running. ${cleaned ? 'Nothing else was changed.' : 'Nothing was changed.'}`,
-		);
+		stop(`${takenPortsText(taken)}\n  Another npm start, or another n8n, may be running. ${cleaned ? 'Nothing else was changed.' : 'Nothing was changed.'}`);
 	}
 }

@@ -15,7 +15,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { stateFile } from './demo-preflight.mjs';
+import { demoPorts, portsInUseIn, stateFile, takenPorts, takenPortsText } from './demo-preflight.mjs';
 import {
 	DEFAULT_N8N_VERSION,
 	LaunchError,
@@ -103,12 +103,25 @@ function run(command: string, args: string[], what: string): Promise<void> {
 	});
 }
 
+/**
+ * Why n8n stopped, in the start-up check's words when a port of the demo was
+ * in use (n8n prints "… port 5679 is already in use"): the port, what it is
+ * for, and the variable that moves it. Otherwise n8n's own last lines.
+ */
+function n8nStoppedText(code: number | null, signal: NodeJS.Signals | null, log: string): string {
+	const inUse = portsInUseIn(log);
+	if (inUse.length) {
+		return `n8n stopped as it started. ${takenPortsText(inUse)}\n  ${inUse.length === 1 ? 'It was' : 'They were'} free when npm start checked; another program took ${inUse.length === 1 ? 'it' : 'them'} since. Another npm start, or another n8n, may be running.`;
+	}
+	return `n8n stopped (${signal ?? `exit code ${code}`}). Its last lines: ${n8nReason({ code, stdout: log, stderr: '' })}`;
+}
+
 /** Polls until `check` holds, or fails when n8n stops first. */
 async function waitFor(check: () => Promise<boolean>, n8n: Daemon, what: string, timeoutMs: number): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	while (!(await check().catch(() => false))) {
 		if (n8n.child.exitCode !== null || n8n.child.signalCode !== null) {
-			throw new LaunchError(`n8n stopped before ${what}: ${n8nReason({ code: n8n.child.exitCode, stdout: n8n.log(), stderr: '' })}`);
+			throw new LaunchError(n8nStoppedText(n8n.child.exitCode, n8n.child.signalCode, n8n.log()));
 		}
 		if (Date.now() > deadline) throw new LaunchError(`n8n did not get ${what} within ${timeoutMs / 1000} s.`);
 		await new Promise((resolve) => setTimeout(resolve, 500));
@@ -164,12 +177,21 @@ async function main(): Promise<void> {
 	await publishWorkflow(n8n, version, mcp.id, env);
 	for (const workflow of workflows) console.log(`  "${workflow.name}"${workflow === mcp ? ' (published)' : ''}`);
 
+	// The ports were free when this start began, minutes ago (the first start
+	// installs n8n): check n8n's again, as the sandbox's is this start's own now.
+	const late = await takenPorts(demoPorts().filter((entry) => entry.variable !== 'SANDBOX_PORT'));
+	if (late.length) {
+		throw new LaunchError(
+			`${takenPortsText(late)}\n  ${late.length === 1 ? 'It was' : 'They were'} free when npm start began; another program took ${late.length === 1 ? 'it' : 'them'} since. Another npm start, or another n8n, may be running. n8n was not started.`,
+		);
+	}
+
 	step(`Starting n8n ${version} on port ${port}`);
 	const server = startDaemon(n8n, ['start'], env, { onOutput: (text) => process.stdout.write(text) });
 	daemons.push(server);
 	writeState();
 	server.child.once('exit', (code, signal) => {
-		void shutdown(1, `n8n stopped (${signal ?? `exit code ${code}`}): ${n8nReason({ code, stdout: server.log(), stderr: '' })}`);
+		void shutdown(1, n8nStoppedText(code, signal, server.log()));
 	});
 	await waitFor(async () => (await fetch(`http://localhost:${port}/healthz/readiness`)).ok, server, 'ready', 180_000);
 	// n8n is ready a moment before the published workflow's webhooks are.

@@ -1,5 +1,5 @@
 // A new user: a fresh clone with nothing beside it, the machine's own older
-// Node first on PATH, and the two commands of README › Quick start, read
+// Node first on PATH, and the two commands of README › Try it without an account, read
 // from the README and run exactly as written. The clone may reuse the n8n
 // installs and npm's cache, nothing else: Node 24 and the dependencies are
 // for the commands to fetch. What it took goes to artifacts/e2e/newcomer.json.
@@ -11,12 +11,12 @@ import { ARTIFACTS, ROOT } from './harness/n8n.mts';
 import { recordLog } from './harness/logs.mts';
 import { cloneProject, descendants, diskMb, newcomerEnv, olderNodeDir, portIsFree, runCommand, statusOf, stillRunning, until } from './harness/clone.mts';
 
-/** The shell commands of the README's Quick start code block, comments left out. */
+/** The shell commands of the code block of README › Try it without an account, comments left out. */
 function quickStartCommands(): string[] {
 	const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-	const section = readme.slice(readme.indexOf('\n## Quick start'));
+	const section = readme.slice(readme.indexOf('\n## Try it without an account'));
 	const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1];
-	if (!block) throw new Error('README › Quick start has no ```sh code block');
+	if (!block) throw new Error('README › Try it without an account has no ```sh code block');
 	return block
 		.split('\n')
 		.map((line) => line.replace(/\s+#.*$/, '').trim())
@@ -38,7 +38,7 @@ const commands = quickStartCommands();
 const report: Record<string, unknown> = { commands, node: execFileSync(path.join(olderNodeDir(), 'node'), ['--version'], { encoding: 'utf8' }).trim() };
 const minutes = (ms: number) => Math.round(ms / 600) / 100;
 
-describe("a new user: a fresh clone and README › Quick start's two commands", () => {
+describe('a new user: a fresh clone and the two commands of README › Try it without an account', () => {
 	let clone: string;
 
 	beforeAll(() => {
@@ -69,7 +69,7 @@ describe("a new user: a fresh clone and README › Quick start's two commands", 
 		rmSync(path.dirname(fresh), { recursive: true, force: true });
 	});
 
-	test('the Quick start block holds exactly two commands', () => {
+	test('the block of Try it without an account holds exactly two commands', () => {
 		expect(commands).toHaveLength(2);
 	});
 

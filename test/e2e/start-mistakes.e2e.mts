@@ -1,6 +1,7 @@
 // `npm start` survives a newcomer's mistakes, in a clone of its own (it
 // shares the dependencies and the n8n installs with this checkout): a port
-// taken, a wrong N8N_VERSION, a start killed during its imports and started
+// taken before it starts, while it builds and imports, and as n8n starts; a
+// wrong N8N_VERSION, a start killed during its imports and started
 // again, a second start while one runs, and SIGINT to the npm process.
 // Ports are moved with the variables the README names, so that this suite
 // and the newcomer's (on the default ports) can run side by side.
@@ -91,6 +92,60 @@ describe('npm start survives mistakes', () => {
 			await new Promise((resolve) => blocker.close(resolve));
 		}
 	});
+
+	/** Takes `port` on 127.0.0.1 once `start`'s output shows `line`, as another program would while npm start is busy. */
+	async function takePortWhen(command: Command, line: string, port: number): Promise<net.Server> {
+		await until(() => command.output().includes(line) || command.child.exitCode !== null, 10 * 60_000, () => command.output().slice(-2000));
+		expect(command.output()).toContain(line);
+		const blocker = net.createServer();
+		await new Promise<void>((resolve) => blocker.listen(port, '127.0.0.1', resolve));
+		return blocker;
+	}
+
+	test(
+		'a port taken after the start-up check, while it builds and imports: checked again before n8n starts, the port and its variable named',
+		async () => {
+			const attempt = start('port-taken-late');
+			// The imports take n8n's CLI several seconds each: the port is taken well before n8n would start.
+			const blocker = await takePortWhen(attempt, 'Importing the credentials', ports.broker);
+			try {
+				const { code } = await attempt.exited;
+				expect(code).toBe(1);
+				const output = attempt.output();
+				expect(output).toContain(`port ${ports.broker}, for n8n's task broker`);
+				expect(output).toContain('set N8N_RUNNERS_BROKER_PORT to use another');
+				expect(output).toContain('It was free when npm start began; another program took it since.');
+				expect(output).not.toContain('▸ Starting n8n');
+				// The sandbox it had started is stopped, and the next start finds nothing left over.
+				expect(await portIsFree(ports.sandbox, '127.0.0.1')).toBe(true);
+				expect(existsSync(path.join(clone, '.n8n-local', 'start.json'))).toBe(false);
+			} finally {
+				await new Promise((resolve) => blocker.close(resolve));
+			}
+		},
+		12 * 60_000,
+	);
+
+	test(
+		"a port taken as n8n starts: n8n's exit is told in the start-up check's words, not as 'ready' and 'stopped' run together",
+		async () => {
+			const attempt = start('port-taken-by-n8n-start');
+			// n8n takes seconds to reach its task broker: the port goes between the check and n8n's bind.
+			const blocker = await takePortWhen(attempt, '▸ Starting n8n', ports.broker);
+			try {
+				const { code } = await attempt.exited;
+				expect(code).toBe(1);
+				const output = attempt.output();
+				expect(output).toContain(`✖ n8n stopped as it started. A port that npm start needs is taken by another program:\n  • port ${ports.broker}, for n8n's task broker`);
+				expect(output).toContain(`set N8N_RUNNERS_BROKER_PORT to use another, for example N8N_RUNNERS_BROKER_PORT=${ports.broker + 100} npm start`);
+				expect(await portIsFree(ports.sandbox, '127.0.0.1')).toBe(true);
+				expect(await portIsFree(ports.n8n)).toBe(true);
+			} finally {
+				await new Promise((resolve) => blocker.close(resolve));
+			}
+		},
+		12 * 60_000,
+	);
 
 	test('a wrong N8N_VERSION: it names the tested versions and leaves no half-made n8n install', async () => {
 		// The n8n installs in .cache/ (n8n-<version>, and while one is made, its .partial folder and lock).

@@ -41,9 +41,13 @@ interface Case {
 	/** Which items fail: the middle one, or all (a fault of the Base URL). */
 	failing: number[];
 	message: string | RegExp | (() => string);
-	/** Text the error's description (its details) must hold. */
+	/**
+	 * Text the error's description (its details) must hold. Under Stop it may
+	 * begin with what was done before the failure (the record), so the
+	 * service's answer is matched as a paragraph of its own.
+	 */
 	details?: string | RegExp;
-	/** The facts each failed item carries (README › Errors › Failed items). */
+	/** The facts each failed item carries (docs/errors.md › Failed items). */
 	facts: Facts;
 }
 
@@ -172,7 +176,7 @@ const httpCases: Case[] = STATUSES.flatMap((status) =>
 			failing: [FAULTY],
 			message: httpMessage(status, kind),
 			facts: httpFacts(status),
-			details: new RegExp(`^The service answered HTTP ${status}.*${shown.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
+			details: new RegExp(`^The service answered HTTP ${status}.*${shown.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'm'),
 		};
 	}),
 );
@@ -203,7 +207,7 @@ const okCases: Case[] = okBodies.map(([name, body, type]) => ({
 	message: noResult,
 	// A 2xx may mean the service acted, whatever its body.
 	facts: httpFacts(200),
-	details: /^The service answered HTTP 200/,
+	details: /^The service answered HTTP 200/m,
 }));
 
 // ── network faults ──────────────────────────────────────────────────────────
