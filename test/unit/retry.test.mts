@@ -23,7 +23,7 @@ describe('isSafeToResend', () => {
 		[http(504), false, true],
 		[network('reset'), false, true],
 		[network('timeout'), false, true],
-		[http(500), false, false],
+		[http(500), false, true],
 		[http(400), false, false],
 		[http(404), false, false],
 		[http(401), false, false],

@@ -32,7 +32,7 @@ export interface OperationDefinition {
 	resource: ResourceName;
 	operation: OperationName;
 	properties: INodeProperties[];
-	/** Changes nothing at the service, so it may be sent again after a 502, 504, reset or timeout. */
+	/** Changes nothing at the service, so it may be sent again after a 500, 502, 504, reset or timeout. */
 	readOnly?: boolean;
 	buildRequest: (context: IExecuteFunctions, itemIndex: number) => OutreachRequest;
 }

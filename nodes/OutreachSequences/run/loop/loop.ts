@@ -46,7 +46,7 @@ export interface Batching {
 export interface LoopSettings {
 	batching: Batching;
 	policy: RetryPolicy;
-	/** The operation changes nothing, so it may be sent again after a 502, 504, reset or timeout. */
+	/** The operation changes nothing, so it may be sent again after a 500, 502, 504, reset or timeout. */
 	readOnly: boolean;
 	/** On Error = Stop: after a failure, no item after it is sent. */
 	stopAtFirstFailure: boolean;

@@ -4,7 +4,7 @@
  *
  * The rule: a request is sent again only where the answer proves the service
  * did not act on it (429, 503, a refused connection), or where acting twice
- * does no harm (a read-only operation after 502, 504, a reset or a timeout).
+ * does no harm (a read-only operation after a 500, 502, 504, a reset or a timeout).
  * A create is never sent again after a timeout, a reset or a 500/502/504.
  * A refused connection is retried only once the service has answered in this
  * run: before that it means a wrong Base URL or a service that is down, and
@@ -44,7 +44,7 @@ export function retryPolicyOf(options: RequestOptionsValue): RetryPolicy {
 export function isSafeToResend(failure: Failure, readOnly: boolean): boolean {
 	if (failure.kind === 'http') {
 		if (failure.status === 429 || failure.status === 503) return true;
-		return readOnly && (failure.status === 502 || failure.status === 504);
+		return readOnly && (failure.status === 500 || failure.status === 502 || failure.status === 504);
 	}
 	if (failure.fault === 'refused') return true;
 	return readOnly && (failure.fault === 'reset' || failure.fault === 'timeout');
