@@ -59,8 +59,9 @@ describe('Retry On Fail (On Error = Stop)', () => {
 		expect(hintsOf(run).find((hint) => hint.type === 'info')?.message).toBe(
 			`n8n ran this node again (Retry On Fail, or Executions › Retry). ${confirmedBefore} items the service had already carried out were not sent again: their output is the answer the service gave then. 1 item that had failed was sent again.`,
 		);
-		// A run that succeeded leaves nothing behind.
-		expect(recordOf(run.run)).toBeUndefined();
+		// With Retry On Fail on, the try after a failed one keeps the record (n8n 1.85 would run the next try too).
+		const record = recordOf(run.run) as { runs: Record<string, Record<string, { answer?: IDataObject }>> };
+		expect(Object.values(record.runs['0']).filter((entry) => entry.answer !== undefined)).toHaveLength(24);
 	});
 
 	test('a create answered 500 after the service wrote it is sent again, as the user asked n8n to: only that one is created twice', async () => {
@@ -145,6 +146,21 @@ describe('On Error = Stop, then Executions › Retry', () => {
 		expect(await env.sandbox.summary()).toMatchObject({ sequencesCreated: 5, duplicateNames: 0 });
 		await expectOutputAsStored(retried, ['S1', 'S2', 'S3 (fixed)', 'S4', 'S5']);
 	});
+});
+
+test('with Retry On Fail on, a try after an earlier one keeps the record though it succeeded: n8n 1.85 runs every remaining try', async () => {
+	await env.sandbox.addFault({ method: 'POST', pathPrefix: '/v1/sequences', bodyContains: '"name":"S2"', status: 400, body: { message: 'no' }, times: 1 });
+	const failed = await runFixture(env.engine, env.sandbox, 'sequence-create-fields', { items: names(3) });
+	expect(failed.error).toBeDefined();
+	const retried = await retryFixture(env.engine, env.sandbox, 'sequence-create-fields', { items: names(3), settings: RETRY_ON_FAIL }, failed);
+	expect(retried.error).toBeUndefined();
+	const record = recordOf(retried.run) as { runs: Record<string, Record<string, { answer?: IDataObject }>> };
+	expect(Object.values(record.runs['0']).map((entry) => entry.answer?.name)).toEqual(['S1', 'S2', 'S3']);
+	// Without Retry On Fail, the same successful retry drops it.
+	await env.sandbox.reset();
+	await env.sandbox.addFault({ method: 'POST', pathPrefix: '/v1/sequences', bodyContains: '"name":"S2"', status: 400, body: { message: 'no' }, times: 1 });
+	const again = await runFixture(env.engine, env.sandbox, 'sequence-create-fields', { items: names(3) });
+	expect(recordOf((await retryFixture(env.engine, env.sandbox, 'sequence-create-fields', { items: names(3) }, again)).run)).toBeUndefined();
 });
 
 test('Get Use Case changes nothing: no record is kept, and a retry reads again', async () => {

@@ -178,6 +178,7 @@ export async function runOperation(context: IExecuteFunctions, definition: Opera
 	}
 
 	const record = recordOf(context, definition, asTool, connection.baseUrl);
+	const earlierTry = record !== undefined && !record.isEmpty;
 	const batching = batchingOf(options);
 	const pace = servicePace(connection.baseUrl, connection.credentials.data?.apiKey, batching.groupSize);
 	if (pace.learned) {
@@ -189,7 +190,7 @@ export async function runOperation(context: IExecuteFunctions, definition: Opera
 		{
 			pace,
 			prepare: (index) => definition.buildRequest(context, index),
-			earlierTry: record && !record.isEmpty ? (index, request) => record.earlierTry(index, request) : undefined,
+			earlierTry: earlierTry ? (index, request) => record?.earlierTry(index, request) : undefined,
 			send: async (request) => await send(context, connection, request),
 			cancelled: () => cancelSignal?.aborted === true,
 			log: (line) => context.logger.info(line),
@@ -214,8 +215,9 @@ export async function runOperation(context: IExecuteFunctions, definition: Opera
 	const stopped = stopAt === undefined ? undefined : results[stopAt];
 	const complete = results.filter((result) => result !== undefined);
 	const endsInError = stopped instanceof Failed || cancelSignal?.aborted === true || complete.length < results.length;
-	// n8n may run the node again after an error, or after failed items with Retry On Fail on.
-	const kept = endsInError || (setting.retryOnFail && complete.some((result) => result instanceof Failed));
+	// n8n may run the node again after an error, or after failed items with Retry On Fail on; n8n 1.85
+	// runs every remaining try once a first try had failed items, so a try after one keeps the record too.
+	const kept = endsInError || (setting.retryOnFail && (earlierTry || complete.some((result) => result instanceof Failed)));
 	if (record && kept) record.keep(loop.items.map(forRecord));
 	else record?.drop();
 	if (stopped instanceof Failed) throw withRetryOnFailWarning(withDoneBeforeStop(stopped.error, loop.items, stopAt ?? 0, record !== undefined), setting);
