@@ -151,7 +151,7 @@ test('a certificate that can\'t be verified: the run\'s sentence for TLS, and wh
 			const result = await env.engine.testCredential({ apiKey: env.sandbox.apiKey, baseUrl: `https://${host}` });
 			expect(result).toEqual({
 				status: 'Error',
-				message: `The TLS certificate of https://${host} was not accepted. This test always checks it; if you trust this server, the node's Request Options › Ignore SSL Issues can skip the check.`,
+				message: `The TLS certificate of https://${host} was not accepted. This test always checks it; if you trust this server, the node's Request Options › Ignore SSL Issues (Insecure) can skip the check.`,
 			});
 		} finally {
 			stop(server);

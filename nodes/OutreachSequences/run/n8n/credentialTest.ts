@@ -62,7 +62,7 @@ function noAnswerText(probe: Probe & { kind: 'network' }, baseUrl: string): stri
 	const texts: Record<NetworkFaultKind, () => string> = {
 		refused: () => noAnswer.refused(baseUrl),
 		dns: () => noAnswer.dns(baseUrl),
-		tls: () => `${noAnswer.tls(baseUrl)} This test always checks it; if you trust this server, the node's Request Options › Ignore SSL Issues can skip the check.`,
+		tls: () => `${noAnswer.tls(baseUrl)} This test always checks it; if you trust this server, the node's Request Options › Ignore SSL Issues (Insecure) can skip the check.`,
 		timeout: () => noAnswer.timeout(ATTEMPT, duration(CREDENTIAL_TEST_TIMEOUT_MS)),
 		reset: () => `${noAnswer.reset(ATTEMPT)} Try the test again.`,
 		cancelled: () => `${noAnswer.other(ATTEMPT, baseUrl)} It was cancelled.`,

@@ -12,7 +12,7 @@ type SettingsSaidNo = Exclude<NotSentAgain, 'notSafe'>;
 
 export interface RunSummary {
 	items: number;
-	/** Times the service pushed back: a 429 or 503, a refused connection sent again, or rate-limit headers that said stop. */
+	/** Times the service pushed back: a 429 or 503, or rate-limit headers that said stop. */
 	pushBacks: number;
 	/** Requests that waited for the service's pace before they went out, and the longest of their waits. */
 	waitedRequests: number;
