@@ -18,7 +18,7 @@ import { TEST_API_KEYS } from '../harness/keys.mts';
 import { runFixture } from '../harness/workflows.mts';
 
 /** What the build and the sandbox need; dist/ is built anew. */
-const COPIED = ['package.json', 'tsconfig.json', 'gulpfile.js', 'nodes', 'credentials', 'icons', 'openapi', 'sandbox', 'scripts'];
+const COPIED = ['package.json', 'package-lock.json', 'tsconfig.json', 'gulpfile.js', 'nodes', 'credentials', 'icons', 'openapi', 'sandbox', 'scripts'];
 const SCHEMAS = path.join('dist', 'nodes', 'OutreachSequences', '__schema__', 'v1.0.0', 'contact');
 
 /** The recipe's code blocks, each with the file last named before it. */
