@@ -61,7 +61,7 @@ export function summarize(recorded: RecordedRequest[], sequences: JsonObject[], 
 		const name = JSON.stringify(sequence.name);
 		created.set(name, (created.get(name) ?? 0) + 1);
 	}
-	const duplicates = [...created.values()].reduce((sum, count) => sum + count - 1, 0);
+	const repeatedNames = [...created.values()].reduce((sum, count) => sum + count - 1, 0);
 	// The same request (method, target, body) carried out more than once.
 	const succeeded = new Map<string, number>();
 	for (const entry of requests) {
@@ -74,7 +74,7 @@ export function summarize(recorded: RecordedRequest[], sequences: JsonObject[], 
 		requests: requests.length,
 		byStatus,
 		sequencesCreated: sequences.length,
-		duplicateNames: duplicates,
+		duplicateNames: repeatedNames,
 		repeatedSuccesses,
 		maxInFlight,
 	};
