@@ -1,6 +1,7 @@
 // The output schemas that n8n's schema preview shows before the node has run,
 // generated from the contract's OpenAPI document (the one source of truth):
-// one file per operation at __schema__/v<version>/<resource>/<operation>.json
+// for each node operation, the success response of the operationId its
+// operation file names, written to __schema__/v<version>/<resource>/<operation>.json
 // beside the built node file, in the form of n8n's own __schema__ files
 // ({ type: 'object', properties, required, version: 1 }, no $schema).
 //
@@ -31,14 +32,6 @@ import type { INodeProperties } from 'n8n-workflow';
 
 export type Schema = { [key: string]: unknown };
 type Document = { paths: Record<string, Record<string, Schema>>; components?: { schemas?: Record<string, Schema> } };
-
-/** Which of the document's operations, and which success status, each node operation outputs. */
-export const OUTPUT_OF: Record<string, { operationId: string; status: string }> = {
-	'sequence/create': { operationId: 'createSequence', status: '201' },
-	'contact/archive': { operationId: 'archiveContact', status: '200' },
-	'contactList/archive': { operationId: 'archiveContactList', status: '200' },
-	'useCase/get': { operationId: 'getUseCase', status: '200' },
-};
 
 const isObject = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -126,17 +119,17 @@ export function previewForm(document: Document, schema: Schema): Schema {
 	};
 }
 
-/** The output schema of one node operation ('sequence/create'), as n8n's own __schema__ files are written. */
-export function outputSchema(document: Document, resourceOperation: string): Schema {
-	const output = OUTPUT_OF[resourceOperation];
-	if (!output) throw new Error(`No output is declared for ${resourceOperation}`);
+/** The output schema of the document's operation `operationId`: its one success answer, as n8n's own __schema__ files are written. */
+export function outputSchema(document: Document, operationId: string): Schema {
 	const operation = Object.values(document.paths)
 		.flatMap((methods) => Object.values(methods))
-		.find((candidate) => candidate.operationId === output.operationId);
-	const response = ((operation?.responses as Record<string, Schema> | undefined)?.[output.status]?.content as Record<string, Schema> | undefined)?.[
-		'application/json'
-	]?.schema;
-	if (!isObject(response)) throw new Error(`${output.operationId} has no JSON response ${output.status} in the document`);
+		.find((candidate) => candidate.operationId === operationId);
+	if (!operation) throw new Error(`The OpenAPI document has no operation ${operationId}`);
+	const successes = Object.entries((operation.responses ?? {}) as Record<string, Schema>).filter(([status]) => /^2\d\d$/.test(status));
+	if (successes.length !== 1) throw new Error(`${operationId} has ${successes.length} success responses in the document; its output needs exactly one`);
+	const [[status, success]] = successes;
+	const response = (success.content as Record<string, Schema> | undefined)?.['application/json']?.schema;
+	if (!isObject(response)) throw new Error(`${operationId} has no JSON response ${status} in the document`);
 	// n8n's own files end with "version": 1.
 	return { ...previewForm(document, response), version: 1 };
 }

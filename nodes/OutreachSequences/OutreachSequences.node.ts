@@ -1,16 +1,17 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { contactDescription, contactOperations } from './resources/contact';
-import { contactListDescription, contactListOperations } from './resources/contactList';
-import { sequenceDescription, sequenceOperations } from './resources/sequence';
-import { useCaseDescription, useCaseOperations } from './resources/useCase';
+import { contactResource } from './resources/contact';
+import { contactListResource } from './resources/contactList';
+import { sequenceResource } from './resources/sequence';
+import { useCaseResource } from './resources/useCase';
 import { CREDENTIAL_TYPE, defaultResource, Field, Resource } from './describe/names';
 import { requestOptionsProperty } from './describe/properties';
 import { testCredential } from './run/n8n/credentialTest';
 import { runOperation } from './run/n8n/execute';
 
-const operations = [...sequenceOperations, ...contactOperations, ...contactListOperations, ...useCaseOperations];
+/** Every operation of every resource: execute() runs one, and the build writes each one's output schema. */
+export const operations = [sequenceResource, contactResource, contactListResource, useCaseResource].flatMap((resource) => resource.operations);
 
 export class OutreachSequences implements INodeType {
 	description: INodeTypeDescription = {
@@ -42,10 +43,10 @@ export class OutreachSequences implements INodeType {
 				],
 				default: defaultResource,
 			},
-			...sequenceDescription,
-			...contactDescription,
-			...contactListDescription,
-			...useCaseDescription,
+			...sequenceResource.properties,
+			...contactResource.properties,
+			...contactListResource.properties,
+			...useCaseResource.properties,
 			requestOptionsProperty,
 		],
 	};

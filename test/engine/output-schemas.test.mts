@@ -1,13 +1,15 @@
 // Every answer the sandbox gives, as the node puts it out in n8n's engine,
 // validates against the output schema the package ships for its operation
 // (dist/nodes/OutreachSequences/__schema__/v1.0.0/<resource>/<operation>.json,
-// written by npm run build).
+// written by npm run build), and the sandbox served it as the operationId
+// whose response that schema is.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { Ajv } from 'ajv';
 import type { IDataObject } from 'n8n-workflow';
 
+import { operations } from '../../nodes/OutreachSequences/OutreachSequences.node.ts';
 import { seedData } from '../../sandbox/seed.mts';
 import { PACKAGE_DIR } from '../harness/engine.mts';
 import { useEnvironment } from '../harness/setup.mts';
@@ -27,6 +29,7 @@ function validatorFor(resourceOperation: string) {
 
 async function expectAllValid(resourceOperation: string, fixture: string, items: IDataObject[], parameters = {}) {
 	const validate = validatorFor(resourceOperation);
+	const earlier = (await env.sandbox.requests()).length;
 	const run = await runFixture(env.engine, env.sandbox, fixture, { items, parameters, onError: 'continueRegularOutput' });
 	expect(run.all).toHaveLength(items.length);
 	for (const item of run.all) {
@@ -34,6 +37,9 @@ async function expectAllValid(resourceOperation: string, fixture: string, items:
 		const valid = validate(item.json);
 		expect([item.json.id, valid ? [] : validate.errors]).toEqual([item.json.id, []]);
 	}
+	const { operationId } = operations.find((definition) => `${definition.resource}/${definition.operation}` === resourceOperation)!;
+	const served = (await env.sandbox.requests()).slice(earlier).map((request) => request.operationId);
+	expect([served.length, new Set(served)]).toEqual([items.length, new Set([operationId])]);
 	return run.all;
 }
 

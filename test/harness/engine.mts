@@ -311,10 +311,11 @@ function credentialTestFunction(
 	return undefined;
 }
 
-export async function createEngine(): Promise<Engine> {
+/** `packageDir`: another build of the package, such as a temporary copy's. */
+export async function createEngine(packageDir = PACKAGE_DIR): Promise<Engine> {
 	captureEngineLog();
 	await startExpressionEngine();
-	const loader = new PackageDirectoryLoader(PACKAGE_DIR);
+	const loader = new PackageDirectoryLoader(packageDir);
 	await loader.loadAll();
 	const types: INodeTypeData = {};
 	for (const [name, data] of Object.entries(loader.nodeTypes)) types[`${loader.packageName}.${name}`] = data;

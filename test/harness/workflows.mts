@@ -42,8 +42,11 @@ export interface FixtureRun extends RunResult {
 	all: INodeExecutionData[];
 }
 
+/** Where the credential points: the sandbox's URL and key. */
+type Service = Pick<SandboxProcess, 'url' | 'apiKey'>;
+
 /** The fixture with the options applied, and its credentials. */
-function prepared(sandbox: SandboxProcess, name: string, options: RunOptions) {
+function prepared(sandbox: Service, name: string, options: RunOptions) {
 	const fixture = loadFixture(name);
 	const nodes = fixture.nodes.map((node): INode => {
 		if (node.name === 'Items') return { ...node, parameters: { items: JSON.stringify(options.items) } };
@@ -62,7 +65,7 @@ function withOutputs(result: RunResult): FixtureRun {
 	return { ...result, outputs, all: outputs.flat() };
 }
 
-export async function runFixture(engine: Engine, sandbox: SandboxProcess, name: string, options: RunOptions): Promise<FixtureRun> {
+export async function runFixture(engine: Engine, sandbox: Service, name: string, options: RunOptions): Promise<FixtureRun> {
 	const { workflow, credentials } = prepared(sandbox, name, options);
 	return withOutputs(await engine.run(workflow, credentials));
 }

@@ -54,6 +54,20 @@ test('resources and their operations', () => {
 	expect(operationsOf('useCase')).toEqual(['get']);
 });
 
+// n8n saves no parameter left at its default: a saved workflow that never
+// changed the operation runs whatever the default is.
+test("each resource's Operation selector keeps its default", () => {
+	const defaults = description.properties
+		.filter((property) => property.name === 'operation')
+		.map((property) => [property.displayOptions?.show?.resource, property.default]);
+	expect(defaults).toEqual([
+		[['sequence'], 'create'],
+		[['contact'], 'archive'],
+		[['contactList'], 'archive'],
+		[['useCase'], 'get'],
+	]);
+});
+
 test.each([
 	['contact', 'archive', 'contactId'],
 	['contactList', 'archive', 'contactListId'],

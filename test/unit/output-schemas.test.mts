@@ -8,15 +8,17 @@ import { fileURLToPath } from 'node:url';
 
 import { parse } from 'yaml';
 
-import { nodeOperations, OUTPUT_OF, outputSchema, previewForm, singleType } from '../../scripts/output-schemas.mts';
+import { nodeOperations, outputSchema, previewForm, singleType } from '../../scripts/output-schemas.mts';
 import type { Schema } from '../../scripts/output-schemas.mts';
-import { OutreachSequences } from '../../nodes/OutreachSequences/OutreachSequences.node.ts';
+import { operations, OutreachSequences } from '../../nodes/OutreachSequences/OutreachSequences.node.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 const root = path.resolve(here, '..', '..');
 const document = parse(readFileSync(path.join(root, 'openapi', 'outreach-sequences.openapi.yaml'), 'utf8'));
-const schemas = Object.fromEntries(Object.keys(OUTPUT_OF).map((name) => [name, outputSchema(document, name)]));
+const schemas: Record<string, Schema> = Object.fromEntries(
+	operations.map((definition) => [`${definition.resource}/${definition.operation}`, outputSchema(document, definition.operationId)]),
+);
 
 describe('the preview form', () => {
 	test('a type list with null becomes one type and nullable', () => {
@@ -62,13 +64,23 @@ describe('the preview form', () => {
 		expect(item.oneOf).toEqual([a, previewForm(doc, { $ref: '#/components/schemas/B' })]);
 	});
 
-	test('every operation the node offers has a declared output, and nothing else does', () => {
-		expect(nodeOperations(new OutreachSequences().description.properties).sort()).toEqual(Object.keys(OUTPUT_OF).sort());
+	test('every operation the node offers has an output, and nothing else does', () => {
+		expect(nodeOperations(new OutreachSequences().description.properties).sort()).toEqual(Object.keys(schemas).sort());
+	});
+
+	test("each operation's output is the success response of its operationId, and a missing or ambiguous one fails the build", () => {
+		expect(operations.map((definition) => definition.operationId).sort()).toEqual(['archiveContact', 'archiveContactList', 'createSequence', 'getUseCase']);
+		expect(schemas['sequence/create']).toEqual({ ...previewForm(document, { $ref: '#/components/schemas/Sequence' }), version: 1 });
+		expect(schemas['contact/archive']).toEqual({ ...previewForm(document, { $ref: '#/components/schemas/Contact' }), version: 1 });
+		expect(() => outputSchema(document, 'getContact')).toThrow('The OpenAPI document has no operation getContact');
+		const twoAnswers = structuredClone(document);
+		twoAnswers.paths['/v1/use_cases/{useCaseId}'].get.responses['203'] = twoAnswers.paths['/v1/use_cases/{useCaseId}'].get.responses['200'];
+		expect(() => outputSchema(twoAnswers, 'getUseCase')).toThrow('getUseCase has 2 success responses');
 	});
 
 	// What n8n 2.41.1's editor reads (getSchemaForJsonSchema): `type` as one
 	// string, `properties` of an object, `items` of an array; nothing else.
-	test.each(Object.keys(OUTPUT_OF))('%s: every field the editor walks to has one type string, and objects and arrays can be opened', (name) => {
+	test.each(Object.keys(schemas))('%s: every field the editor walks to has one type string, and objects and arrays can be opened', (name) => {
 		const problems: string[] = [];
 		const walk = (schema: Schema, at: string) => {
 			if (typeof schema.type !== 'string') problems.push(`${at}: type ${JSON.stringify(schema.type)}`);

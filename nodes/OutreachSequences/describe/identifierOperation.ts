@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { identifierProperty, toolDescriptionProperty } from './properties';
 import type { OperationName, ResourceName } from './names';
-import type { OperationDefinition, OutreachRequest } from './types';
+import type { OperationDefinition, OperationOption, OutreachRequest } from './types';
 import { encodePathSegment, toIdentifier } from './validation';
 
 /** Read an identifier field of one item, or throw an error that names the field. */
@@ -22,6 +22,9 @@ export function readIdentifier(
  * and no query string: archive a contact, archive a list, get a use case.
  */
 export function identifierOperation(spec: {
+	/** The operation of the service's OpenAPI document that this one sends. */
+	operationId: string;
+	option: OperationOption;
 	/** What the request is: the method, and the path given the identifier already encoded as one segment. */
 	request: {
 		resource: ResourceName;
@@ -45,6 +48,8 @@ export function identifierOperation(spec: {
 	return {
 		resource,
 		operation,
+		operationId: spec.operationId,
+		option: spec.option,
 		readOnly: request.readOnly === true,
 		properties: [identifierProperty({ ...field, description, show }), toolDescriptionProperty(show, spec.toolDescription)],
 		buildRequest(context, itemIndex) {

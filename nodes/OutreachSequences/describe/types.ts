@@ -23,6 +23,13 @@ export interface OutreachRequest {
 	subject: Subject;
 }
 
+/** How a resource's Operation selector offers an operation: "Archive", "Archive a contact", and what it does. */
+export interface OperationOption {
+	name: string;
+	action: string;
+	description: string;
+}
+
 /**
  * One operation: its editor fields and the named function that turns an input
  * item into a request. The builder validates, and throws NodeOperationError
@@ -31,6 +38,9 @@ export interface OutreachRequest {
 export interface OperationDefinition {
 	resource: ResourceName;
 	operation: OperationName;
+	/** The operation of the service's OpenAPI document that this one sends; the build reads its output schema there. */
+	operationId: string;
+	option: OperationOption;
 	properties: INodeProperties[];
 	/** Changes nothing at the service, so it may be sent again after a 500, 502, 504, reset or timeout. */
 	readOnly?: boolean;

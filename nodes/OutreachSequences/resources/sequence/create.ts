@@ -180,6 +180,8 @@ export function buildSequenceFromFields(context: IExecuteFunctions, itemIndex: n
 export const sequenceCreate: OperationDefinition = {
 	resource: Resource.Sequence,
 	operation: Operation.Create,
+	operationId: 'createSequence',
+	option: { name: 'Create', action: 'Create a sequence', description: 'Create an outreach sequence from a name, optional details and schedule steps' },
 	properties: sequenceCreateDescription,
 	buildRequest(context, itemIndex) {
 		const mode = context.getNodeParameter(Field.specifyBody, itemIndex, defaultBodyMode);
