@@ -36,7 +36,7 @@ import type {
 import { Expression, ICredentialsHelper, LoggerProxy, NodeConnectionTypes, NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../../nodes/OutreachSequences/describe/names.ts';
-import { NODE_TYPE, ROOT } from '../../scripts/n8n-launcher.mts';
+import { NODE_TYPE, ROOT } from '../../scripts/n8n/versions.mts';
 
 export { CREDENTIAL_TYPE, NODE_TYPE };
 /** The package folder, which n8n-core loads as it loads a community package. */
