@@ -11,7 +11,8 @@ module.exports = {
 	// the tests, n8n-core and the node share its CommonJS build, as in n8n.
 	moduleNameMapper: { '^n8n-workflow$': '<rootDir>/node_modules/n8n-workflow/dist/cjs/index.js' },
 	transform: { '^.+\\.m?ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json', useESM: true }] },
-	setupFiles: ['<rootDir>/test/harness/user-folder.mts'],
+	setupFiles: ['<rootDir>/test/harness/user-folder.mts', '<rootDir>/test/harness/n8n-log.mts'],
+	globalSetup: '<rootDir>/test/harness/clear-logs.mjs',
 	// Every test file starts n8n's engine and its isolated-vm expression sandbox.
 	testTimeout: 60_000,
 	maxWorkers: 2,

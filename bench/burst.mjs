@@ -16,7 +16,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { DEFAULT_N8N_VERSION } from '../scripts/n8n-launcher.mts';
+import { DEFAULT_N8N_VERSION } from '../scripts/n8n/versions.mts';
 import { burstTable, writeReport } from './report.mjs';
 import { httpNode, log, machine, oursNode, prepare, root, slug } from './setup.mjs';
 

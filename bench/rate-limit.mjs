@@ -13,7 +13,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { DEFAULT_N8N_VERSION, resultDataOf } from '../scripts/n8n-launcher.mts';
+import { DEFAULT_N8N_VERSION } from '../scripts/n8n/versions.mts';
+import { resultDataOf } from '../scripts/n8n/cli.mts';
 import { rateLimitChart } from './chart.mjs';
 import { rateLimitTable, writeReport } from './report.mjs';
 import { benchWorkflow, httpNode, log, machine, oursNode, prepare, root, slug } from './setup.mjs';

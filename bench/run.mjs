@@ -17,7 +17,8 @@ import path from 'node:path';
 
 import { renderChart } from './chart.mjs';
 import { resultTable, writeReport } from './report.mjs';
-import { DEFAULT_N8N_VERSION, PACKAGE_NAME as PACKAGE, resultDataOf } from '../scripts/n8n-launcher.mts';
+import { DEFAULT_N8N_VERSION, PACKAGE_NAME as PACKAGE } from '../scripts/n8n/versions.mts';
+import { resultDataOf } from '../scripts/n8n/cli.mts';
 import { benchWorkflow, httpNode, log, machine, oursNode, prepare, root, slug } from './setup.mjs';
 
 const version = process.env.BENCH_N8N ?? DEFAULT_N8N_VERSION;

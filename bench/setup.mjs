@@ -1,26 +1,22 @@
 // What both benchmarks share: real n8n and this package in it through the
-// project's n8n launcher (scripts/n8n-launcher.mts), the sandbox as its own
+// project's n8n launcher (scripts/n8n/), the sandbox as its own
 // process, the two credentials, and `n8n execute` of an imported workflow.
 import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+import { NODE_TYPE, ROOT, n8nBin } from '../scripts/n8n/versions.mts';
+import { installN8n } from '../scripts/n8n/install.mts';
 import {
-	NODE_TYPE,
-	ROOT,
-	freePort,
 	importCredentials,
 	importWorkflows,
-	installN8n,
 	installPackage,
-	n8nBin,
 	n8nEnv,
 	packPackage,
 	publishWorkflow,
-	startDaemon,
-	startSandbox,
-} from '../scripts/n8n-launcher.mts';
+} from '../scripts/n8n/user-folder.mts';
+import { freePort, startDaemon, startSandbox } from '../scripts/n8n/processes.mts';
 
 export const root = ROOT;
 export const log = (text) => process.stderr.write(`${text}\n`);

@@ -15,11 +15,12 @@
 // Plain JavaScript on purpose: it has to run before Node 24 and the
 // dependencies are there.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { machineGlobalConfig, userConfigWithoutNodedir } from './npm-config.mjs';
 import { groupAlive, signalGroup } from './process-groups.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -49,13 +50,6 @@ function nodePackage() {
 	const arch = arches[process.arch];
 	if (!platform || !arch) return undefined;
 	return `node-${platform}-${arch}`;
-}
-
-/** The npm global config the machine's own Node uses (a CA file, a registry), kept when another Node runs npm. */
-function machineGlobalConfig() {
-	const result = spawnSync('npm', ['config', 'get', 'globalconfig'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-	const file = result.status === 0 ? result.stdout.trim() : '';
-	return file && existsSync(file) ? file : undefined;
 }
 
 /** Node 24 for this project: the one running, or the one in .cache/node24, fetched when missing. */
@@ -103,9 +97,9 @@ function environmentFor(node) {
 	// ~/.npmrc ("Unknown user config"): npm runs with a copy that leaves it
 	// out. node-gyp gets it under its own name, and the n8n install, whose
 	// sqlite3 build has a node-gyp that reads only npm_config_nodedir, under
-	// NPMRC_NODEDIR (scripts/n8n-launcher.mts).
+	// NPMRC_NODEDIR (scripts/n8n/install.mts).
 	const userConfig = env.npm_config_userconfig ?? path.join(os.homedir(), '.npmrc');
-	const withoutNodedir = userConfigWithoutNodedir(userConfig);
+	const withoutNodedir = userConfigWithoutNodedir(userConfig, root);
 	if (withoutNodedir) {
 		env.npm_config_userconfig = withoutNodedir.file;
 		if (withoutNodedir.nodedir) {
@@ -116,34 +110,11 @@ function environmentFor(node) {
 	if (!node.fetched) return env;
 	env.PATH = `${path.dirname(node.bin)}${path.delimiter}${process.env.PATH ?? ''}`;
 	// npm looks for its global config beside the Node that runs it.
-	const globalConfig = process.env.npm_config_globalconfig ?? machineGlobalConfig();
+	const globalConfig = process.env.npm_config_globalconfig ?? machineGlobalConfig(root);
 	if (globalConfig) env.npm_config_globalconfig = globalConfig;
 	// Native addons (sqlite3 for n8n) are built against this Node's headers.
 	env.npm_package_config_node_gyp_nodedir = node.home;
 	return env;
-}
-
-/**
- * When the npm user config sets `nodedir`, a copy of it without that line, in
- * .cache/npmrc (readable by its owner only, as it may hold a token), and the
- * nodedir it named; else undefined.
- */
-function userConfigWithoutNodedir(file) {
-	if (path.resolve(file) === path.join(root, '.cache', 'npmrc') || !existsSync(file)) return undefined;
-	const lines = readFileSync(file, 'utf8').split(/\r?\n/);
-	const isNodedir = (line) => /^\s*nodedir\s*=/.test(line);
-	const line = lines.find(isNodedir);
-	if (line === undefined) return undefined;
-	const copy = path.join(root, '.cache', 'npmrc');
-	mkdirSync(path.dirname(copy), { recursive: true });
-	const text = `${lines.filter((candidate) => !isNodedir(candidate)).join('\n')}\n`;
-	// Written whole and renamed into place: npm scripts running side by side read it.
-	if (!existsSync(copy) || readFileSync(copy, 'utf8') !== text) {
-		const partial = `${copy}.${process.pid}`;
-		writeFileSync(partial, text, { mode: 0o600 });
-		renameSync(partial, copy);
-	}
-	return { file: copy, nodedir: line.slice(line.indexOf('=') + 1).trim() };
 }
 
 /** Lock entries whose installed version differs or is missing; optional ones (other platforms) may be absent. */

@@ -20,23 +20,22 @@ import {
 	DEFAULT_N8N_VERSION,
 	LaunchError,
 	ROOT,
-	checkN8nVersion,
+	n8nBin,
+} from './n8n/versions.mts';
+import { checkN8nVersion, elapsed, installN8n } from './n8n/install.mts';
+import {
 	exampleWorkflowFiles,
-	elapsed,
 	importCredentials,
 	importWorkflows,
-	installN8n,
 	installPackage,
-	n8nBin,
 	n8nEnv,
-	n8nReason,
 	packPackage,
 	publishWorkflow,
-	startDaemon,
-	startSandbox,
 	unpublishWorkflow,
-} from './n8n-launcher.mts';
-import type { Daemon } from './n8n-launcher.mts';
+} from './n8n/user-folder.mts';
+import { n8nReason } from './n8n/cli.mts';
+import { startDaemon, startSandbox } from './n8n/processes.mts';
+import type { Daemon } from './n8n/processes.mts';
 
 const version = process.env.N8N_VERSION || DEFAULT_N8N_VERSION;
 const port = Number(process.env.N8N_PORT ?? 5678);

@@ -15,17 +15,18 @@ import {
 	DEFAULT_N8N_VERSION,
 	LaunchError,
 	ROOT,
+	n8nBin,
+} from './n8n/versions.mts';
+import { installN8n } from './n8n/install.mts';
+import {
 	importCredentials,
 	importWorkflows,
-	installN8n,
 	installPackage,
-	n8nBin,
-	n8nCli,
 	n8nEnv,
 	packPackage,
-	resultDataOf,
-	startSandbox,
-} from './n8n-launcher.mts';
+} from './n8n/user-folder.mts';
+import { n8nCli, resultDataOf } from './n8n/cli.mts';
+import { startSandbox } from './n8n/processes.mts';
 import { checkN8nSignals, missingSignals, signalReport } from './n8n-signals.mts';
 
 interface NodeRun {

@@ -1,7 +1,7 @@
 // The n8n signals the node's tool mode reads (run/tool.ts, N8N_SIGNALS) are in
 // the n8n versions CI installs, each where its `since` says. `npm run try:n8n`
 // checks the other versions of README › Compatibility the same way.
-import { n8nInstallDir } from '../../scripts/n8n-launcher.mts';
+import { n8nInstallDir } from '../../scripts/n8n/versions.mts';
 import { checkN8nSignals, missingSignals } from '../../scripts/n8n-signals.mts';
 import { N8N_CURRENT, N8N_MAINTAINED, prepareN8n } from './harness/n8n.mts';
 

@@ -1,10 +1,12 @@
 // What the user reads when the service or the network fails, for each kind
 // of failure; healthy items in the same run are unaffected.
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import type { Fault } from '../harness/sandbox.mts';
 import { NOT_SENT_AGAIN, RETRY_OFF, runFixture } from '../harness/workflows.mts';
+import { ENGINE_LOG } from '../harness/n8n-log.mts';
 import { useEnvironment } from '../harness/setup.mts';
 
 const env = useEnvironment();
@@ -165,4 +167,21 @@ test('the API key never appears in an error, even when the service echoes it', a
 	const { message, error } = await archiveWithFault({ status: 400, body: { message: `bad key ${env.sandbox.apiKey}` } });
 	expect(message).toBe('The outreach service refused to archive contact "c-43" (HTTP 400): bad key [API key]');
 	expect(JSON.stringify(error)).not.toContain(env.sandbox.apiKey);
+});
+
+test("n8n logs a failed item's message to artifacts/engine/n8n.log, not to the console", async () => {
+	const printed: string[] = [];
+	const consoleLog = console.log;
+	console.log = (...args: unknown[]) => void printed.push(args.map(String).join(' '));
+	try {
+		const { message } = await archiveWithFault({ status: 409, body: { error: `already archived, said at ${Date.now()}` } });
+		// As JSON in the file; n8n's logger writes it there in the background.
+		const logged = JSON.stringify(message).slice(1, -1);
+		const deadline = Date.now() + 10_000;
+		while (!readFileSync(ENGINE_LOG, 'utf8').includes(logged) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+		expect(readFileSync(ENGINE_LOG, 'utf8')).toContain(logged);
+		expect(printed.join('\n')).not.toContain(message);
+	} finally {
+		console.log = consoleLog;
+	}
 });

@@ -36,7 +36,8 @@ import type {
 import { Expression, ICredentialsHelper, LoggerProxy, NodeConnectionTypes, NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../../nodes/OutreachSequences/describe/names.ts';
-import { NODE_TYPE, ROOT } from '../../scripts/n8n-launcher.mts';
+import { NODE_TYPE, ROOT } from '../../scripts/n8n/versions.mts';
+import { ENGINE_LOG } from './n8n-log.mts';
 
 export { CREDENTIAL_TYPE, NODE_TYPE };
 /** The package folder, which n8n-core loads as it loads a community package. */
@@ -277,13 +278,15 @@ export async function stopExpressionEngine(): Promise<void> {
 	}
 }
 
-/** The engine's own log lines, at debug level, for the secret scan (artifacts/engine). */
+/**
+ * The engine's log lines before n8n-core builds its logger, at debug level,
+ * into n8n's log (test/harness/n8n-log.mts), which the secret scan reads.
+ * Once built, n8n's logger takes LoggerProxy over and writes there itself.
+ */
 function captureEngineLog(): void {
-	const folder = path.join(PACKAGE_DIR, 'artifacts', 'engine');
-	mkdirSync(folder, { recursive: true });
-	const file = path.join(folder, `n8n-core-${process.pid}.log`);
+	mkdirSync(path.dirname(ENGINE_LOG), { recursive: true });
 	const write = (level: string) => (message: string, metadata?: object) =>
-		appendFileSync(file, `${level} ${message} ${metadata ? JSON.stringify(metadata) : ''}\n`);
+		appendFileSync(ENGINE_LOG, `${JSON.stringify({ level, message, ...metadata })}\n`);
 	LoggerProxy.init({ error: write('error'), warn: write('warn'), info: write('info'), debug: write('debug') });
 }
 

@@ -2,8 +2,8 @@
 // stand-in runs on Node's own TypeScript support, as `npm run sandbox` does),
 // reached over loopback sockets, with its test-support routes under /__sandbox/.
 import type { Fault, RateLimit, RecordedRequest } from '../../sandbox/server.mts';
-import { startSandbox } from '../../scripts/n8n-launcher.mts';
-import type { Daemon } from '../../scripts/n8n-launcher.mts';
+import { startSandbox } from '../../scripts/n8n/processes.mts';
+import type { Daemon } from '../../scripts/n8n/processes.mts';
 import { TEST_API_KEYS } from './keys.mts';
 
 export type { Fault, RateLimit, RecordedRequest };

@@ -4,7 +4,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
-import { ROOT } from '../../scripts/n8n-launcher.mts';
+import { ROOT } from '../../scripts/n8n/versions.mts';
 
 const NODE = path.join(ROOT, 'nodes', 'OutreachSequences');
 

@@ -1,4 +1,4 @@
-// Real n8n for the end-to-end suites, through scripts/n8n-launcher.mts (the
+// Real n8n for the end-to-end suites, through scripts/n8n/ (the
 // one place that installs n8n, packs and installs this package, imports and
 // runs n8n), plus what only the suites need: owners, REST calls, readiness.
 import { execFileSync } from 'node:child_process';
@@ -11,29 +11,26 @@ import {
 	DEFAULT_N8N_VERSION,
 	MAINTAINED_N8N_VERSION,
 	ROOT,
-	installPackage,
 	n8nBin,
-	n8nEnv as launcherEnv,
 	n8nInstallDir,
-	resultDataOf,
-	startDaemon,
-} from '../../../scripts/n8n-launcher.mts';
-import type { Daemon } from '../../../scripts/n8n-launcher.mts';
+} from '../../../scripts/n8n/versions.mts';
+import { installPackage, n8nEnv as launcherEnv } from '../../../scripts/n8n/user-folder.mts';
+import { resultDataOf } from '../../../scripts/n8n/cli.mts';
+import { startDaemon } from '../../../scripts/n8n/processes.mts';
+import type { Daemon } from '../../../scripts/n8n/processes.mts';
 
+export { NODE_TYPE, PACKAGE_NAME, ROOT } from '../../../scripts/n8n/versions.mts';
 export {
-	NODE_TYPE,
 	exampleWorkflowFiles,
-	PACKAGE_NAME,
-	ROOT,
-	freePort,
 	importCredentials,
 	importWorkflows,
-	n8nCli,
 	packPackage,
 	publishWorkflow,
-	startDaemon,
-} from '../../../scripts/n8n-launcher.mts';
-export type { CliResult, Daemon } from '../../../scripts/n8n-launcher.mts';
+} from '../../../scripts/n8n/user-folder.mts';
+export { n8nCli } from '../../../scripts/n8n/cli.mts';
+export { freePort, startDaemon } from '../../../scripts/n8n/processes.mts';
+export type { CliResult } from '../../../scripts/n8n/cli.mts';
+export type { Daemon } from '../../../scripts/n8n/processes.mts';
 
 export const ARTIFACTS = path.join(ROOT, 'artifacts', 'e2e');
 

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { parse } from 'flatted';
 
 import type { SandboxProcess } from '../../harness/sandbox.mts';
-import type { StoredCredential } from '../../../scripts/n8n-launcher.mts';
+import type { StoredCredential } from '../../../scripts/n8n/user-folder.mts';
 import { recordLog } from './logs.mts';
 import {
 	freePort,
