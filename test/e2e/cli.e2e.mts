@@ -93,7 +93,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s, package installed from its
 			networkError: 'reset',
 		},
 	])('$fault: the item says so in those words, the others are unaffected', async ({ setup, error, networkError }) => {
-		const label = 'drop' in setup ? setup.drop : 'timeout';
+		const label = ('drop' in setup && setup.drop) || 'timeout';
 		const { run } = await executeWith(n8n, sandbox(), label, FAULTS_WORKFLOW, [{ pathPrefix: '/v1/contacts/c-42/', ...setup }]);
 		const [items] = outputsOf(run, 'Outreach Sequences');
 		expect(items.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
