@@ -169,19 +169,21 @@ async function boot(setup: N8nSetup, stops: Array<() => Promise<void>>): Promise
 		for (const route of setup.ready ?? []) await waitForWebhook(new URL(`${url}${route}`), main);
 	}
 	const workers: Daemon[] = [];
+	const health: number[] = [];
 	for (let index = 0; queue && index < (setup.workers ?? 2); index++) {
-		const health = await freePort();
+		health.push(await freePort());
 		const workerEnv = n8nEnv(await userFolderWithPackage(tarball), {
 			...shared,
 			QUEUE_HEALTH_CHECK_ACTIVE: 'true',
-			QUEUE_HEALTH_CHECK_PORT: String(health),
+			QUEUE_HEALTH_CHECK_PORT: String(health[index]),
 			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 		});
 		const worker = startDaemon(bin, ['worker', '--concurrency=10'], workerEnv);
 		workers.push(worker);
 		stops.push(() => worker.stop());
-		await waitForHttp(`http://127.0.0.1:${health}/healthz/readiness`, worker);
 	}
+	// The workers start side by side.
+	await Promise.all(workers.map((worker, index) => waitForHttp(`http://127.0.0.1:${health[index]}/healthz/readiness`, worker)));
 	const call = <T,>(method: string, route: string, body?: unknown) => rest<T>(server, method, route, body);
 	return {
 		version: setup.version,
