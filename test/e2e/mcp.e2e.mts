@@ -16,17 +16,14 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { TEST_API_KEYS } from '../harness/keys.mts';
 import { recordLog } from './harness/logs.mts';
 import { N8N_CURRENT, N8N_MAINTAINED, PACKAGE_NAME, ROOT, declaredToolDescription, type McpToolResult } from './harness/n8n.mts';
+import { outreachApiCredential } from './harness/credentials.mts';
 import { useN8n, useSandbox } from './harness/stage.mts';
+import type { WorkflowNode } from './harness/workflows.mts';
 
 const EXAMPLE = path.join(ROOT, 'examples', 'mcp-server.workflow.json');
 const MCP_TOKEN = 'e2e-mcp-client-token-71c3';
 
-interface ExampleNode {
-	name: string;
-	type: string;
-	parameters: Record<string, unknown>;
-	credentials?: Record<string, { id: string; name: string }>;
-}
+type ExampleNode = WorkflowNode & { parameters: Record<string, unknown>; credentials?: Record<string, { id: string; name: string }> };
 const example = JSON.parse(readFileSync(EXAMPLE, 'utf8')) as { id: string; nodes: ExampleNode[] };
 const trigger = example.nodes.find((node) => node.type === '@n8n/n8n-nodes-langchain.mcpTrigger')!;
 const exampleTool = (name: string) => example.nodes.find((node) => node.name === name)!;
@@ -62,10 +59,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: the four operations as too
 		version,
 		name: `mcp-${version}`,
 		run: 'server',
-		credentials: [
-			{ ...outreach, type: 'outreachSequencesApi', data: { apiKey: sandbox().apiKey, baseUrl: sandbox().url } },
-			{ ...bearer, type: 'httpBearerAuth', data: { token: MCP_TOKEN } },
-		],
+		credentials: [outreachApiCredential(outreach.id, sandbox().apiKey, sandbox().url, outreach.name), { ...bearer, type: 'httpBearerAuth', data: { token: MCP_TOKEN } }],
 		workflows: [EXAMPLE],
 		publish: [example.id],
 		ready: [route],
