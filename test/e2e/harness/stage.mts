@@ -166,7 +166,6 @@ async function boot(setup: N8nSetup, stops: Array<() => Promise<void>>): Promise
 		const url = `http://127.0.0.1:${port}`;
 		await waitForHttp(`${url}/healthz/readiness`, main);
 		server = { url, daemon: main, cookie: await setupOwner(url) };
-		for (const route of setup.ready ?? []) await waitForWebhook(new URL(`${url}${route}`), main);
 	}
 	const workers: Daemon[] = [];
 	const health: number[] = [];
@@ -184,6 +183,8 @@ async function boot(setup: N8nSetup, stops: Array<() => Promise<void>>): Promise
 	}
 	// The workers start side by side.
 	await Promise.all(workers.map((worker, index) => waitForHttp(`http://127.0.0.1:${health[index]}/healthz/readiness`, worker)));
+	// After the workers: in queue mode a webhook's probe runs on a worker, and main answers it when one has.
+	for (const route of setup.ready ?? []) await waitForWebhook(new URL(`${server.url}${route}`), server.daemon);
 	const call = <T,>(method: string, route: string, body?: unknown) => rest<T>(server, method, route, body);
 	return {
 		version: setup.version,
