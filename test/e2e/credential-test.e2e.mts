@@ -5,21 +5,9 @@
 // the first time a wrong key is caught by the test. The browser view of the
 // same sentences is in editor.e2e.mts (2.41.1).
 import { TEST_API_KEYS } from '../harness/keys.mts';
-import { SandboxProcess } from '../harness/sandbox.mts';
-import { recordLog } from './harness/logs.mts';
-import {
-	N8N_CURRENT,
-	N8N_MAINTAINED,
-	freePort,
-	importCredentials,
-	n8nEnv,
-	packPackage,
-	prepareN8n,
-	rest,
-	startN8nServer,
-	userFolderWithPackage,
-	type N8nServer,
-} from './harness/n8n.mts';
+import { N8N_CURRENT, N8N_MAINTAINED, freePort } from './harness/n8n.mts';
+import { SAYS, UNKNOWN_HOST_URL, outreachApiCredential } from './harness/credentials.mts';
+import { useN8n, useSandbox } from './harness/stage.mts';
 
 interface Case {
 	id: string;
@@ -28,87 +16,43 @@ interface Case {
 }
 
 describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: the credential test, as the credential dialog runs it', (version) => {
-	let sandbox: SandboxProcess;
-	let server: N8nServer;
+	const sandbox = useSandbox(TEST_API_KEYS.credentialTest);
 	let refusedUrl: string;
+	const schemeless = () => sandbox().url.replace(/^http:\/\//, '');
 
 	const cases: Case[] = [
-		{
-			id: 'credTestGood',
-			data: () => ({ apiKey: sandbox.apiKey, baseUrl: sandbox.url }),
-			result: () => ({ status: 'OK', message: 'The outreach service accepted the API key.' }),
-		},
-		{
-			id: 'credTestWrongKey',
-			data: () => ({ apiKey: 'not-the-key', baseUrl: sandbox.url }),
-			result: () => ({
-				status: 'Error',
-				message: "The service rejected the API key (HTTP 401). Copy a key from the service's portal: General › Integrations › API Keys.",
-			}),
-		},
+		{ id: 'credTestGood', data: () => ({ apiKey: sandbox().apiKey, baseUrl: sandbox().url }), result: () => ({ status: 'OK', message: SAYS.accepted }) },
+		{ id: 'credTestWrongKey', data: () => ({ apiKey: 'not-the-key', baseUrl: sandbox().url }), result: () => ({ status: 'Error', message: SAYS.wrongKey }) },
 		{
 			id: 'credTestSchemeless',
-			data: () => ({ apiKey: sandbox.apiKey, baseUrl: sandbox.url.replace(/^http:\/\//, '') }),
-			result: () => {
-				const schemeless = sandbox.url.replace(/^http:\/\//, '');
-				return {
-					status: 'Error',
-					message: `The credential's Base URL "${schemeless}" has no http:// or https:// at the start. Add the one the service uses, for example https://${schemeless}.`,
-				};
-			},
+			data: () => ({ apiKey: sandbox().apiKey, baseUrl: schemeless() }),
+			result: () => ({ status: 'Error', message: SAYS.schemeless(schemeless()) }),
 		},
-		{
-			id: 'credTestRefused',
-			data: () => ({ apiKey: sandbox.apiKey, baseUrl: refusedUrl }),
-			result: () => ({
-				status: 'Error',
-				message: `Could not connect to the outreach service at ${refusedUrl}: the connection was refused. Check the credential's Base URL and that the service is running.`,
-			}),
-		},
-		{
-			id: 'credTestNoHost',
-			data: () => ({ apiKey: sandbox.apiKey, baseUrl: 'http://outreach-sandbox.invalid' }),
-			result: () => ({
-				status: 'Error',
-				message: 'The host "outreach-sandbox.invalid" in the credential\'s Base URL could not be found: the DNS lookup failed.',
-			}),
-		},
+		{ id: 'credTestRefused', data: () => ({ apiKey: sandbox().apiKey, baseUrl: refusedUrl }), result: () => ({ status: 'Error', message: SAYS.refused(refusedUrl) }) },
+		{ id: 'credTestNoHost', data: () => ({ apiKey: sandbox().apiKey, baseUrl: UNKNOWN_HOST_URL }), result: () => ({ status: 'Error', message: SAYS.unknownHost }) },
 	];
 
 	beforeAll(async () => {
-		const bin = prepareN8n(version);
-		const folder = await userFolderWithPackage(packPackage());
-		sandbox = await SandboxProcess.start(TEST_API_KEYS.credentialTest);
 		// A free port: nothing listens there.
 		refusedUrl = `http://127.0.0.1:${await freePort()}`;
-		const port = await freePort();
-		const env = n8nEnv(folder, { N8N_PORT: String(port), N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
-		await importCredentials(
-			bin,
-			env,
-			cases.map(({ id, data }) => ({ id, name: id, type: 'outreachSequencesApi', data: data() })),
-		);
-		server = await startN8nServer(bin, env, port);
 	});
-
-	afterAll(async () => {
-		if (server) {
-			await server.daemon.stop();
-			recordLog(`credential-test-${version}`, server.daemon.log());
-		}
-		await sandbox?.close();
-	});
+	const n8n = useN8n(() => ({
+		version,
+		name: `credential-test-${version}`,
+		run: 'server',
+		credentials: cases.map(({ id, data }) => outreachApiCredential(id, data().apiKey, data().baseUrl)),
+	}));
 
 	test.each(cases.map((entry) => [entry.id, entry] as const))('%s', async (_, { id, data, result }) => {
-		const answer = await rest<{ status: string; message: string }>(server, 'POST', '/credentials/test', {
+		const answer = await n8n.rest<{ status: string; message: string }>('POST', '/credentials/test', {
 			credentials: { id, name: id, type: 'outreachSequencesApi', data: data() },
 		});
 		expect(answer).toEqual(result());
-		expect(answer.message).not.toContain(sandbox.apiKey);
+		expect(answer.message).not.toContain(sandbox().apiKey);
 	});
 
 	test('only the tests whose Base URL is the sandbox reached it, each with one GET of the probe', async () => {
-		const requests = await sandbox.requests();
+		const requests = await sandbox().requests();
 		expect(requests.map((request) => `${request.method} ${request.url} ${request.status}`)).toEqual([
 			'GET /v1/use_cases/n8n-credential-test 404',
 			'GET /v1/use_cases/n8n-credential-test 401',

@@ -8,29 +8,16 @@
 import { copyFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
+import type { BrowserContext, Page, Response } from 'playwright-core';
 
 import { TEST_API_KEYS } from '../harness/keys.mts';
-import { SandboxProcess } from '../harness/sandbox.mts';
-import { launchChromium, screenshotPath } from './harness/browser.mts';
-import { recordLog } from './harness/logs.mts';
-import {
-	N8N_CURRENT,
-	PACKAGE_NAME,
-	ROOT,
-	exampleWorkflowFiles,
-	freePort,
-	importCredentials,
-	importWorkflows,
-	n8nEnv,
-	packPackage,
-	prepareN8n,
-	startN8nServer,
-	userFolderWithPackage,
-	type N8nServer,
-} from './harness/n8n.mts';
+import { openNode, screenshotPath, signedInContext, useChromium } from './harness/browser.mts';
+import { N8N_CURRENT, PACKAGE_NAME, ROOT, exampleWorkflowFiles, freePort } from './harness/n8n.mts';
+import { SAYS, outreachApiCredential } from './harness/credentials.mts';
+import { SANDBOX_CREDENTIAL_ID, useN8n, useSandbox } from './harness/stage.mts';
+import { workflowOf, type WorkflowNode } from './harness/workflows.mts';
 
-const GOOD = 'outreachSandbox';
+const GOOD = SANDBOX_CREDENTIAL_ID;
 const WRONG = 'outreachWrongKey';
 const SCHEMELESS = 'outreachSchemeless';
 const REFUSED = 'outreachRefused';
@@ -55,83 +42,46 @@ const HINTS_WORKFLOW = 'outreach-execution-hints';
 const HINTS_CONTACTS = ['zz-404', 'c-42'];
 const HINTS_FAILED = 1;
 
-function hintsWorkflow(): object {
-	const example = JSON.parse(readFileSync(path.join(ROOT, 'examples', 'archive-contact.workflow.json'), 'utf8')) as {
-		nodes: Array<{ name: string; position: number[]; parameters: Record<string, unknown>; [key: string]: unknown }>;
-		connections: Record<string, unknown>;
-		[key: string]: unknown;
-	};
-	const nodes = example.nodes.map((node) => {
-		if (node.name === 'Input') {
-			return { ...node, parameters: { ...node.parameters, jsonOutput: JSON.stringify({ contacts: HINTS_CONTACTS.map((id) => ({ id })) }) } };
-		}
-		if (node.name === 'Archive Contact') return { ...node, position: [660, 0], onError: 'continueRegularOutput', retryOnFail: true };
-		return node;
-	});
-	nodes.push({
-		id: 'split',
-		name: 'One item per contact',
-		type: 'n8n-nodes-base.splitOut',
-		typeVersion: 1,
-		position: [440, 0],
-		parameters: { fieldToSplitOut: 'contacts', options: {} },
-	});
-	const main = (node: string) => ({ main: [[{ node, type: 'main', index: 0 }]] });
-	return {
-		...example,
-		id: HINTS_WORKFLOW,
-		name: 'Outreach: execution hints (e2e)',
-		versionId: '5d0c3a6e-2f4b-4f7e-9a51-0e6f2b8c7d11',
-		nodes,
-		connections: { Start: main('Input'), Input: main('One item per contact'), 'One item per contact': main('Archive Contact') },
-	};
+function hintsWorkflow() {
+	const example = JSON.parse(readFileSync(path.join(ROOT, 'examples', 'archive-contact.workflow.json'), 'utf8')) as { nodes: WorkflowNode[] };
+	const node = (name: string) => example.nodes.find((candidate) => candidate.name === name)!;
+	const input = node('Input');
+	const workflow = workflowOf(HINTS_WORKFLOW, [
+		node('Start'),
+		{ ...input, parameters: { ...input.parameters, jsonOutput: JSON.stringify({ contacts: HINTS_CONTACTS.map((id) => ({ id })) }) } },
+		{ name: 'One item per contact', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [440, 0], parameters: { fieldToSplitOut: 'contacts', options: {} } },
+		{ ...node('Archive Contact'), position: [660, 0], onError: 'continueRegularOutput', retryOnFail: true },
+	]);
+	return { ...workflow, name: 'Outreach: execution hints (e2e)', versionId: '5d0c3a6e-2f4b-4f7e-9a51-0e6f2b8c7d11' };
 }
 
 describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
-	let sandbox: SandboxProcess;
-	let server: N8nServer;
-	let browser: Browser;
-	let context: BrowserContext;
+	const sandbox = useSandbox(TEST_API_KEYS.editor);
 	/** The credentials' Base URLs that the test sentences name. */
 	let schemeless: string;
 	let refusedUrl: string;
-
 	beforeAll(async () => {
-		const bin = prepareN8n(N8N_CURRENT);
-		const folder = await userFolderWithPackage(packPackage());
-		sandbox = await SandboxProcess.start(TEST_API_KEYS.editor);
-		const port = await freePort();
-		// Debug logging, so that the secret scan reads everything n8n can log.
-		const env = n8nEnv(folder, { N8N_PORT: String(port), N8N_RUNNERS_BROKER_PORT: String(await freePort()), N8N_LOG_LEVEL: 'debug' });
-
-		schemeless = sandbox.url.replace(/^http:\/\//, '');
+		schemeless = sandbox().url.replace(/^http:\/\//, '');
 		// A free port: nothing listens there.
 		refusedUrl = `http://127.0.0.1:${await freePort()}`;
-		await importCredentials(bin, env, [
-			{ id: GOOD, name: 'Outreach sandbox', type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: sandbox.url } },
-			{ id: WRONG, name: 'Outreach wrong key', type: 'outreachSequencesApi', data: { apiKey: 'not-the-key', baseUrl: sandbox.url } },
-			{ id: SCHEMELESS, name: 'Outreach no scheme', type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: schemeless } },
-			{ id: REFUSED, name: 'Outreach refused', type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: refusedUrl } },
-		]);
-		await importWorkflows(bin, env, [...exampleWorkflowFiles(), hintsWorkflow()]);
-
-		server = await startN8nServer(bin, env, port);
-		browser = await launchChromium();
 	});
-
-	afterAll(async () => {
-		await browser?.close();
-		if (server) {
-			await server.daemon.stop();
-			recordLog('editor-n8n-start', server.daemon.log());
-		}
-		await sandbox?.close();
-	});
+	const n8n = useN8n(() => ({
+		version: N8N_CURRENT,
+		name: 'editor-n8n-start',
+		run: 'server',
+		sandbox: sandbox(),
+		credentials: [
+			outreachApiCredential(WRONG, 'not-the-key', sandbox().url, 'Outreach wrong key'),
+			outreachApiCredential(SCHEMELESS, sandbox().apiKey, schemeless, 'Outreach no scheme'),
+			outreachApiCredential(REFUSED, sandbox().apiKey, refusedUrl, 'Outreach refused'),
+		],
+		workflows: [...exampleWorkflowFiles(), hintsWorkflow()],
+	}));
+	const browser = useChromium();
+	let context: BrowserContext;
 
 	async function newPage(theme: 'light' | 'dark'): Promise<{ page: Page; icons: Response[] }> {
-		context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: theme });
-		const [name, value] = server.cookie.split('=');
-		await context.addCookies([{ name, value, url: server.url }]);
+		context = await signedInContext(browser(), n8n.server, { viewport: { width: 1440, height: 900 }, colorScheme: theme });
 		await context.addInitScript({ content: `localStorage.setItem('N8N_THEME', ${JSON.stringify(theme)});` });
 		const page = await context.newPage();
 		const icons: Response[] = [];
@@ -141,16 +91,8 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 		return { page, icons };
 	}
 
-	async function openNode(page: Page, workflow: string, node: string): Promise<void> {
-		await page.goto(`${server.url}/workflow/${workflow}`);
-		const canvasNode = page.locator(`[data-test-id="canvas-node"][data-node-name="${node}"]`);
-		await canvasNode.waitFor({ timeout: 60_000 });
-		await canvasNode.dblclick();
-		await page.locator('[data-test-id="ndv"]').waitFor();
-	}
-
 	test('on n8n 2.x the running server offers the node as an AI tool', async () => {
-		const response = await fetch(`${server.url}/types/nodes.json`, { headers: { cookie: server.cookie } });
+		const response = await fetch(`${n8n.server.url}/types/nodes.json`, { headers: { cookie: n8n.server.cookie } });
 		expect(response.status).toBe(200);
 		const types = (await response.json()) as Array<{ name: string }>;
 		const names = types.map((type) => type.name);
@@ -160,7 +102,7 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 
 	test.each(PANELS)('$shot: the parameter panel renders its fields, with the node icon', async (panel) => {
 		const { page, icons } = await newPage('light');
-		await openNode(page, panel.workflow, panel.node);
+		await openNode(page, n8n.server, panel.workflow, panel.node);
 		const ndv = page.locator('[data-test-id="ndv"]');
 		for (const label of panel.labels) {
 			await expect(ndv.getByText(label, { exact: true }).first().isVisible()).resolves.toBe(true);
@@ -173,7 +115,7 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 
 	test.each(['light', 'dark'] as const)('the node icon loads in the %s theme', async (theme) => {
 		const { page, icons } = await newPage(theme);
-		await openNode(page, 'outreach-all-operations', 'Get Use Case');
+		await openNode(page, n8n.server, 'outreach-all-operations', 'Get Use Case');
 		await page.locator('[data-test-id="ndv-close-button"]').click();
 		await page.screenshot({ path: screenshotPath(`canvas-${theme}`) });
 		const expected = theme === 'dark' ? 'outreachSequences.dark.svg' : 'outreachSequences.svg';
@@ -184,14 +126,14 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 	});
 
 	async function openCredential(page: Page, id: string): Promise<ReturnType<Page['locator']>> {
-		await page.goto(`${server.url}/home/credentials/${id}`);
+		await page.goto(`${n8n.server.url}/home/credentials/${id}`);
 		const dialog = page.locator('[data-test-id="credential-edit-dialog"]');
 		await dialog.waitFor({ timeout: 60_000 });
 		return dialog;
 	}
 
 	test('the credential form shows API Key masked and Base URL, and the test passes with the right key', async () => {
-		await sandbox.reset();
+		await sandbox().reset();
 		const { page } = await newPage('light');
 		// Opening a saved credential runs its test.
 		const dialog = await openCredential(page, GOOD);
@@ -200,10 +142,10 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 		await expect(dialog.getByText(/^Base URL/).first().isVisible()).resolves.toBe(true);
 		const secret = dialog.locator('input[type="password"]');
 		await expect(secret.count()).resolves.toBe(1);
-		await expect(secret.inputValue()).resolves.not.toContain(sandbox.apiKey);
-		await expect(dialog.locator(`input[value="${sandbox.url}"]`).count()).resolves.toBe(1);
+		await expect(secret.inputValue()).resolves.not.toContain(sandbox().apiKey);
+		await expect(dialog.locator(`input[value="${sandbox().url}"]`).count()).resolves.toBe(1);
 		await page.screenshot({ path: screenshotPath('credential-form-good-key') });
-		const requests = await sandbox.requests();
+		const requests = await sandbox().requests();
 		expect(requests.map((request) => `${request.method} ${request.url}`)).toContain('GET /v1/use_cases/n8n-credential-test');
 		await context.close();
 	});
@@ -213,24 +155,23 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 		{
 			id: WRONG,
 			shot: 'credential-form-wrong-key',
-			sentence: () => "The service rejected the API key (HTTP 401). Copy a key from the service's portal: General › Integrations › API Keys.",
+			sentence: () => SAYS.wrongKey,
 			reaches: true,
 		},
 		{
 			id: SCHEMELESS,
 			shot: 'credential-form-schemeless-url',
-			sentence: () => `The credential's Base URL "${schemeless}" has no http:// or https:// at the start. Add the one the service uses, for example https://${schemeless}.`,
+			sentence: () => SAYS.schemeless(schemeless),
 			reaches: false,
 		},
 		{
 			id: REFUSED,
 			shot: 'credential-form-refused-port',
-			sentence: () =>
-				`Could not connect to the outreach service at ${refusedUrl}: the connection was refused. Check the credential's Base URL and that the service is running.`,
+			sentence: () => SAYS.refused(refusedUrl),
 			reaches: false,
 		},
 	])('the credential test says what went wrong in a sentence: $shot', async ({ id, shot, sentence, reaches }) => {
-		await sandbox.reset();
+		await sandbox().reset();
 		const { page } = await newPage('light');
 		const dialog = await openCredential(page, id);
 		await dialog.getByText(/Couldn.t connect with these settings/).waitFor({ timeout: 30_000 });
@@ -239,32 +180,32 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 		await shown.waitFor();
 		await expect(shown.isVisible()).resolves.toBe(true);
 		await page.screenshot({ path: screenshotPath(shot) });
-		const requests = (await sandbox.requests()).map((request) => `${request.method} ${request.url}`);
+		const requests = (await sandbox().requests()).map((request) => `${request.method} ${request.url}`);
 		expect(requests).toEqual(reaches ? ['GET /v1/use_cases/n8n-credential-test'] : []);
 		await context.close();
 	});
 
 	test('Execute workflow on an example runs the node against the sandbox, as the README tells users to do', async () => {
-		await sandbox.reset();
+		await sandbox().reset();
 		const { page } = await newPage('light');
-		await page.goto(`${server.url}/workflow/outreach-get-use-case`);
+		await page.goto(`${n8n.server.url}/workflow/outreach-get-use-case`);
 		await page.locator('[data-test-id="canvas-node"][data-node-name="Get Use Case"]').waitFor({ timeout: 60_000 });
 		await page.locator('[data-test-id="execute-workflow-button"]').click();
 		await page
 			.locator('[data-test-id="canvas-node"][data-node-name="Get Use Case"] [data-test-id="canvas-node-status-success"]')
 			.waitFor({ timeout: 60_000 });
 		await page.screenshot({ path: screenshotPath('example-executed') });
-		const requests = await sandbox.requests();
+		const requests = await sandbox().requests();
 		expect(requests.map((request) => `${request.method} ${request.url}`)).toEqual(['GET /v1/use_cases/uc-1']);
-		expect(requests[0].headers['x-api-key']).toBe(sandbox.apiKey);
+		expect(requests[0].headers['x-api-key']).toBe(sandbox().apiKey);
 		await context.close();
 	});
 
 	test('after a run the output pane shows the Retry On Fail and failed-items hints', async () => {
-		await sandbox.reset();
+		await sandbox().reset();
 		const { page } = await newPage('light');
 		await page.setViewportSize({ width: 1400, height: 900 });
-		await page.goto(`${server.url}/workflow/${HINTS_WORKFLOW}`);
+		await page.goto(`${n8n.server.url}/workflow/${HINTS_WORKFLOW}`);
 		const canvasNode = page.locator('[data-test-id="canvas-node"][data-node-name="Archive Contact"]');
 		await canvasNode.waitFor({ timeout: 60_000 });
 		await page.locator('[data-test-id="execute-workflow-button"]').click();
@@ -298,7 +239,7 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 		// What the warning is about: with On Error › Continue, n8n retries the whole node when
 		// its first output item has an `error`. The failed contact went out Max Tries (3) times;
 		// the one archived the first time came from the record in the later tries.
-		const requests = await sandbox.requests();
+		const requests = await sandbox().requests();
 		const [failedContact, ...archived] = HINTS_CONTACTS;
 		expect(requests.map((request) => `${request.method} ${request.url}`).sort()).toEqual(
 			[...Array<string>(3).fill(failedContact), ...archived].map((id) => `POST /v1/contacts/${id}/archive`).sort(),

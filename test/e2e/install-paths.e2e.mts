@@ -11,30 +11,18 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { TEST_API_KEYS } from '../harness/keys.mts';
-import { SandboxProcess } from '../harness/sandbox.mts';
-import { recordLog } from './harness/logs.mts';
-import { N8N_CURRENT, N8N_MAINTAINED, NODE_TYPE, freePort, importCredentials, importWorkflows, n8nCli, n8nEnv, outputsOf, packPackage, prepareN8n, runDataOf, userFolderWithPackage } from './harness/n8n.mts';
+import { N8N_CURRENT, N8N_MAINTAINED, outputsOf } from './harness/n8n.mts';
+import { useN8n, useSandbox } from './harness/stage.mts';
+import { MANUAL_TRIGGER, outreachCredential, outreachNode, workflowOf, type WorkflowNode } from './harness/workflows.mts';
 
 const OURS = 'Get Use Case';
 const HTTP = 'HTTP Request';
 
 /** Manual Trigger → one node, with `credential` as its Outreach Sequences API credential. */
-function workflow(id: string, node: Record<string, unknown>, credential: string): Record<string, unknown> {
-	return {
-		id,
-		name: id,
-		active: false,
-		nodes: [
-			{ id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			{ id: 'node', position: [240, 0], credentials: { outreachSequencesApi: { id: credential, name: credential } }, ...node },
-		],
-		connections: { Start: { main: [[{ node: node.name as string, type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-	};
-}
+const workflow = (id: string, node: WorkflowNode, credential: string) => workflowOf(id, [MANUAL_TRIGGER, { ...node, credentials: outreachCredential(credential) }]);
 
-const ours = { name: OURS, type: NODE_TYPE, typeVersion: 1, parameters: { resource: 'useCase', operation: 'get', useCaseId: 'uc-1' } };
-const httpRequest = (url: string) => ({
+const ours = outreachNode(OURS, { resource: 'useCase', operation: 'get', useCaseId: 'uc-1' });
+const httpRequest = (url: string): WorkflowNode => ({
 	name: HTTP,
 	type: 'n8n-nodes-base.httpRequest',
 	typeVersion: 4.2,
@@ -62,36 +50,30 @@ async function startProxy(): Promise<{ url: string; seen: string[]; close: () =>
 }
 
 describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: install paths', (version) => {
-	let bin: string;
-	let env: NodeJS.ProcessEnv;
-	let sandbox: SandboxProcess;
-
-	beforeAll(async () => {
-		bin = prepareN8n(version);
-		env = n8nEnv(await userFolderWithPackage(packPackage()), { N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
-		sandbox = await SandboxProcess.start(TEST_API_KEYS.installPaths);
-		const data = { apiKey: sandbox.apiKey, baseUrl: sandbox.url };
-		await importCredentials(bin, env, [
-			{ id: 'pathsOpen', name: 'pathsOpen', type: 'outreachSequencesApi', data },
-			{ id: 'pathsRestricted', name: 'pathsRestricted', type: 'outreachSequencesApi', data: { ...data, allowedHttpRequestDomains: 'domains', allowedDomains: 'api.example.com' } },
-		]);
-		await importWorkflows(bin, env, [
-			workflow('pathsOurs', ours, 'pathsOpen'),
-			workflow('pathsHttp', httpRequest(`${sandbox.url}/v1/use_cases/uc-1`), 'pathsOpen'),
-			workflow('pathsHttpRestricted', httpRequest(`${sandbox.url}/v1/use_cases/uc-1`), 'pathsRestricted'),
-			workflow('pathsOursRestricted', ours, 'pathsRestricted'),
-		]);
+	const sandbox = useSandbox(TEST_API_KEYS.installPaths);
+	const n8n = useN8n(() => {
+		const data = { apiKey: sandbox().apiKey, baseUrl: sandbox().url };
+		return {
+			version,
+			name: `paths-${version}`,
+			run: 'cli',
+			credentials: [
+				{ id: 'pathsOpen', name: 'pathsOpen', type: 'outreachSequencesApi', data },
+				{ id: 'pathsRestricted', name: 'pathsRestricted', type: 'outreachSequencesApi', data: { ...data, allowedHttpRequestDomains: 'domains', allowedDomains: 'api.example.com' } },
+			],
+			workflows: [
+				workflow('pathsOurs', ours, 'pathsOpen'),
+				workflow('pathsHttp', httpRequest(`${sandbox().url}/v1/use_cases/uc-1`), 'pathsOpen'),
+				workflow('pathsHttpRestricted', httpRequest(`${sandbox().url}/v1/use_cases/uc-1`), 'pathsRestricted'),
+				workflow('pathsOursRestricted', ours, 'pathsRestricted'),
+			],
+		};
 	});
 
-	afterAll(async () => {
-		await sandbox?.close();
-	});
-
-	async function execute(id: string, extraEnv: Record<string, string> = {}) {
-		await sandbox.reset();
-		const result = await n8nCli(bin, ['execute', `--id=${id}`, '--rawOutput'], { ...env, ...extraEnv });
-		recordLog(`paths-${version}-${id}`, `exit ${result.code}\n${result.stdout}${result.stderr}`);
-		return { run: runDataOf(result.stdout), requests: await sandbox.requests() };
+	async function execute(id: string, env: Record<string, string> = {}) {
+		await sandbox().reset();
+		const { run } = await n8n.execute(id, { env });
+		return { run, requests: await sandbox().requests() };
 	}
 
 	test('the HTTP Request node with Predefined Credential Type › Outreach Sequences API sends the key and gets the answer', async () => {
@@ -99,7 +81,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: install paths', (version) 
 		expect(run.error).toBeUndefined();
 		const [[item]] = outputsOf(run, HTTP);
 		expect(item.json).toMatchObject({ id: 'uc-1', title: 'Book a demo' });
-		expect(requests.map((request) => [request.method, request.url, request.headers['x-api-key']])).toEqual([['GET', '/v1/use_cases/uc-1', sandbox.apiKey]]);
+		expect(requests.map((request) => [request.method, request.url, request.headers['x-api-key']])).toEqual([['GET', '/v1/use_cases/uc-1', sandbox().apiKey]]);
 	});
 
 	if (version !== N8N_CURRENT) return;
@@ -107,7 +89,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: install paths', (version) 
 	test('Allowed HTTP Request Domains on the credential stops the HTTP Request node from sending the key to another host', async () => {
 		const { run, requests } = await execute('pathsHttpRestricted');
 		expect(run.error?.message).toBe(
-			`Domain not allowed: This credential is restricted from accessing ${new URL(sandbox.url).host}. Only the following domains are allowed: api.example.com`,
+			`Domain not allowed: This credential is restricted from accessing ${new URL(sandbox().url).host}. Only the following domains are allowed: api.example.com`,
 		);
 		expect(requests).toEqual([]);
 	});
@@ -131,7 +113,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: install paths', (version) 
 			const [[item]] = outputsOf(run, OURS);
 			expect(item.json).toMatchObject({ id: 'uc-1' });
 			expect(requests).toHaveLength(1);
-			expect(proxy.seen).toEqual(through ? [`GET ${sandbox.url}/v1/use_cases/uc-1 key:yes`] : []);
+			expect(proxy.seen).toEqual(through ? [`GET ${sandbox().url}/v1/use_cases/uc-1 key:yes`] : []);
 		} finally {
 			proxy.close();
 		}

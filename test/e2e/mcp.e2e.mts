@@ -14,37 +14,16 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import { TEST_API_KEYS } from '../harness/keys.mts';
-import { SandboxProcess } from '../harness/sandbox.mts';
 import { recordLog } from './harness/logs.mts';
-import {
-	N8N_CURRENT,
-	N8N_MAINTAINED,
-	PACKAGE_NAME,
-	ROOT,
-	declaredToolDescription,
-	freePort,
-	importCredentials,
-	importWorkflows,
-	n8nEnv,
-	packPackage,
-	prepareN8n,
-	publishWorkflow,
-	startN8nServer,
-	userFolderWithPackage,
-	waitForWebhook,
-	type McpToolResult,
-	type N8nServer,
-} from './harness/n8n.mts';
+import { N8N_CURRENT, N8N_MAINTAINED, PACKAGE_NAME, ROOT, declaredToolDescription, type McpToolResult } from './harness/n8n.mts';
+import { outreachApiCredential } from './harness/credentials.mts';
+import { useN8n, useSandbox } from './harness/stage.mts';
+import type { WorkflowNode } from './harness/workflows.mts';
 
 const EXAMPLE = path.join(ROOT, 'examples', 'mcp-server.workflow.json');
 const MCP_TOKEN = 'e2e-mcp-client-token-71c3';
 
-interface ExampleNode {
-	name: string;
-	type: string;
-	parameters: Record<string, unknown>;
-	credentials?: Record<string, { id: string; name: string }>;
-}
+type ExampleNode = WorkflowNode & { parameters: Record<string, unknown>; credentials?: Record<string, { id: string; name: string }> };
 const example = JSON.parse(readFileSync(EXAMPLE, 'utf8')) as { id: string; nodes: ExampleNode[] };
 const trigger = example.nodes.find((node) => node.type === '@n8n/n8n-nodes-langchain.mcpTrigger')!;
 const exampleTool = (name: string) => example.nodes.find((node) => node.name === name)!;
@@ -71,44 +50,31 @@ type Transport = 'Streamable HTTP' | 'SSE';
 const TRANSPORTS: Transport[] = ['Streamable HTTP', 'SSE'];
 
 describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: the four operations as tools behind the MCP Server Trigger', (version) => {
-	let sandbox: SandboxProcess;
-	let server: N8nServer;
-	let endpoint: URL;
+	const sandbox = useSandbox(TEST_API_KEYS.mcp);
+	const route = `/mcp/${String(trigger.parameters.path)}`;
+	// The credentials the example refers to, by its ids: the sandbox, and the token clients send.
+	const outreach = exampleTool('Get Use Case').credentials!.outreachSequencesApi;
+	const bearer = trigger.credentials!.httpBearerAuth;
+	const n8n = useN8n(() => ({
+		version,
+		name: `mcp-${version}`,
+		run: 'server',
+		credentials: [outreachApiCredential(outreach.id, sandbox().apiKey, sandbox().url, outreach.name), { ...bearer, type: 'httpBearerAuth', data: { token: MCP_TOKEN } }],
+		workflows: [EXAMPLE],
+		publish: [example.id],
+		ready: [route],
+	}));
+	const endpoint = () => new URL(`${n8n.server.url}${route}`);
 	/** Everything any client received, for the check that no API key is in it. */
 	const received: unknown[] = [];
 
-	beforeAll(async () => {
-		const bin = prepareN8n(version);
-		const folder = await userFolderWithPackage(packPackage());
-		sandbox = await SandboxProcess.start(TEST_API_KEYS.mcp);
-		const port = await freePort();
-		const env = n8nEnv(folder, { N8N_PORT: String(port), N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
-		// The credentials the example refers to, by its ids: the sandbox, and the token clients send.
-		const outreach = exampleTool('Get Use Case').credentials!.outreachSequencesApi;
-		const bearer = trigger.credentials!.httpBearerAuth;
-		await importCredentials(bin, env, [
-			{ ...outreach, type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: sandbox.url } },
-			{ ...bearer, type: 'httpBearerAuth', data: { token: MCP_TOKEN } },
-		]);
-		await importWorkflows(bin, env, [EXAMPLE]);
-		await publishWorkflow(bin, version, example.id, env);
-		server = await startN8nServer(bin, env, port);
-		endpoint = new URL(`${server.url}/mcp/${String(trigger.parameters.path)}`);
-		await waitForWebhook(endpoint, server.daemon);
-	});
-
-	afterAll(async () => {
-		if (server) {
-			await server.daemon.stop();
-			recordLog(`mcp-${version}`, server.daemon.log());
-		}
+	afterAll(() => {
 		recordLog(`mcp-${version}-client`, JSON.stringify(received, null, 2));
-		await sandbox?.close();
 	});
 
 	function transportFor(kind: Transport, token: string | undefined) {
 		const requestInit = token === undefined ? undefined : { headers: { Authorization: `Bearer ${token}` } };
-		return kind === 'SSE' ? new SSEClientTransport(endpoint, { requestInit }) : new StreamableHTTPClientTransport(endpoint, { requestInit });
+		return kind === 'SSE' ? new SSEClientTransport(endpoint(), { requestInit }) : new StreamableHTTPClientTransport(endpoint(), { requestInit });
 	}
 
 	async function connect(kind: Transport, token: string | undefined): Promise<Client> {
@@ -131,8 +97,8 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: the four operations as too
 	}
 
 	async function expectOneRequest(method: string, url: string): Promise<string> {
-		const requests = await sandbox.requests();
-		expect(requests.map((request) => [request.method, request.url, request.headers['x-api-key']])).toEqual([[method, url, sandbox.apiKey]]);
+		const requests = await sandbox().requests();
+		expect(requests.map((request) => [request.method, request.url, request.headers['x-api-key']])).toEqual([[method, url, sandbox().apiKey]]);
 		return requests[0].body;
 	}
 
@@ -165,10 +131,10 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: the four operations as too
 		});
 
 		test('Get_Use_Case: the use case exactly as the service sent it; one GET, with the key', async () => {
-			await sandbox.reset();
+			await sandbox().reset();
 			const result = await call(client, 'Get_Use_Case', { useCaseId: 'uc-1' });
 			expect(result.isError).toBeFalsy();
-			expect(itemsOf(result)).toEqual([await sandbox.record('useCases', 'uc-1')]);
+			expect(itemsOf(result)).toEqual([await sandbox().record('useCases', 'uc-1')]);
 			await expectOneRequest('GET', '/v1/use_cases/uc-1');
 		});
 
@@ -176,38 +142,38 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: the four operations as too
 			{ tool: 'Archive_Contact' as const, args: { contactId: 'c-42' }, url: '/v1/contacts/c-42/archive', records: 'contacts' as const, id: 'c-42' },
 			{ tool: 'Archive_Contact_List' as const, args: { contactListId: 'list-1' }, url: '/v1/contact_lists/list-1/archive', records: 'contactLists' as const, id: 'list-1' },
 		])('$tool: one archive, and the archived record back', async ({ tool, args, url, records, id }) => {
-			await sandbox.reset();
+			await sandbox().reset();
 			const result = await call(client, tool, args);
 			expect(result.isError).toBeFalsy();
 			await expectOneRequest('POST', url);
-			const archived = await sandbox.record(records, id);
+			const archived = await sandbox().record(records, id);
 			expect(archived?.status).toBe('archived');
 			expect(itemsOf(result)).toEqual([archived]);
 		});
 
 		test('Create_Sequence: the name from the client, in the body exactly; one create; the new sequence back', async () => {
-			await sandbox.reset();
+			await sandbox().reset();
 			const name = `MCP follow-up over ${kind}`;
 			const result = await call(client, 'Create_Sequence', { name });
 			expect(result.isError).toBeFalsy();
 			expect(JSON.parse(await expectOneRequest('POST', '/v1/sequences'))).toEqual({ name });
 			const [created] = itemsOf(result) as Array<{ id: string }>;
-			expect(created).toEqual(await sandbox.record('sequences', created.id));
+			expect(created).toEqual(await sandbox().record('sequences', created.id));
 			expect(created).toMatchObject({ name });
 		});
 
 		test('an unknown ID: an error result that names the object, the ID and the status; the next call on the session works', async () => {
-			await sandbox.reset();
+			await sandbox().reset();
 			const failed = await call(client, 'Get_Use_Case', { useCaseId: 'zz-404' });
 			expect(failed.isError).toBe(true);
 			expect(failed.content).toHaveLength(1);
 			expect(failed.content[0].text).toContain('Use case "zz-404" was not found (HTTP 404)');
-			const requests = await sandbox.requests();
+			const requests = await sandbox().requests();
 			expect(requests.map((request) => `${request.method} ${request.url} ${request.status}`)).toEqual(['GET /v1/use_cases/zz-404 404']);
 
 			const next = await call(client, 'Get_Use_Case', { useCaseId: 'uc-1' });
 			expect(next.isError).toBeFalsy();
-			expect(itemsOf(next)).toEqual([await sandbox.record('useCases', 'uc-1')]);
+			expect(itemsOf(next)).toEqual([await sandbox().record('useCases', 'uc-1')]);
 		});
 
 		test.each([
@@ -233,7 +199,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: the four operations as too
 		// with the token in the AUTH_HEADER environment variable, which mcp-remote expands.
 		const transport = new StdioClientTransport({
 			command: process.execPath,
-			args: [path.join(ROOT, 'node_modules', 'mcp-remote', 'dist', 'proxy.js'), endpoint.href, '--header', 'Authorization:${AUTH_HEADER}'],
+			args: [path.join(ROOT, 'node_modules', 'mcp-remote', 'dist', 'proxy.js'), endpoint().href, '--header', 'Authorization:${AUTH_HEADER}'],
 			env: {
 				PATH: process.env.PATH ?? '',
 				HOME: process.env.HOME ?? tmpdir(),
@@ -250,10 +216,10 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: the four operations as too
 			const { tools } = await client.listTools();
 			received.push(tools);
 			expect(tools.map((tool) => tool.name).sort()).toEqual(Object.keys(TOOLS).sort());
-			await sandbox.reset();
+			await sandbox().reset();
 			const result = await call(client, 'Get_Use_Case', { useCaseId: 'uc-1' });
 			expect(result.isError).toBeFalsy();
-			expect(itemsOf(result)).toEqual([await sandbox.record('useCases', 'uc-1')]);
+			expect(itemsOf(result)).toEqual([await sandbox().record('useCases', 'uc-1')]);
 			await expectOneRequest('GET', '/v1/use_cases/uc-1');
 		} finally {
 			await client.close();
@@ -265,7 +231,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: the four operations as too
 		['no token', {}],
 		['a wrong token', { Authorization: 'Bearer not-the-token' }],
 	])('over plain HTTP, %s gets 403 and no MCP answer', async (_label, headers) => {
-		const response = await fetch(endpoint, {
+		const response = await fetch(endpoint(), {
 			method: 'POST',
 			headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
 			body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
@@ -276,7 +242,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: the four operations as too
 
 	test('the API key is in nothing a client received and in nothing n8n printed', () => {
 		expect(received.length).toBeGreaterThan(10);
-		expect(JSON.stringify(received)).not.toContain(sandbox.apiKey);
-		expect(server.daemon.log()).not.toContain(sandbox.apiKey);
+		expect(JSON.stringify(received)).not.toContain(sandbox().apiKey);
+		expect(n8n.log()).not.toContain(sandbox().apiKey);
 	});
 });

@@ -9,9 +9,10 @@ import net from 'node:net';
 import path from 'node:path';
 
 import { TEST_API_KEYS } from '../harness/keys.mts';
-import { SandboxProcess } from '../harness/sandbox.mts';
 import { ARTIFACTS, N8N_CURRENT, N8N_MAINTAINED, freePort, type ExecuteRun } from './harness/n8n.mts';
-import { SANDBOX_CREDENTIAL_ID, useN8n } from './harness/stage.mts';
+import { outreachApiCredential } from './harness/credentials.mts';
+import { SANDBOX_CREDENTIAL_ID, useN8n, useSandbox } from './harness/stage.mts';
+import { MANUAL_TRIGGER, outreachCredential, outreachNode, workflowOf } from './harness/workflows.mts';
 
 const ITEMS = 20;
 const TIMEOUT_MS = 1000;
@@ -19,39 +20,12 @@ const NODE = 'Outreach Sequences';
 
 /** Manual Trigger › Set (the items) › Split Out › this node, On Error › Continue. */
 function workflow(id: string, items: object[], parameters: Record<string, unknown>, credentialId = SANDBOX_CREDENTIAL_ID) {
-	return {
-		id,
-		name: `Outreach e2e: ${id}`,
-		active: false,
-		nodes: [
-			{ id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			{
-				id: 'input',
-				name: 'Input',
-				type: 'n8n-nodes-base.set',
-				typeVersion: 3.4,
-				position: [200, 0],
-				parameters: { mode: 'raw', jsonOutput: JSON.stringify({ items }), options: {} },
-			},
-			{ id: 'items', name: 'Items', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [400, 0], parameters: { fieldToSplitOut: 'items', options: {} } },
-			{
-				id: 'outreach',
-				name: NODE,
-				type: 'n8n-nodes-outreach-sequences.outreachSequences',
-				typeVersion: 1,
-				position: [600, 0],
-				onError: 'continueRegularOutput',
-				parameters,
-				credentials: { outreachSequencesApi: { id: credentialId, name: credentialId } },
-			},
-		],
-		connections: {
-			Start: { main: [[{ node: 'Input', type: 'main', index: 0 }]] },
-			Input: { main: [[{ node: 'Items', type: 'main', index: 0 }]] },
-			Items: { main: [[{ node: NODE, type: 'main', index: 0 }]] },
-		},
-		settings: { executionOrder: 'v1' },
-	};
+	return workflowOf(id, [
+		MANUAL_TRIGGER,
+		{ name: 'Input', type: 'n8n-nodes-base.set', typeVersion: 3.4, parameters: { mode: 'raw', jsonOutput: JSON.stringify({ items }), options: {} } },
+		{ name: 'Items', type: 'n8n-nodes-base.splitOut', typeVersion: 1, parameters: { fieldToSplitOut: 'items', options: {} } },
+		outreachNode(NODE, parameters, { onError: 'continueRegularOutput', credentials: outreachCredential(credentialId) }),
+	]);
 }
 
 const useCases = Array.from({ length: ITEMS }, (_, index) => ({ id: `bulk-${index}` }));
@@ -80,12 +54,11 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: passing faults and a dead 
 	const figures: Array<{ workload: string; seconds: number; sent: number; succeeded: number }> = [];
 	const keep = (workload: string, seconds: number, items: Item[], sent: number) =>
 		figures.push({ workload, seconds, sent, succeeded: items.filter((item) => item.json.error === undefined).length });
-	let sandbox: SandboxProcess;
+	const sandbox = useSandbox(TEST_API_KEYS.passingFaults, ['--bulk-use-cases', String(ITEMS)]);
 	let silent: net.Server;
 	let silentUrl = '';
 	let refusedUrl = '';
 	beforeAll(async () => {
-		sandbox = await SandboxProcess.start(TEST_API_KEYS.passingFaults, ['--bulk-use-cases', String(ITEMS)]);
 		// Accepts every connection, reads the request, and never answers.
 		silent = net.createServer((socket) => socket.on('error', () => undefined));
 		await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
@@ -96,10 +69,10 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: passing faults and a dead 
 		version,
 		name: `passing-faults-${version}`,
 		run: 'cli',
-		sandbox,
+		sandbox: sandbox(),
 		credentials: [
-			{ id: 'outreachSilent', name: 'outreachSilent', type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: silentUrl } },
-			{ id: 'outreachRefused', name: 'outreachRefused', type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: refusedUrl } },
+			outreachApiCredential('outreachSilent', sandbox().apiKey, silentUrl),
+			outreachApiCredential('outreachRefused', sandbox().apiKey, refusedUrl),
 		],
 		workflows: [
 			workflow(GETS, useCases, getUseCase),
@@ -112,28 +85,27 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: passing faults and a dead 
 		mkdirSync(ARTIFACTS, { recursive: true });
 		writeFileSync(path.join(ARTIFACTS, `passing-faults-${version}.json`), `${JSON.stringify(figures, null, 2)}\n`);
 		silent?.close();
-		await sandbox?.close();
 	});
 
 	test(`${ITEMS} gets that each meet one 502: all succeed within 10 s, each sent twice`, async () => {
-		await sandbox.reset();
-		await sandbox.addFault({ pathPrefix: '/v1/use_cases/', status: 502, body: '<html>Bad Gateway</html>', oncePerTarget: true });
+		await sandbox().reset();
+		await sandbox().addFault({ pathPrefix: '/v1/use_cases/', status: 502, body: '<html>Bad Gateway</html>', oncePerTarget: true });
 		const { run } = await n8n.execute(GETS);
 		const { items, seconds } = nodeRun(run);
 		expect(items.map((item) => item.json.id)).toEqual(useCases.map((useCase) => useCase.id));
 		expect(seconds).toBeLessThan(10);
-		const requests = await sandbox.requests();
+		const requests = await sandbox().requests();
 		keep('gets, each meets one 502', seconds, items, requests.length);
 		expect(requests.filter((request) => request.status === 502)).toHaveLength(ITEMS);
 		expect(requests.filter((request) => request.status === 200)).toHaveLength(ITEMS);
 	});
 
 	test(`${ITEMS} creates past a ${TIMEOUT_MS / 1000} s timeout: the breaker opens with at most 10 sent; the rest fail at once, unsent, notActed`, async () => {
-		await sandbox.reset();
-		await sandbox.addFault({ pathPrefix: '/v1/sequences', delayMs: 3 * TIMEOUT_MS, status: 201, body: {} });
+		await sandbox().reset();
+		await sandbox().addFault({ pathPrefix: '/v1/sequences', delayMs: 3 * TIMEOUT_MS, status: 201, body: {} });
 		const { run } = await n8n.execute(CREATES);
 		const { items, seconds } = nodeRun(run);
-		const sent = (await sandbox.requests()).length;
+		const sent = (await sandbox().requests()).length;
 		keep('creates past the timeout', seconds, items, sent);
 		expect(sent).toBeLessThanOrEqual(10);
 		expect(items).toHaveLength(ITEMS);

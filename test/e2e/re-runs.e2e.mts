@@ -5,54 +5,21 @@
 // was created, and Executions › Retry (the REST call the Executions list
 // makes, with either loadWorkflow) creates each sequence exactly once.
 import { TEST_API_KEYS } from '../harness/keys.mts';
-import { SandboxProcess, type RecordedRequest } from '../harness/sandbox.mts';
+import type { RecordedRequest, SandboxProcess } from '../harness/sandbox.mts';
 import { N8N_CURRENT, N8N_MAINTAINED } from './harness/n8n.mts';
-import { SANDBOX_CREDENTIAL_ID, useN8n, waitForWebhook, type N8n } from './harness/stage.mts';
+import { SANDBOX_CREDENTIAL_ID, useN8n, useSandbox, type N8n } from './harness/stage.mts';
+import { outreachCredential, outreachNode, webhookTrigger, workflowOf } from './harness/workflows.mts';
 
 const STOP = 'outreach-rerun-stop';
 const RETRY_ON_FAIL = 'outreach-rerun-retry-on-fail';
 
 /** Webhook › Split Out (the event's names) › Create Sequence, the webhook answering with every created sequence. */
 function createsWhatTheEventLists(id: string, settings: Record<string, unknown> = {}) {
-	return {
-		id,
-		name: `Outreach e2e: ${id}`,
-		active: false,
-		nodes: [
-			{
-				id: 'webhook',
-				name: 'Webhook',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: `${id}-hook`,
-				parameters: { httpMethod: 'POST', path: id, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
-			},
-			{
-				id: 'split',
-				name: 'Split Out',
-				type: 'n8n-nodes-base.splitOut',
-				typeVersion: 1,
-				position: [220, 0],
-				parameters: { fieldToSplitOut: 'body.names', include: 'noOtherFields', options: {} },
-			},
-			{
-				id: 'outreach',
-				name: 'Create Sequence',
-				type: 'n8n-nodes-outreach-sequences.outreachSequences',
-				typeVersion: 1,
-				position: [440, 0],
-				parameters: { resource: 'sequence', operation: 'create', name: '={{ $json.name }}' },
-				credentials: { outreachSequencesApi: { id: SANDBOX_CREDENTIAL_ID, name: 'Outreach sandbox' } },
-				...settings,
-			},
-		],
-		connections: {
-			Webhook: { main: [[{ node: 'Split Out', type: 'main', index: 0 }]] },
-			'Split Out': { main: [[{ node: 'Create Sequence', type: 'main', index: 0 }]] },
-		},
-		settings: { executionOrder: 'v1' },
-	};
+	return workflowOf(id, [
+		webhookTrigger(id, { responseData: 'allEntries' }),
+		{ name: 'Split Out', type: 'n8n-nodes-base.splitOut', typeVersion: 1, parameters: { fieldToSplitOut: 'body.names', include: 'noOtherFields', options: {} } },
+		outreachNode('Create Sequence', { resource: 'sequence', operation: 'create', name: '={{ $json.name }}' }, { credentials: outreachCredential(SANDBOX_CREDENTIAL_ID, 'Outreach sandbox'), ...settings }),
+	]);
 }
 
 const names = (count: number) => Array.from({ length: count }, (_, index) => ({ name: `S${index + 1}` }));
@@ -97,27 +64,20 @@ async function retry(n8n: N8n, id: string, loadWorkflow: boolean) {
 }
 
 function suite(version: string, run: 'server' | 'queue') {
-	let sandbox: SandboxProcess;
-	beforeAll(async () => {
-		sandbox = await SandboxProcess.start(TEST_API_KEYS.reRuns);
-	});
-	const n8n = useN8n(async () => ({
+	const sandbox = useSandbox(TEST_API_KEYS.reRuns);
+	const n8n = useN8n(() => ({
 		version,
 		name: `re-runs-${run}-${version}`,
 		run,
-		sandbox,
+		sandbox: sandbox(),
 		workflows: [createsWhatTheEventLists(STOP), createsWhatTheEventLists(RETRY_ON_FAIL, { retryOnFail: true, maxTries: 3, waitBetweenTries: 100 })],
 		publish: [STOP, RETRY_ON_FAIL],
+		ready: [`/webhook/${STOP}`, `/webhook/${RETRY_ON_FAIL}`],
 	}));
-	beforeAll(async () => {
-		await waitForWebhook(new URL(`${n8n.server.url}/webhook/${STOP}`), n8n.server.daemon);
-		await waitForWebhook(new URL(`${n8n.server.url}/webhook/${RETRY_ON_FAIL}`), n8n.server.daemon);
+	afterAll(() => {
+		expect(n8n.log()).not.toContain(sandbox().apiKey);
 	});
-	afterAll(async () => {
-		expect(n8n.log()).not.toContain(sandbox.apiKey);
-		await sandbox?.close();
-	});
-	return { n8n, sandbox: () => sandbox };
+	return { n8n, sandbox };
 }
 
 describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: n8n runs the node again', (version) => {

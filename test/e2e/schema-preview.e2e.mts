@@ -10,32 +10,15 @@ import { readFileSync } from 'node:fs';
 
 import path from 'node:path';
 
-import type { Browser, Page } from 'playwright-core';
 
 import { TEST_API_KEYS } from '../harness/keys.mts';
-import { SandboxProcess } from '../harness/sandbox.mts';
-import { launchChromium, screenshotPath } from './harness/browser.mts';
-import { recordLog } from './harness/logs.mts';
-import {
-	N8N_CURRENT,
-	N8N_MAINTAINED,
-	NODE_TYPE,
-	ROOT,
-	freePort,
-	importCredentials,
-	importWorkflows,
-	n8nEnv,
-	packPackage,
-	prepareN8n,
-	rest,
-	startN8nServer,
-	userFolderWithPackage,
-	type N8nServer,
-} from './harness/n8n.mts';
+import { openNode, screenshotPath, signedInContext, useChromium } from './harness/browser.mts';
+import { N8N_CURRENT, N8N_MAINTAINED, NODE_TYPE, ROOT } from './harness/n8n.mts';
+import { SANDBOX_CREDENTIAL_ID, useN8n, useSandbox } from './harness/stage.mts';
+import { MANUAL_TRIGGER, outreachCredential, outreachNode, workflowOf } from './harness/workflows.mts';
 
 const OPERATIONS = ['sequence/create', 'contact/archive', 'contactList/archive', 'useCase/get'];
 const WORKFLOW_ID = 'e2eSchemaPreview';
-const CREDENTIAL_ID = 'schemaPreviewSandbox';
 
 const shipped = (resourceOperation: string) =>
 	JSON.parse(readFileSync(path.join(ROOT, 'dist', 'nodes', 'OutreachSequences', '__schema__', 'v1.0.0', `${resourceOperation}.json`), 'utf8')) as {
@@ -43,86 +26,39 @@ const shipped = (resourceOperation: string) =>
 	};
 
 /** Manual Trigger → Create Sequence (never run) → Edit Fields with one empty value, Sequence ID. */
-function workflow(): Record<string, unknown> {
-	return {
-		id: WORKFLOW_ID,
-		name: 'e2e schema preview',
-		active: false,
-		nodes: [
-			{ id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			{
-				id: 'create',
-				name: 'Create Sequence',
-				type: NODE_TYPE,
-				typeVersion: 1,
-				position: [240, 0],
-				parameters: { resource: 'sequence', operation: 'create', name: 'Mapped before running' },
-				credentials: { outreachSequencesApi: { id: CREDENTIAL_ID, name: 'Outreach sandbox' } },
-			},
-			{
-				id: 'set',
-				name: 'Edit Fields',
-				type: 'n8n-nodes-base.set',
-				typeVersion: 3.4,
-				position: [480, 0],
-				parameters: { assignments: { assignments: [{ id: 'sequence-id', name: 'sequenceId', value: '', type: 'string' }] }, options: {} },
-			},
-		],
-		connections: {
-			Start: { main: [[{ node: 'Create Sequence', type: 'main', index: 0 }]] },
-			'Create Sequence': { main: [[{ node: 'Edit Fields', type: 'main', index: 0 }]] },
+function workflow() {
+	return workflowOf(WORKFLOW_ID, [
+		MANUAL_TRIGGER,
+		outreachNode(
+			'Create Sequence',
+			{ resource: 'sequence', operation: 'create', name: 'Mapped before running' },
+			{ credentials: outreachCredential(SANDBOX_CREDENTIAL_ID, 'Outreach sandbox') },
+		),
+		{
+			name: 'Edit Fields',
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			parameters: { assignments: { assignments: [{ id: 'sequence-id', name: 'sequenceId', value: '', type: 'string' }] }, options: {} },
 		},
-		settings: { executionOrder: 'v1' },
-	};
+	]);
 }
 
 describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: schema preview of the unexecuted node', (version) => {
-	let sandbox: SandboxProcess;
-	let server: N8nServer;
-	let browser: Browser;
-
-	beforeAll(async () => {
-		const bin = prepareN8n(version);
-		const folder = await userFolderWithPackage(packPackage());
-		sandbox = await SandboxProcess.start(TEST_API_KEYS.schemaPreview);
-		const port = await freePort();
-		const env = n8nEnv(folder, { N8N_PORT: String(port), N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
-		await importCredentials(bin, env, [{ id: CREDENTIAL_ID, name: 'Outreach sandbox', type: 'outreachSequencesApi', data: { apiKey: sandbox.apiKey, baseUrl: sandbox.url } }]);
-		await importWorkflows(bin, env, [workflow()]);
-		server = await startN8nServer(bin, env, port);
-		browser = await launchChromium();
-	});
-
-	afterAll(async () => {
-		await browser?.close();
-		if (server) {
-			await server.daemon.stop();
-			recordLog(`schema-preview-${version}`, server.daemon.log());
-		}
-		await sandbox?.close();
-	});
+	const sandbox = useSandbox(TEST_API_KEYS.schemaPreview);
+	const n8n = useN8n(() => ({ version, name: `schema-preview-${version}`, run: 'server', sandbox: sandbox(), workflows: [workflow()] }));
+	const browser = useChromium();
 
 	test.each(OPERATIONS)('the server serves the shipped %s schema, unchanged', async (resourceOperation) => {
-		const response = await fetch(`${server.url}/schemas/${NODE_TYPE}/1.0.0/${resourceOperation}.json`);
+		const response = await fetch(`${n8n.server.url}/schemas/${NODE_TYPE}/1.0.0/${resourceOperation}.json`);
 		expect(response.status).toBe(200);
 		expect(await response.json()).toEqual(shipped(resourceOperation));
 	});
 
-	async function openEditFields(page: Page): Promise<void> {
-		await page.goto(`${server.url}/workflow/${WORKFLOW_ID}`);
-		const node = page.locator('[data-test-id="canvas-node"][data-node-name="Edit Fields"]');
-		await node.waitFor({ timeout: 60_000 });
-		await node.dblclick();
-		await page.locator('[data-test-id="ndv"]').waitFor();
-	}
-
 	test('Edit Fields shows the preview of Create Sequence; id dragged into a value becomes {{ $json.id }}; running fills it', async () => {
-		await sandbox.reset();
-		const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
-		const [name, value] = server.cookie.split('=');
-		await context.addCookies([{ name, value, url: server.url }]);
+		await sandbox().reset();
+		const context = await signedInContext(browser(), n8n.server, { viewport: { width: 1600, height: 1000 } });
 		const page = await context.newPage();
-		await openEditFields(page);
+		await openNode(page, n8n.server, WORKFLOW_ID, 'Edit Fields');
 
 		const input = page.locator('[data-test-id="ndv-input-panel"]');
 		const item = (key: string) => input.locator('[data-test-id="run-data-schema-item"]').getByText(key, { exact: true }).first();
@@ -149,19 +85,19 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: schema preview of the unex
 		await page.keyboard.press('Control+s');
 		type Saved = { nodes: Array<{ name: string; parameters: { assignments: { assignments: Array<{ name: string; value: string }> } } }> };
 		const savedAssignments = async () =>
-			(await rest<Saved>(server, 'GET', `/workflows/${WORKFLOW_ID}`)).nodes.find((node) => node.name === 'Edit Fields')!.parameters.assignments.assignments;
+			(await n8n.rest<Saved>('GET', `/workflows/${WORKFLOW_ID}`)).nodes.find((node) => node.name === 'Edit Fields')!.parameters.assignments.assignments;
 		for (let tries = 0; tries < 30 && (await savedAssignments())[0].value === ''; tries++) await page.waitForTimeout(500);
 		expect(await savedAssignments()).toEqual([expect.objectContaining({ name: 'sequenceId', value: '={{ $json.id }}' })]);
-		expect(await sandbox.requests()).toEqual([]);
+		expect(await sandbox().requests()).toEqual([]);
 
 		// Run it: one sequence is created, and Sequence ID holds its id.
 		await page.locator('[data-test-id="execute-workflow-button"]').click();
 		await page
 			.locator('[data-test-id="canvas-node"][data-node-name="Edit Fields"] [data-test-id="canvas-node-status-success"]')
 			.waitFor({ timeout: 60_000 });
-		const requests = await sandbox.requests();
+		const requests = await sandbox().requests();
 		expect(requests.map((request) => `${request.method} ${request.url}`)).toEqual(['POST /v1/sequences']);
-		const summary = await sandbox.summary();
+		const summary = await sandbox().summary();
 		expect(summary.sequencesCreated).toBe(1);
 		// The run's data stays in this page: open the node without reloading.
 		await page.locator('[data-test-id="canvas-node"][data-node-name="Edit Fields"]').dblclick();
@@ -171,7 +107,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: schema preview of the unex
 		await created.waitFor({ timeout: 30_000 });
 		await page.screenshot({ path: screenshotPath(`schema-preview-${version}-executed`) });
 		const shown = /seq-\d+-[0-9a-f]{8}/.exec((await created.textContent())!)![0];
-		expect(await sandbox.record('sequences', shown)).toMatchObject({ name: 'Mapped before running' });
+		expect(await sandbox().record('sequences', shown)).toMatchObject({ name: 'Mapped before running' });
 		await context.close();
 	});
 });

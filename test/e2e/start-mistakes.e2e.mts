@@ -102,26 +102,31 @@ describe('npm start survives mistakes', () => {
 		return blocker;
 	}
 
+	/** npm start as `name`, with the task broker's port taken once its output shows `line`: it exits with 1, and this is its output. */
+	async function failsWithBrokerPortTaken(name: string, line: string): Promise<string> {
+		const attempt = start(name);
+		const blocker = await takePortWhen(attempt, line, ports.broker);
+		try {
+			const { code } = await attempt.exited;
+			expect(code).toBe(1);
+			return attempt.output();
+		} finally {
+			await new Promise((resolve) => blocker.close(resolve));
+		}
+	}
+
 	test(
 		'a port taken after the start-up check, while it builds and imports: checked again before n8n starts, the port and its variable named',
 		async () => {
-			const attempt = start('port-taken-late');
 			// The imports take n8n's CLI several seconds each: the port is taken well before n8n would start.
-			const blocker = await takePortWhen(attempt, 'Importing the credentials', ports.broker);
-			try {
-				const { code } = await attempt.exited;
-				expect(code).toBe(1);
-				const output = attempt.output();
-				expect(output).toContain(`port ${ports.broker}, for n8n's task broker`);
-				expect(output).toContain('set N8N_RUNNERS_BROKER_PORT to use another');
-				expect(output).toContain('It was free when npm start began; another program took it since.');
-				expect(output).not.toContain('▸ Starting n8n');
-				// The sandbox it had started is stopped, and the next start finds nothing left over.
-				expect(await portIsFree(ports.sandbox, '127.0.0.1')).toBe(true);
-				expect(existsSync(path.join(clone, '.n8n-local', 'start.json'))).toBe(false);
-			} finally {
-				await new Promise((resolve) => blocker.close(resolve));
-			}
+			const output = await failsWithBrokerPortTaken('port-taken-late', 'Importing the credentials');
+			expect(output).toContain(`port ${ports.broker}, for n8n's task broker`);
+			expect(output).toContain('set N8N_RUNNERS_BROKER_PORT to use another');
+			expect(output).toContain('It was free when npm start began; another program took it since.');
+			expect(output).not.toContain('▸ Starting n8n');
+			// The sandbox it had started is stopped, and the next start finds nothing left over.
+			expect(await portIsFree(ports.sandbox, '127.0.0.1')).toBe(true);
+			expect(existsSync(path.join(clone, '.n8n-local', 'start.json'))).toBe(false);
 		},
 		12 * 60_000,
 	);
@@ -129,20 +134,12 @@ describe('npm start survives mistakes', () => {
 	test(
 		"a port taken as n8n starts: n8n's exit is told in the start-up check's words, not as 'ready' and 'stopped' run together",
 		async () => {
-			const attempt = start('port-taken-by-n8n-start');
 			// n8n takes seconds to reach its task broker: the port goes between the check and n8n's bind.
-			const blocker = await takePortWhen(attempt, '▸ Starting n8n', ports.broker);
-			try {
-				const { code } = await attempt.exited;
-				expect(code).toBe(1);
-				const output = attempt.output();
-				expect(output).toContain(`✖ n8n stopped as it started. A port that npm start needs is taken by another program:\n  • port ${ports.broker}, for n8n's task broker`);
-				expect(output).toContain(`set N8N_RUNNERS_BROKER_PORT to use another, for example N8N_RUNNERS_BROKER_PORT=${ports.broker + 100} npm start`);
-				expect(await portIsFree(ports.sandbox, '127.0.0.1')).toBe(true);
-				expect(await portIsFree(ports.n8n)).toBe(true);
-			} finally {
-				await new Promise((resolve) => blocker.close(resolve));
-			}
+			const output = await failsWithBrokerPortTaken('port-taken-by-n8n-start', '▸ Starting n8n');
+			expect(output).toContain(`✖ n8n stopped as it started. A port that npm start needs is taken by another program:\n  • port ${ports.broker}, for n8n's task broker`);
+			expect(output).toContain(`set N8N_RUNNERS_BROKER_PORT to use another, for example N8N_RUNNERS_BROKER_PORT=${ports.broker + 100} npm start`);
+			expect(await portIsFree(ports.sandbox, '127.0.0.1')).toBe(true);
+			expect(await portIsFree(ports.n8n)).toBe(true);
 		},
 		12 * 60_000,
 	);

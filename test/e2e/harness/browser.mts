@@ -2,9 +2,9 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 
-import { ARTIFACTS } from './n8n.mts';
+import { ARTIFACTS, type N8nServer } from './n8n.mts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOTS = path.join(ARTIFACTS, 'screenshots');
@@ -31,3 +31,35 @@ export async function launchChromium(): Promise<Browser> {
 }
 
 export const screenshotPath = (name: string) => path.join(SCREENSHOTS, `${name}.png`);
+
+/** Chromium for the describe this is called in: launched before its tests, closed after them. */
+export function useChromium(): () => Browser {
+	let browser: Browser | undefined;
+	beforeAll(async () => {
+		browser = await launchChromium();
+	});
+	afterAll(async () => {
+		await browser?.close();
+	});
+	return () => {
+		if (!browser) throw new Error('Chromium is not launched: call useChromium inside a describe, and read it in the tests');
+		return browser;
+	};
+}
+
+/** A browser context signed in as n8n's owner. */
+export async function signedInContext(browser: Browser, server: N8nServer, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+	const context = await browser.newContext(options);
+	const [name, value] = server.cookie.split('=');
+	await context.addCookies([{ name, value, url: server.url }]);
+	return context;
+}
+
+/** Opens the workflow `workflow` in the editor, and its node `node`'s panel. */
+export async function openNode(page: Page, server: N8nServer, workflow: string, node: string): Promise<void> {
+	await page.goto(`${server.url}/workflow/${workflow}`);
+	const canvasNode = page.locator(`[data-test-id="canvas-node"][data-node-name="${node}"]`);
+	await canvasNode.waitFor({ timeout: 60_000 });
+	await canvasNode.dblclick();
+	await page.locator('[data-test-id="ndv"]').waitFor();
+}

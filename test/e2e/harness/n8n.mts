@@ -16,7 +16,6 @@ import {
 } from '../../../scripts/n8n/versions.mts';
 import { installPackage, n8nEnv as launcherEnv } from '../../../scripts/n8n/user-folder.mts';
 import { resultDataOf } from '../../../scripts/n8n/cli.mts';
-import { startDaemon } from '../../../scripts/n8n/processes.mts';
 import type { Daemon } from '../../../scripts/n8n/processes.mts';
 
 export { NODE_TYPE, PACKAGE_NAME, ROOT } from '../../../scripts/n8n/versions.mts';
@@ -183,12 +182,4 @@ export async function rest<T>(server: N8nServer, method: string, route: string, 
 	if (!response.ok) throw new Error(`${method} /rest${route} → ${response.status}: ${text}`);
 	const parsed = JSON.parse(text) as { data?: T };
 	return (parsed.data ?? parsed) as T;
-}
-
-/** `n8n start` on `port`, ready and with the owner signed in: what the editor suites drive. */
-export async function startN8nServer(bin: string, env: NodeJS.ProcessEnv, port: number): Promise<N8nServer> {
-	const daemon = startDaemon(bin, ['start'], env);
-	const url = `http://127.0.0.1:${port}`;
-	await waitForHttp(`${url}/healthz/readiness`, daemon);
-	return { url, daemon, cookie: await setupOwner(url) };
 }

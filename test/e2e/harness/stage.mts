@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 
 import { parse } from 'flatted';
 
-import type { SandboxProcess } from '../../harness/sandbox.mts';
+import { SandboxProcess } from '../../harness/sandbox.mts';
 import type { StoredCredential } from '../../../scripts/n8n/user-folder.mts';
 import { recordLog } from './logs.mts';
 import {
@@ -54,6 +54,11 @@ export interface N8nSetup {
 	workflows?: Array<string | object>;
 	/** Ids of imported workflows to publish (activate, on 1.x) before n8n starts. */
 	publish?: string[];
+	/**
+	 * Routes of published workflows (`/webhook/<path>`, `/mcp/<path>`) to wait
+	 * for: n8n reports ready before it has registered their webhooks.
+	 */
+	ready?: string[];
 	env?: Record<string, string>;
 }
 
@@ -78,8 +83,12 @@ export interface N8n {
 	/** `server` and `queue`: the editor's address, and the owner's session. */
 	server: N8nServer;
 	workers: Daemon[];
-	/** `n8n execute --id <id> --rawOutput`, with the run data it printed. */
-	execute(workflowId: string): Promise<{ result: CliResult; run: ExecuteRun }>;
+	/**
+	 * `n8n execute --id <id> --rawOutput` (with `env` added to n8n's), and the
+	 * run data it printed; its output is kept as the log `<name>-<log>`
+	 * (the workflow's id unless `log` says otherwise).
+	 */
+	execute(workflowId: string, options?: { env?: Record<string, string>; log?: string }): Promise<{ result: CliResult; run: ExecuteRun }>;
 	/** A REST call as the owner. */
 	rest<T>(method: string, route: string, body?: unknown): Promise<T>;
 	/** The executions of a workflow, newest first. */
@@ -92,6 +101,24 @@ export interface N8n {
 const EMPTY = () => {
 	throw new Error('n8n is not ready: call useN8n inside a describe, and read it in the tests');
 };
+
+/**
+ * The sandbox for the describe this is called in: started before its tests
+ * (and before the boot of a useN8n called after this), closed after them.
+ */
+export function useSandbox(apiKey: string, args: string[] = []): () => SandboxProcess {
+	let sandbox: SandboxProcess | undefined;
+	beforeAll(async () => {
+		sandbox = await SandboxProcess.start(apiKey, args);
+	});
+	afterAll(async () => {
+		await sandbox?.close();
+	});
+	return () => {
+		if (!sandbox) throw new Error('The sandbox is not started: call useSandbox inside a describe, and read it in the tests');
+		return sandbox;
+	};
+}
 
 /** Registers the boot before the suite's tests and the clean-up after them; `setup` is read when they run. */
 export function useN8n(setup: () => N8nSetup | Promise<N8nSetup>, timeoutMs = 600_000): N8n {
@@ -141,19 +168,23 @@ async function boot(setup: N8nSetup, stops: Array<() => Promise<void>>): Promise
 		server = { url, daemon: main, cookie: await setupOwner(url) };
 	}
 	const workers: Daemon[] = [];
+	const health: number[] = [];
 	for (let index = 0; queue && index < (setup.workers ?? 2); index++) {
-		const health = await freePort();
+		health.push(await freePort());
 		const workerEnv = n8nEnv(await userFolderWithPackage(tarball), {
 			...shared,
 			QUEUE_HEALTH_CHECK_ACTIVE: 'true',
-			QUEUE_HEALTH_CHECK_PORT: String(health),
+			QUEUE_HEALTH_CHECK_PORT: String(health[index]),
 			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 		});
 		const worker = startDaemon(bin, ['worker', '--concurrency=10'], workerEnv);
 		workers.push(worker);
 		stops.push(() => worker.stop());
-		await waitForHttp(`http://127.0.0.1:${health}/healthz/readiness`, worker);
 	}
+	// The workers start side by side.
+	await Promise.all(workers.map((worker, index) => waitForHttp(`http://127.0.0.1:${health[index]}/healthz/readiness`, worker)));
+	// After the workers: in queue mode a webhook's probe runs on a worker, and main answers it when one has.
+	for (const route of setup.ready ?? []) await waitForWebhook(new URL(`${server.url}${route}`), server.daemon);
 	const call = <T,>(method: string, route: string, body?: unknown) => rest<T>(server, method, route, body);
 	return {
 		version: setup.version,
@@ -161,8 +192,9 @@ async function boot(setup: N8nSetup, stops: Array<() => Promise<void>>): Promise
 		env,
 		server,
 		workers,
-		async execute(workflowId) {
-			const result = await n8nCli(bin, ['execute', `--id=${workflowId}`, '--rawOutput'], env);
+		async execute(workflowId, options = {}) {
+			const result = await n8nCli(bin, ['execute', `--id=${workflowId}`, '--rawOutput'], { ...env, ...options.env });
+			recordLog(`${setup.name}-${options.log ?? workflowId}`, `exit ${result.code}\n${result.stdout}${result.stderr}`);
 			return { result, run: runDataOf(result.stdout) };
 		},
 		rest: call,

@@ -1,0 +1,217 @@
+// What a run says about itself in real n8n (`n8n execute`, 2.x and 1.x): the
+// execution hints the node adds to the run data, beside its items, for a clean
+// run, a push-back, failures and Retry On Fail; and the shipped send-again
+// example, which sends again only what the service did not act on.
+import { DEFAULT_MAX_WAIT_SECONDS } from '../../nodes/OutreachSequences/describe/defaults.ts';
+import { RETRY_ON_FAIL_TEXT, earlierTryHint } from '../../nodes/OutreachSequences/run/outcome/hints.ts';
+import { RunReport } from '../../nodes/OutreachSequences/run/outcome/runReport.ts';
+import { TEST_API_KEYS } from '../harness/keys.mts';
+import type { RecordedRequest } from '../harness/sandbox.mts';
+import {
+	EXPECTED,
+	SEND_AGAIN,
+	SEND_AGAIN_FILE,
+	SEND_AGAIN_NAMES,
+	executeWith,
+	failuresWarning,
+	fixtureCopy,
+	hintsOf,
+	isError,
+	sendAgainCredential,
+	sentOnce,
+} from './harness/cli.mts';
+import { N8N_CURRENT, N8N_MAINTAINED, outputsOf } from './harness/n8n.mts';
+import { useN8n, useSandbox } from './harness/stage.mts';
+
+// Execution hints: contact-archive under Continue, with contacts the sandbox
+// knows, so that every failure comes from a fault the test sets.
+const HINT_CONTACTS = ['c-42', 'c-43', '42'];
+const HINTS_WORKFLOW = 'e2e-hints-archive';
+const RETRY_ON_FAIL_WORKFLOW = 'e2e-hints-retry-on-fail';
+const READ_ONLY_RETRY_ON_FAIL_WORKFLOW = 'e2e-hints-use-case-retry-on-fail';
+/** Settings › Max Tries of the Retry On Fail workflow (n8n's default is 3; 2 keeps the run short). */
+const RETRY_ON_FAIL_TRIES = 2;
+
+describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: what a run says about itself', (version) => {
+	const sandbox = useSandbox(TEST_API_KEYS.cli);
+	const n8n = useN8n(() => {
+		const inputs = HINT_CONTACTS.map((id) => ({ id }));
+		const onContinue = { onError: 'continueRegularOutput' };
+		return {
+			version,
+			name: `cli-${version}`,
+			run: 'cli',
+			// The credential the fixtures and the example refer to, stored as a user would create it.
+			credentials: [{ ...sendAgainCredential(), type: 'outreachSequencesApi', data: { apiKey: sandbox().apiKey, baseUrl: sandbox().url } }],
+			workflows: [
+				fixtureCopy('contact-archive', HINTS_WORKFLOW, { ...onContinue, inputs }),
+				fixtureCopy('contact-archive', RETRY_ON_FAIL_WORKFLOW, { ...onContinue, inputs, retryOnFail: true, maxTries: RETRY_ON_FAIL_TRIES }),
+				fixtureCopy('use-case-get', READ_ONLY_RETRY_ON_FAIL_WORKFLOW, { ...onContinue, retryOnFail: true }),
+				SEND_AGAIN_FILE,
+			],
+		};
+	});
+
+	const archivePath = (id: string) => `/v1/contacts/${encodeURIComponent(id)}/archive`;
+	/** The statuses the sandbox answered each hint contact's archive with, in order. */
+	const statusesByContact = (requests: RecordedRequest[]) =>
+		Object.fromEntries(HINT_CONTACTS.map((id) => [id, requests.filter((request) => request.url === archivePath(id)).map((request) => request.status)]));
+
+	describe('execution hints in the run data', () => {
+		test('a clean run has no hints', async () => {
+			const { run, requests } = await executeWith(n8n, sandbox(), 'hints-clean', HINTS_WORKFLOW);
+			expect(run.error).toBeUndefined();
+			const [items] = outputsOf(run, 'Outreach Sequences');
+			expect(items.map((item) => item.json.id)).toEqual(HINT_CONTACTS);
+			expect(hintsOf(run, 'Outreach Sequences')).toEqual([]);
+			expect(statusesByContact(requests)).toEqual(Object.fromEntries(HINT_CONTACTS.map((id) => [id, [200]])));
+		});
+
+		test('the service pushes back once with Retry-After: one info hint that says so and that every item succeeded; no warning', async () => {
+			const limited = HINT_CONTACTS[1];
+			const { run, requests } = await executeWith(n8n, sandbox(), 'hints-pushed-back', HINTS_WORKFLOW, [
+				{ pathPrefix: archivePath(limited), status: 429, headers: { 'Retry-After': '1' }, body: { message: 'Too many requests' }, times: 1 },
+			]);
+			expect(run.error).toBeUndefined();
+			const [items] = outputsOf(run, 'Outreach Sequences');
+			expect(items.map((item) => item.json.id)).toEqual(HINT_CONTACTS);
+			// The limited contact was sent again after its 429, once; the others once.
+			expect(statusesByContact(requests)).toEqual(Object.fromEntries(HINT_CONTACTS.map((id) => [id, id === limited ? [429, 200] : [200]])));
+
+			const hints = hintsOf(run, 'Outreach Sequences');
+			expect(hints).toHaveLength(1);
+			expect(hints[0]).toEqual({ type: 'info', location: 'outputPane', message: expect.any(String) });
+			expect(hints[0].message).toMatch(/^The outreach service pushed back 1 time \(HTTP 429 or 503/);
+			expect(hints[0].message).toContain('1 item was sent again; it succeeded.');
+			expect(hints[0].message).toMatch(new RegExp(`All ${HINT_CONTACTS.length} items succeeded\\.$`));
+		});
+
+		test('Continue with a 404 and a 500: a warning names the failed items by cause, and each failed item carries its facts', async () => {
+			const [ok, rejected, mayHaveActed] = HINT_CONTACTS;
+			const { run, requests } = await executeWith(n8n, sandbox(), 'hints-failures', HINTS_WORKFLOW, [
+				{ pathPrefix: archivePath(rejected), status: 404, body: { message: 'Resource not found' } },
+				{ pathPrefix: archivePath(mayHaveActed), status: 500, body: { message: 'Internal error' } },
+			]);
+			expect(run.error).toBeUndefined();
+			const [items] = outputsOf(run, 'Outreach Sequences');
+			expect(items.map((item) => item.pairedItem)).toEqual(HINT_CONTACTS.map((_, item) => ({ item })));
+			expect(items[0].json.id).toBe(ok);
+			expect(items[1].json).toEqual({ error: expect.stringContaining('HTTP 404'), ...sentOnce({ statusCode: 404, outcome: 'notActed' }) });
+			expect(items[2].json).toEqual({ error: expect.stringContaining('HTTP 500'), ...sentOnce({ statusCode: 500, outcome: 'mayHaveActed' }) });
+			// An archive is not sent again after a 500: the service may have carried it out.
+			expect(statusesByContact(requests)).toEqual({ [ok]: [200], [rejected]: [404], [mayHaveActed]: [500] });
+
+			const hints = hintsOf(run, 'Outreach Sequences');
+			expect(hints).toEqual([failuresWarning(HINT_CONTACTS.length, { rejected: 1, mayHaveActed: 1 })]);
+			expect(hints[0].message).toMatch(new RegExp(`^2 of ${HINT_CONTACTS.length} items failed\\. `));
+			expect(hints[0].message).toMatch(/ Before sending that item again, check in the outreach service whether it was carried out/);
+		});
+
+		test('Retry On Fail on an archive: the node says what n8n does when it runs the node again', async () => {
+			const { run } = await executeWith(n8n, sandbox(), 'hints-retry-on-fail', RETRY_ON_FAIL_WORKFLOW);
+			expect(run.error).toBeUndefined();
+			const [items] = outputsOf(run, 'Outreach Sequences');
+			expect(items.map((item) => item.json.id)).toEqual(HINT_CONTACTS);
+			expect(hintsOf(run, 'Outreach Sequences')).toEqual([{ type: 'warning', location: 'outputPane', message: RETRY_ON_FAIL_TEXT }]);
+			expect(RETRY_ON_FAIL_TEXT).toMatch(/^Retry On Fail is on for this node\. /);
+		});
+
+		test('Retry On Fail with Continue, and the first item fails: n8n runs the node again, and only the failed item goes out again', async () => {
+			const [first, ...others] = HINT_CONTACTS;
+			const { run, requests } = await executeWith(n8n, sandbox(), 'hints-retry-on-fail-first-fails', RETRY_ON_FAIL_WORKFLOW, [
+				{ pathPrefix: archivePath(first), status: 404, body: { message: 'Resource not found' } },
+			]);
+			expect(run.error).toBeUndefined();
+			// The workflow sets Max Tries to RETRY_ON_FAIL_TRIES: each try sends the failed item again; the others
+			// were archived in the first try and come from the record (run/record.ts) in the next.
+			expect(statusesByContact(requests)).toEqual({
+				[first]: Array(RETRY_ON_FAIL_TRIES).fill(404),
+				...Object.fromEntries(others.map((id) => [id, [200]])),
+			});
+			const [items] = outputsOf(run, 'Outreach Sequences');
+			expect(items[0].json).toEqual({ error: expect.stringContaining('HTTP 404'), ...sentOnce({ statusCode: 404, outcome: 'notActed' }) });
+			expect(items.slice(1).map((item) => item.json.id)).toEqual(others);
+			const lastTry = new RunReport().summarize([]);
+			expect(hintsOf(run, 'Outreach Sequences')).toEqual([
+				{ type: 'warning', location: 'outputPane', message: RETRY_ON_FAIL_TEXT },
+				failuresWarning(HINT_CONTACTS.length, { rejected: 1 }),
+				earlierTryHint({ ...lastTry, earlierTry: { answered: others.length, sentAgain: 1 } }),
+			]);
+		});
+
+		test('Retry On Fail on Get Use Case, which changes nothing: no Retry On Fail warning, the failures still are', async () => {
+			const expected = EXPECTED.find((entry) => entry.fixture === 'use-case-get');
+			if (!expected) throw new Error('no use-case-get expectations');
+			const failed = expected.items.filter(isError).length;
+			const { run } = await executeWith(n8n, sandbox(), 'hints-read-only-retry-on-fail', READ_ONLY_RETRY_ON_FAIL_WORKFLOW);
+			expect(run.error).toBeUndefined();
+			// zz-404 is rejected, the blank ID never sent; no Retry On Fail warning.
+			expect(failed).toBe(2);
+			expect(hintsOf(run, 'Outreach Sequences')).toEqual([failuresWarning(expected.items.length, { rejected: 1, notSent: 1 }, true)]);
+		});
+	});
+
+	test('the send-again example: only what the service did not act on is sent again, once', async () => {
+		expect(SEND_AGAIN_NAMES).toHaveLength(3);
+		const [spring, summer, autumn] = SEND_AGAIN_NAMES;
+		// Summer: a 429 asking for a longer wait than Max Wait allows, so the node gives up at once (the
+		// service did not act). Autumn: a 500 (it may have acted). Spring: no fault.
+		const retryAfter = DEFAULT_MAX_WAIT_SECONDS * 2;
+		const { run, requests } = await executeWith(n8n, sandbox(), 'send-again', SEND_AGAIN.id, [
+			{ pathPrefix: '/v1/sequences', method: 'POST', bodyContains: summer, status: 429, headers: { 'Retry-After': String(retryAfter) }, body: { message: 'Too many requests' }, times: 1 },
+			{ pathPrefix: '/v1/sequences', method: 'POST', bodyContains: autumn, status: 500, body: { message: 'Internal error' } },
+		]);
+		expect(run.error).toBeUndefined();
+
+		// What the service received: each name's creates, with the status it answered.
+		const creates = requests.filter((request) => request.method === 'POST' && request.url === '/v1/sequences');
+		const sent = (name: string) => creates.filter((request) => (JSON.parse(request.body) as { name?: unknown }).name === name).map((request) => request.status);
+		expect(creates).toHaveLength(4);
+		expect(sent(spring)).toEqual([expect.any(Number)]);
+		expect(sent(spring)[0]).toBeLessThan(300);
+		expect(sent(summer)).toHaveLength(2);
+		expect(sent(summer)[0]).toBe(429);
+		expect(sent(summer)[1]).toBeLessThan(300);
+		expect(sent(autumn)).toEqual([500]);
+		const summary = await sandbox().summary();
+		expect(summary.sequencesCreated).toBe(2);
+		expect(summary.duplicateNames).toBe(0);
+
+		// Create Sequence: Spring on the Success output, Summer and Autumn on the error output, each linked to its input.
+		const [success, failure] = outputsOf(run, 'Create Sequence');
+		expect(success.map((item) => item.pairedItem)).toEqual([{ item: 0 }]);
+		expect(success[0].json).toMatchObject({ id: expect.stringMatching(/^seq-/), name: spring });
+		expect(failure.map((item) => item.pairedItem)).toEqual([{ item: 1 }, { item: 2 }]);
+		// n8n merges the input's fields into an item on the error output.
+		expect(failure.map((item) => item.json.name)).toEqual([summer, autumn]);
+		expect(failure[0].json.error).toEqual(expect.stringContaining('HTTP 429'));
+		expect(failure[0].json.message).toEqual({ statusCode: 429, networkError: null, timesSent: 1, retryAfterSeconds: retryAfter, outcome: 'notActed' });
+		expect(failure[1].json.error).toEqual(expect.stringContaining('HTTP 500'));
+		expect(failure[1].json.message).toEqual({ statusCode: 500, networkError: null, timesSent: 1, retryAfterSeconds: null, outcome: 'mayHaveActed' });
+		const createHints = hintsOf(run, 'Create Sequence');
+		expect(createHints.filter((hint) => hint.type === 'warning')).toEqual([failuresWarning(SEND_AGAIN_NAMES.length, { rejected: 1, mayHaveActed: 1 })]);
+		// Summer's 429 was a push-back, though the node did not wait for it.
+		expect(createHints.filter((hint) => hint.type !== 'warning')).toEqual([
+			{
+				type: 'info',
+				location: 'outputPane',
+				message: expect.stringMatching(
+					/^The outreach service pushed back 1 time \(.*\)\. 1 item was not sent again \(Request Options › Rate Limit Handling\): 1 because the service asked for a longer wait than Max Wait \(Seconds\) allows\. 2 of 3 items failed\.$/,
+				),
+			},
+		]);
+
+		// Only Summer passes the filter and is created again, after the wait.
+		const [passed] = outputsOf(run, 'The service did not act');
+		expect(passed.map((item) => item.json.name)).toEqual([summer]);
+		expect(run.runData['Create Sequence again']).toHaveLength(1);
+		const [again] = outputsOf(run, 'Create Sequence again');
+		expect(again).toHaveLength(1);
+		expect(again[0].pairedItem).toEqual({ item: 0 });
+		expect(again[0].json).toMatchObject({ id: expect.stringMatching(/^seq-/), name: summer });
+		expect(again[0].json).not.toHaveProperty('error');
+		expect(await sandbox().record('sequences', String(again[0].json.id))).toMatchObject({ name: summer });
+		expect(hintsOf(run, 'Create Sequence again')).toEqual([]);
+	});
+
+});

@@ -1,0 +1,169 @@
+// What the `n8n execute` suites share: the fixtures in test/e2e/workflows
+// (*.cli.workflow.json) and what each should give, copies of them set up
+// for a test, the shipped send-again example, and how a run's failed items
+// and hints are read and expected.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import type { FailureGroup } from '../../../nodes/OutreachSequences/run/outcome/failedItem.ts';
+import { failedItemsHint } from '../../../nodes/OutreachSequences/run/outcome/hints.ts';
+import { RunReport } from '../../../nodes/OutreachSequences/run/outcome/runReport.ts';
+import type { Fault, RecordedRequest, SandboxProcess } from '../../harness/sandbox.mts';
+import { NODE_TYPE, ROOT, type ExecuteRun, type NodeRun } from './n8n.mts';
+import type { N8n } from './stage.mts';
+
+export const MODES = ['stopWorkflow', 'continueRegularOutput', 'continueErrorOutput'] as const;
+export type Mode = (typeof MODES)[number];
+
+export interface Expected {
+	fixture: string;
+	/** Per input item: the answer's id for a success, or the exact error text. */
+	items: Array<{ id: string } | { error: string | RegExp }>;
+	/** "METHOD path" of every request the items should cause (none for items that fail validation). */
+	requests: string[];
+}
+
+export const notFound = (noun: string) => `${noun} "zz-404" was not found (HTTP 404): Resource not found`;
+
+export const EXPECTED: Expected[] = [
+	{
+		fixture: 'contact-archive',
+		items: [
+			{ id: 'c-42' },
+			{ error: notFound('Contact') },
+			{ error: 'Contact ID is empty. Enter an identifier, or map one from the input, for example {{ $json.id }}.' },
+			{ id: 'a/b?c#d' },
+		],
+		requests: ['POST /v1/contacts/c-42/archive', 'POST /v1/contacts/zz-404/archive', 'POST /v1/contacts/a%2Fb%3Fc%23d/archive'],
+	},
+	{
+		fixture: 'contact-list-archive',
+		items: [{ id: 'list-1' }, { error: notFound('Contact list') }, { error: /^Contact List ID "\.\." can't be sent/ }, { id: 'list/3' }],
+		requests: ['POST /v1/contact_lists/list-1/archive', 'POST /v1/contact_lists/zz-404/archive', 'POST /v1/contact_lists/list%2F3/archive'],
+	},
+	{
+		fixture: 'use-case-get',
+		items: [{ id: 'uc-1' }, { error: notFound('Use case') }, { error: /^Use Case ID is empty\./ }, { id: 'uc-2' }],
+		requests: ['GET /v1/use_cases/uc-1', 'GET /v1/use_cases/zz-404', 'GET /v1/use_cases/uc-2'],
+	},
+	{
+		fixture: 'sequence-create-fields',
+		items: [{ id: 'seq' }, { error: 'Schedule 1: Hour must be a whole number, but it is "nine".' }, { id: 'seq' }],
+		requests: ['POST /v1/sequences', 'POST /v1/sequences'],
+	},
+	{
+		fixture: 'sequence-create-json',
+		items: [{ id: 'seq' }, { error: /^JSON Body is not valid JSON: / }, { id: 'seq' }],
+		requests: ['POST /v1/sequences', 'POST /v1/sequences'],
+	},
+];
+
+export const isError = (entry: Expected['items'][number]): entry is { error: string | RegExp } => 'error' in entry;
+
+export function expectText(actual: unknown, expected: string | RegExp): void {
+	if (typeof expected === 'string') expect(actual).toBe(expected);
+	else expect(actual).toMatch(expected);
+}
+
+export function fixtureJson(name: string): { id: string; name: string; nodes: Array<Record<string, unknown>> } {
+	return JSON.parse(readFileSync(path.join(ROOT, 'test', 'e2e', 'workflows', `${name}.cli.workflow.json`), 'utf8'));
+}
+
+export function inputItems(name: string): Array<Record<string, unknown>> {
+	const input = fixtureJson(name).nodes.find((node) => node.name === 'Input') as { parameters: { jsonOutput: string } };
+	return (JSON.parse(input.parameters.jsonOutput) as { items: Array<Record<string, unknown>> }).items;
+}
+
+/**
+ * A copy of fixture `name` as workflow `id`, its Outreach Sequences node (of
+ * the type n8n gives an npm-installed package) with these settings and
+ * parameters, and the Input node's items replaced when `inputs` is given.
+ */
+export function fixtureCopy(
+	name: string,
+	id: string,
+	{ inputs, parameters, ...settings }: { inputs?: Array<Record<string, unknown>>; parameters?: Record<string, unknown>; [setting: string]: unknown } = {},
+) {
+	const workflow = fixtureJson(name);
+	workflow.id = id;
+	workflow.name = `e2e ${id}`;
+	for (const node of workflow.nodes) {
+		if (node.name === 'Input' && inputs) node.parameters = { ...(node.parameters as object), jsonOutput: JSON.stringify({ items: inputs }) };
+		if (node.name !== 'Outreach Sequences') continue;
+		// A custom extension folder would make the type CUSTOM.*.
+		if (node.type !== NODE_TYPE) throw new Error(`${name}: the node's type is ${String(node.type)}, not ${NODE_TYPE}`);
+		Object.assign(node, settings);
+		if (parameters) node.parameters = { ...(node.parameters as object), ...parameters };
+	}
+	return workflow;
+}
+
+/** Runs an imported workflow against the sandbox with these faults set, from a fresh store; its output is kept as the log `label`. */
+export async function executeWith(n8n: N8n, sandbox: SandboxProcess, label: string, id: string, faults: Fault[] = []): Promise<{ run: ExecuteRun; requests: RecordedRequest[] }> {
+	await sandbox.reset();
+	for (const fault of faults) await sandbox.addFault(fault);
+	const { run } = await n8n.execute(id, { log: label });
+	return { run, requests: await sandbox.requests() };
+}
+
+/** The facts of an item sent once that failed: its status or network fault, and whether the service may have acted. */
+export function sentOnce(facts: { statusCode?: number; networkError?: string; outcome: 'notActed' | 'mayHaveActed' }): Record<string, unknown> {
+	return { statusCode: facts.statusCode ?? null, networkError: facts.networkError ?? null, timesSent: 1, retryAfterSeconds: null, outcome: facts.outcome };
+}
+
+/** An execution hint as n8n keeps it in the run data, beside the node's items. */
+export interface Hint {
+	type: string;
+	location?: string;
+	message: string;
+}
+
+/**
+ * The warning a run with these failures should show, from the hint texts
+ * (unit-tested on their own) and counts that come from the test's inputs and
+ * faults: what the real run has to get right is which group each item is in.
+ */
+export function failuresWarning(items: number, failed: Partial<Record<FailureGroup, number>>, readOnly = false): Hint {
+	const ends: Array<FailureGroup | undefined> = Object.entries(failed).flatMap(([group, count]) => Array.from({ length: count ?? 0 }, () => group as FailureGroup));
+	while (ends.length < items) ends.push(undefined);
+	const hint = failedItemsHint(new RunReport().summarize(ends), { retryOnFail: false, readOnly });
+	if (!hint) throw new Error('no failures, no warning');
+	return { type: 'warning', location: 'outputPane', message: hint.message };
+}
+
+/** The hints of a node's first run; fails when the node did not run. */
+export function hintsOf(run: ExecuteRun, node: string): Hint[] {
+	const task = run.runData[node]?.[0] as (NodeRun & { hints?: Hint[] }) | undefined;
+	if (!task) throw new Error(`${node} did not run; the nodes that ran: ${Object.keys(run.runData).join(', ')}`);
+	return task.hints ?? [];
+}
+
+// The example that sends again what the service never received, as shipped.
+export const SEND_AGAIN_FILE = path.join(ROOT, 'examples', 'send-again.workflow.json');
+export const SEND_AGAIN = JSON.parse(readFileSync(SEND_AGAIN_FILE, 'utf8')) as {
+	id: string;
+	nodes: Array<{ name: string; parameters: Record<string, unknown>; credentials?: Record<string, { id: string; name: string }> }>;
+};
+const sendAgainNode = (name: string) => {
+	const node = SEND_AGAIN.nodes.find((candidate) => candidate.name === name);
+	if (!node) throw new Error(`${SEND_AGAIN_FILE} has no node "${name}"`);
+	return node;
+};
+/** The names the example creates, in the order its items come. */
+export const SEND_AGAIN_NAMES = (JSON.parse(String(sendAgainNode('Sequences to create').parameters.jsonOutput)) as { sequences: Array<{ name: string }> }).sequences.map(
+	(sequence) => sequence.name,
+);
+/** The credential the example's nodes refer to; the suite stores one with that id, as a user would create it. */
+export function sendAgainCredential(): { id: string; name: string } {
+	const credential = sendAgainNode('Create Sequence').credentials?.outreachSequencesApi;
+	if (!credential) throw new Error(`${SEND_AGAIN_FILE}: Create Sequence has no Outreach Sequences credential`);
+	return credential;
+}
+
+/** The answer id check: sequences get ids from the service, the rest echo the input's. */
+export function expectSuccess(json: Record<string, unknown>, expected: { id: string }): void {
+	if (expected.id === 'seq') expect(json.id).toMatch(/^seq-/);
+	else expect(json.id).toBe(expected.id);
+	expect(json).not.toHaveProperty('error');
+}
+
