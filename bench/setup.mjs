@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import {
+	DEFAULT_N8N_VERSION,
 	NODE_TYPE,
 	ROOT,
 	freePort,
@@ -26,12 +27,18 @@ import {
 export const root = ROOT;
 export const log = (text) => process.stderr.write(`${text}\n`);
 export const slug = (text) => text.replace(/\W+/g, '-');
+/** BENCH_N8N: the n8n version to run; BENCH_OUT: the folder results go to (bench/). */
+export const VERSION = process.env.BENCH_N8N ?? DEFAULT_N8N_VERSION;
+export const OUT_DIR = path.resolve(ROOT, process.env.BENCH_OUT ?? 'bench');
 
 /** "2 × AMD EPYC, 24 GiB, Linux 6.x": what the numbers were taken on. */
 export function machine() {
 	const cpus = os.cpus();
 	return `${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}`;
 }
+
+/** What every result file starts with: when, on which n8n, Node and machine. */
+export const resultHeader = () => ({ date: new Date().toISOString(), n8n: VERSION, node: process.version, machine: machine() });
 
 /**
  * Installs n8n `version` and the packed package, starts the sandbox with

@@ -1,0 +1,136 @@
+// `npm run bench` (fifth part), or `npm run bench:re-runs` alone: what the
+// record (nodes/OutreachSequences/run/outcome/record.ts) costs and what it
+// saves, in one run, through real n8n with the package installed from its
+// tarball:
+// - a clean run's cost: run.mjs's create sequence workload, this node and the
+//   HTTP Request node alternating, medians of ms/item, beside the first
+//   table's figure for the same cell (bench/results-<n8n>.json);
+// - a re-run: N creates, one answered 500 once before the service writes it,
+//   this node and the HTTP Request node both with Retry On Fail (5 tries, 5 s
+//   apart) and On Error = Stop: sequences created twice, requests, time;
+// - the record of 10,000 confirmed creates, at unit level through record.ts's
+//   API as built in dist/: its size in bytes, and its write and read times.
+// Writes bench/re-runs-<n8n>.json and adds it to bench/results.md.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { reRunsTables, saveResult } from './report.mjs';
+import { CONTENDERS, benchWorkflow, benchWorkloads, contenderNode, log, namedCreate, OUT_DIR, prepare, resultHeader, root, slug, VERSION } from './setup.mjs';
+
+const CLEAN_N = Number(process.env.BENCH_RERUN_CLEAN_ITEMS ?? 2000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const N = Number(process.env.BENCH_RERUN_ITEMS ?? 40);
+/** The item whose create fails once, before the service writes it. */
+const FAILING = Math.floor(N * 0.6);
+const RECORD_N = 10_000;
+const RECORD_ROUNDS = 5;
+const apiKey = 'bench-reruns-key-41f9d2';
+
+const bench = await prepare({ version: VERSION, apiKey, prefix: 'bench-reruns' });
+const { sandboxUrl, control } = bench;
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const createSequence = benchWorkloads(sandboxUrl).find((workload) => workload.name === 'create sequence');
+const reRunWorkload = namedCreate(sandboxUrl, 'Rerun');
+const retrySettings = CONTENDERS.find((contender) => contender.key === 'retry').settings;
+const clean = [
+	{ key: 'ours', workload: createSequence },
+	{ key: 'http', workload: createSequence },
+];
+const reRun = [
+	{ key: 'ours', label: 'This node, Retry On Fail (5 tries, 5 s)', onError: 'stopWorkflow', settings: retrySettings },
+	{ key: 'http', label: 'HTTP Request node, Retry On Fail (5 tries, 5 s)', onError: 'stopWorkflow', settings: retrySettings },
+];
+const cleanId = (contender) => `reruns-clean-${contender.key}`;
+const reRunId = (contender) => `reruns-retry-${contender.key}`;
+
+await bench.importWorkflows([
+	...clean.map((contender) => benchWorkflow(cleanId(contender), CLEAN_N, "{ id: 'bulk-' + index, n: index }", contenderNode(contender, contender.workload))),
+	...reRun.map((contender) => benchWorkflow(reRunId(contender), N, '{ n: index }', contenderNode(contender, reRunWorkload))),
+]);
+
+// ── a clean run's cost ──────────────────────────────────────────────────────
+async function cleanRun(contender) {
+	await control('reset', 'POST');
+	const { succeeded, seconds } = await bench.runContender(cleanId(contender));
+	const { requests } = await control('summary');
+	if (succeeded !== CLEAN_N || requests !== CLEAN_N) throw new Error(`${cleanId(contender)}: ${succeeded} succeeded, ${requests} requests, expected ${CLEAN_N}`);
+	return (seconds * 1000) / CLEAN_N;
+}
+
+await cleanRun(clean[0]); // warm-up, not counted
+const samples = { ours: [], http: [] };
+for (let round = 1; round <= ROUNDS; round++) {
+	for (const contender of clean) samples[contender.key].push(await cleanRun(contender));
+	log(`clean create sequence × ${CLEAN_N}, round ${round}: ours ${samples.ours.at(-1).toFixed(3)}, HTTP Request ${samples.http.at(-1).toFixed(3)} ms/item`);
+}
+const earlierFile = path.join(root, 'bench', `results-${slug(VERSION)}.json`);
+const earlier = existsSync(earlierFile) ? JSON.parse(readFileSync(earlierFile, 'utf8')) : undefined;
+const earlierRow = earlier?.rows.find((row) => row.workload === 'create sequence' && row.size === CLEAN_N);
+const cleanResult = {
+	items: CLEAN_N,
+	rounds: ROUNDS,
+	ours: median(samples.ours),
+	http: median(samples.http),
+	runs: samples,
+	before: earlierRow && { label: `The first table (\`npm run bench\`, ${earlier.date})`, ours: earlierRow.ours.msPerItem, http: earlierRow.http.msPerItem },
+};
+
+// ── a re-run: one create fails once before it is written ─────────────────────
+const reRunRows = [];
+for (const contender of reRun) {
+	await control('reset', 'POST');
+	await control('faults', 'POST', { method: 'POST', pathPrefix: '/v1/sequences', bodyContains: `Rerun ${FAILING}"`, status: 500, body: { message: 'gateway' }, times: 1 });
+	const { succeeded, nodeFailed, seconds } = await bench.runContender(reRunId(contender));
+	const service = await control('summary');
+	reRunRows.push({ contender: contender.label, key: contender.key, succeeded, nodeFailed, duplicates: service.duplicateNames, requests: service.requests, seconds });
+	log(`re-run · ${contender.label}: ${succeeded}/${N} succeeded, ${service.duplicateNames} created twice, ${service.requests} requests, ${seconds.toFixed(2)} s`);
+}
+
+// ── the record of 10,000 confirmed creates, through record.ts's API ─────────
+const { ExecutionRecord, MAX_RECORD_BYTES, RECORD_KEY } = await import(path.join(root, 'dist', 'nodes', 'OutreachSequences', 'run', 'outcome', 'record.js'));
+const sample = createSequence.floor({ n: 0 });
+const answer = await (await fetch(sample.url, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: sample.body })).json();
+const items = Array.from({ length: RECORD_N }, (_, index) => {
+	const { body } = createSequence.floor({ n: index });
+	return { request: { method: 'POST', path: '/v1/sequences', body }, confirmed: { ...answer, id: `seq-bench-${index}`, name: `Sequence ${index}` } };
+});
+const timings = { write: [], read: [] };
+let store;
+for (let round = 0; round < RECORD_ROUNDS; round++) {
+	store = {};
+	const record = ExecutionRecord.open(store, 0, sandboxUrl);
+	let started = performance.now();
+	record.keep(items);
+	timings.write.push(performance.now() - started);
+	const reopened = ExecutionRecord.open(store, 0, sandboxUrl);
+	started = performance.now();
+	const confirmed = items.filter((item, index) => reopened.earlierTry(index, item.request)?.kind.startsWith('confirmed')).length;
+	timings.read.push(performance.now() - started);
+	if (confirmed !== RECORD_N) throw new Error(`The record answered ${confirmed} of ${RECORD_N} items as confirmed`);
+}
+const entries = Object.values(store[RECORD_KEY].runs['0']);
+const recordResult = {
+	items: RECORD_N,
+	rounds: RECORD_ROUNDS,
+	bytes: Buffer.byteLength(JSON.stringify(store)),
+	capBytes: MAX_RECORD_BYTES,
+	answersKept: entries.filter((entry) => entry.answer).length,
+	answersDropped: entries.filter((entry) => entry.answerDropped).length,
+	answerBytes: Buffer.byteLength(JSON.stringify(answer)),
+	writeMs: median(timings.write),
+	readMs: median(timings.read),
+	runs: timings,
+};
+
+// ── report ──────────────────────────────────────────────────────────────────
+const result = {
+	...resultHeader(),
+	clean: cleanResult,
+	reRun: { items: N, failingItem: FAILING, rows: reRunRows },
+	record: recordResult,
+};
+saveResult(OUT_DIR, 're-runs', result);
+console.log(reRunsTables(result));
+log(`Wrote ${path.relative(root, path.join(OUT_DIR, 'results.md'))} and re-runs-${slug(VERSION)}.json`);
+await bench.close();
