@@ -8,8 +8,9 @@
 // - a re-run: N creates, one answered 500 once before the service writes it,
 //   this node and the HTTP Request node both with Retry On Fail (5 tries, 5 s
 //   apart) and On Error = Stop: sequences created twice, requests, time;
-// - the record of 10,000 confirmed creates, at unit level through record.ts's
-//   API as built in dist/: its size in bytes, and its write and read times.
+// - the record of 10,000 confirmed creates, and of archives, at unit level
+//   through record.ts's API as built in dist/: its size in bytes, its write
+//   and read times, and a clean run's record work alone.
 // Writes bench/re-runs-<n8n>.json and adds it to bench/results.md.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,7 +27,7 @@ const RECORD_N = 10_000;
 const RECORD_ROUNDS = 5;
 const apiKey = 'bench-reruns-key-41f9d2';
 
-const bench = await prepare({ version: VERSION, apiKey, prefix: 'bench-reruns' });
+const bench = await prepare({ version: VERSION, apiKey, prefix: 'bench-reruns', sandboxArgs: ['--bulk-contacts', '1'] });
 const { sandboxUrl, control } = bench;
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -87,28 +88,43 @@ for (const contender of reRun) {
 	log(`re-run · ${contender.label}: ${succeeded}/${N} succeeded, ${service.duplicateNames} created twice, ${service.requests} requests, ${seconds.toFixed(2)} s`);
 }
 
-// ── the record of 10,000 confirmed creates, through record.ts's API ─────────
+// ── the record of 10,000 confirmed items, through record.ts's API ─────────
 const { ExecutionRecord, MAX_RECORD_BYTES, RECORD_KEY } = await import(path.join(root, 'dist', 'nodes', 'OutreachSequences', 'run', 'outcome', 'record.js'));
-const sample = createSequence.floor({ n: 0 });
-const answer = await (await fetch(sample.url, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: sample.body })).json();
-const items = Array.from({ length: RECORD_N }, (_, index) => {
-	const { body } = createSequence.floor({ n: index });
-	return { request: { method: 'POST', path: '/v1/sequences', body }, confirmed: { ...answer, id: `seq-bench-${index}`, name: `Sequence ${index}` } };
-});
-const timings = { write: [], read: [] };
-let store;
-for (let round = 0; round < RECORD_ROUNDS; round++) {
-	store = {};
-	const record = ExecutionRecord.open(store, 0, sandboxUrl);
-	let started = performance.now();
-	record.keep(items);
-	timings.write.push(performance.now() - started);
-	const reopened = ExecutionRecord.open(store, 0, sandboxUrl);
-	started = performance.now();
-	const confirmed = items.filter((item, index) => reopened.earlierTry(index, item.request)?.kind.startsWith('confirmed')).length;
-	timings.read.push(performance.now() - started);
-	if (confirmed !== RECORD_N) throw new Error(`The record answered ${confirmed} of ${RECORD_N} items as confirmed`);
+
+/** Keeps and reads back the record of RECORD_N items, each confirmed with the sandbox's own answer to `workload`'s first request. */
+async function recordFigures(workload) {
+	const first = workload.floor({ n: 0, id: 'bulk-0' });
+	const answer = await (await fetch(first.url, { method: first.method, headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: first.body })).json();
+	const items = Array.from({ length: RECORD_N }, (_, index) => {
+		const { method, url, body } = workload.floor({ n: index, id: `bulk-${index}` });
+		return { request: { method, path: new URL(url).pathname, body }, confirmed: { ...answer, id: `bench-${index}` } };
+	});
+	const runs = { write: [], read: [] };
+	let store;
+	for (let round = 0; round < RECORD_ROUNDS; round++) {
+		store = {};
+		let started = performance.now();
+		ExecutionRecord.open(store, 0, sandboxUrl).keep(items);
+		runs.write.push(performance.now() - started);
+		const reopened = ExecutionRecord.open(store, 0, sandboxUrl);
+		started = performance.now();
+		const confirmed = items.filter((item, index) => reopened.earlierTry(index, item.request)?.kind.startsWith('confirmed')).length;
+		runs.read.push(performance.now() - started);
+		if (confirmed !== RECORD_N) throw new Error(`The record answered ${confirmed} of ${RECORD_N} items as confirmed`);
+	}
+	const entries = Object.values(store[RECORD_KEY].runs['0']);
+	return {
+		workload: workload.name,
+		answerBytes: Buffer.byteLength(JSON.stringify(answer)),
+		bytes: Buffer.byteLength(JSON.stringify(store)),
+		answersKept: entries.filter((entry) => entry.answer).length,
+		answersDropped: entries.filter((entry) => entry.answerDropped).length,
+		writeMs: median(runs.write),
+		readMs: median(runs.read),
+		runs,
+	};
 }
+
 // What a clean run does with the record: open it, find it empty, drop it.
 const cleanRecord = [];
 for (let round = 0; round < RECORD_ROUNDS; round++) {
@@ -119,19 +135,14 @@ for (let round = 0; round < RECORD_ROUNDS; round++) {
 	}
 	cleanRecord.push(performance.now() - started); // ms for 1,000 runs: µs per run
 }
-const entries = Object.values(store[RECORD_KEY].runs['0']);
+await control('reset', 'POST');
 const recordResult = {
 	items: RECORD_N,
 	rounds: RECORD_ROUNDS,
-	bytes: Buffer.byteLength(JSON.stringify(store)),
 	capBytes: MAX_RECORD_BYTES,
-	answersKept: entries.filter((entry) => entry.answer).length,
-	answersDropped: entries.filter((entry) => entry.answerDropped).length,
-	answerBytes: Buffer.byteLength(JSON.stringify(answer)),
-	writeMs: median(timings.write),
-	readMs: median(timings.read),
+	workloads: [await recordFigures(createSequence), await recordFigures(benchWorkloads(sandboxUrl)[0])],
 	cleanRunMicros: median(cleanRecord),
-	runs: { ...timings, cleanRunMicros: cleanRecord },
+	cleanRunRuns: cleanRecord,
 };
 
 // ── report ──────────────────────────────────────────────────────────────────

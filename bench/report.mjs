@@ -119,14 +119,17 @@ export function reRunsTables(result) {
 		'|---|---:|---:|---:|---:|',
 		...reRun.rows.map((row) => `| ${row.contender} | ${count(row.succeeded)} of ${count(reRun.items)}${row.nodeFailed ? ', then the node failed' : ''} | ${count(row.duplicates)} | ${count(row.requests)} | ${fixed(row.seconds)} |`),
 		'',
-		`| The record of ${count(record.items)} confirmed creates | Value |`,
-		'|---|---:|',
-		`| One answer (the sandbox's to a create of that workload) | ${count(record.answerBytes)} bytes |`,
-		`| Size (JSON, as n8n saves it with the execution) | ${count(record.bytes)} bytes (${fixed(record.bytes / 2 ** 20)} MiB) |`,
-		`| Answers kept / kept as confirmed without their text (past the ${fixed(record.capBytes / 2 ** 20, 0)} MiB bound) | ${count(record.answersKept)} / ${count(record.answersDropped)} |`,
-		`| Write time, \`keep()\` (median of ${record.rounds}) | ${fixed(record.writeMs, 1)} ms |`,
-		`| Read time, \`earlierTry()\` for every item (median of ${record.rounds}) | ${fixed(record.readMs, 1)} ms |`,
-		...(record.cleanRunMicros === undefined ? [] : [`| A clean run's record work (open it, find it empty, drop it), per run (median of ${record.rounds} × 1,000) | ${fixed(record.cleanRunMicros)} µs |`]),
+		`| The record of ${count(record.items)} confirmed items | ${record.workloads.map((figures) => figures.workload).join(' | ')} |`,
+		`|---|${record.workloads.map(() => '---:').join('|')}|`,
+		...[
+			['One answer (the sandbox\'s)', (figures) => `${count(figures.answerBytes)} bytes`],
+			['Size (JSON, as n8n saves it with the execution)', (figures) => `${count(figures.bytes)} bytes (${fixed(figures.bytes / 2 ** 20)} MiB)`],
+			[`Answers kept / kept as confirmed without their text (past the ${fixed(record.capBytes / 2 ** 20, 0)} MiB bound)`, (figures) => `${count(figures.answersKept)} / ${count(figures.answersDropped)}`],
+			[`Write time, \`keep()\` (median of ${record.rounds})`, (figures) => `${fixed(figures.writeMs, 1)} ms`],
+			[`Read time, \`earlierTry()\` for every item (median of ${record.rounds})`, (figures) => `${fixed(figures.readMs, 1)} ms`],
+		].map(([label, cell]) => `| ${label} | ${record.workloads.map(cell).join(' | ')} |`),
+		'',
+		`A clean run's record work alone (open it, find it empty, drop it): ${fixed(record.cleanRunMicros)} µs per run (median of ${record.rounds} × 1,000).`,
 	].join('\n');
 }
 
@@ -134,9 +137,9 @@ function reRunsSection(result) {
 	return `## Re-runs, n8n ${result.n8n}
 
 Written by \`bench/re-runs.mjs\` (\`npm run bench:re-runs\`, also part of \`npm run bench\`). Three measurements, in one run:
-- **A clean run's cost.** The create sequence workload of the first table, ${count(result.clean.items)} items, this node and the HTTP Request node alternating, ${result.clean.rounds} rounds, medians of the node's \`executionTime\` ÷ N. The record is opened on every run of a create and dropped when the run succeeds. Its cost would show as a change in *this node ÷ HTTP Request* (the HTTP Request node did not change) against the first table's figure for the same cell, from an earlier run (its date and machine are in the row); the last row of the record's table is that work alone, per run.
+- **A clean run's cost.** The create sequence workload of the first table, ${count(result.clean.items)} items, this node and the HTTP Request node alternating, ${result.clean.rounds} rounds, medians of the node's \`executionTime\` ÷ N. The record is opened on every run of a create and dropped when the run succeeds. Its cost would show as a change in *this node ÷ HTTP Request* (the HTTP Request node did not change) against the first table's figure for the same cell, from an earlier run (its date and machine are in the row); the line under the record's table is that work alone, per run.
 - **A re-run.** ${count(result.reRun.items)} creates; the create of item ${result.reRun.failingItem + 1} is answered 500 once, before the service writes it. Both nodes have Retry On Fail (5 tries, 5 s apart) with On Error = Stop, so n8n runs the node again after the failure. *Time*: the node's own \`executionTime\`, tries and the wait between them included.
-- **The record's size and write time**, at unit level through \`run/outcome/record.ts\`'s API (\`ExecutionRecord.keep\`, built in \`dist/\`), in the benchmark process: ${count(result.record.items)} items, each with the sandbox's own answer to a create of the workload above; size is the JSON n8n saves with the execution.
+- **The record's size and write time**, at unit level through \`run/outcome/record.ts\`'s API (\`ExecutionRecord.keep\` and \`earlierTry\`, built in \`dist/\`), in the benchmark process: ${count(result.record.items)} items, each confirmed with the sandbox's own answer, for the create sequence workload above and for archive contact; size is the JSON n8n saves with the execution.
 
 - Date: ${result.date}
 - Machine: ${result.machine}; Node.js ${result.node}
