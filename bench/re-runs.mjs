@@ -38,6 +38,8 @@ const clean = [
 	{ key: 'ours', workload: createSequence },
 	{ key: 'http', workload: createSequence },
 ];
+// BENCH_BASELINE=<tarball>: an earlier build (one from before the record), run beside this checkout's in its own n8n user folder.
+const baseline = process.env.BENCH_BASELINE && (await prepare({ version: VERSION, apiKey, prefix: 'bench-reruns-baseline', tarball: process.env.BENCH_BASELINE }));
 const reRun = [
 	{ key: 'ours', label: 'This node, Retry On Fail (5 tries, 5 s)', onError: 'stopWorkflow', settings: retrySettings },
 	{ key: 'http', label: 'HTTP Request node, Retry On Fail (5 tries, 5 s)', onError: 'stopWorkflow', settings: retrySettings },
@@ -51,19 +53,25 @@ await bench.importWorkflows([
 ]);
 
 // ── a clean run's cost ──────────────────────────────────────────────────────
-async function cleanRun(contender) {
-	await control('reset', 'POST');
-	const { succeeded, seconds } = await bench.runContender(cleanId(contender));
-	const { requests } = await control('summary');
-	if (succeeded !== CLEAN_N || requests !== CLEAN_N) throw new Error(`${cleanId(contender)}: ${succeeded} succeeded, ${requests} requests, expected ${CLEAN_N}`);
+if (baseline) await baseline.importWorkflows([benchWorkflow(cleanId(clean[0]), CLEAN_N, "{ id: 'bulk-' + index, n: index }", contenderNode(clean[0], createSequence))]);
+
+/** ms/item of one clean run of `key` (ours, http, or baseline: this node's workflow in the earlier build's n8n). */
+async function cleanRun(key) {
+	const target = key === 'baseline' ? baseline : bench;
+	const id = cleanId(key === 'http' ? clean[1] : clean[0]);
+	await target.control('reset', 'POST');
+	const { succeeded, seconds } = await target.runContender(id);
+	const { requests } = await target.control('summary');
+	if (succeeded !== CLEAN_N || requests !== CLEAN_N) throw new Error(`${key} ${id}: ${succeeded} succeeded, ${requests} requests, expected ${CLEAN_N}`);
 	return (seconds * 1000) / CLEAN_N;
 }
 
-await cleanRun(clean[0]); // warm-up, not counted
-const samples = { ours: [], http: [] };
+const keys = baseline ? ['ours', 'baseline', 'http'] : ['ours', 'http'];
+for (const key of keys.slice(0, 2)) await cleanRun(key); // warm-up, not counted
+const samples = Object.fromEntries(keys.map((key) => [key, []]));
 for (let round = 1; round <= ROUNDS; round++) {
-	for (const contender of clean) samples[contender.key].push(await cleanRun(contender));
-	log(`clean create sequence × ${CLEAN_N}, round ${round}: ours ${samples.ours.at(-1).toFixed(3)}, HTTP Request ${samples.http.at(-1).toFixed(3)} ms/item`);
+	for (const key of keys) samples[key].push(await cleanRun(key));
+	log(`clean create sequence × ${CLEAN_N}, round ${round}: ${keys.map((key) => `${key} ${samples[key].at(-1).toFixed(3)}`).join(', ')} ms/item`);
 }
 const earlierFile = path.join(root, 'bench', `results-${slug(VERSION)}.json`);
 const earlier = existsSync(earlierFile) ? JSON.parse(readFileSync(earlierFile, 'utf8')) : undefined;
@@ -73,6 +81,7 @@ const cleanResult = {
 	rounds: ROUNDS,
 	ours: median(samples.ours),
 	http: median(samples.http),
+	baseline: baseline && { tarball: baseline.tarballName, label: path.basename(process.env.BENCH_BASELINE), ours: median(samples.baseline) },
 	runs: samples,
 	before: earlierRow && { label: `The first table (\`npm run bench\`, ${earlier.date}, ${earlier.machine})`, ours: earlierRow.ours.msPerItem, http: earlierRow.http.msPerItem },
 };
@@ -156,3 +165,4 @@ saveResult(OUT_DIR, 're-runs', result);
 console.log(reRunsTables(result));
 log(`Wrote ${path.relative(root, path.join(OUT_DIR, 'results.md'))} and re-runs-${slug(VERSION)}.json`);
 await bench.close();
+await baseline?.close();

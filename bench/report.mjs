@@ -111,9 +111,10 @@ export function reRunsTables(result) {
 		`| Clean run, create sequence × ${count(clean.items)} | This node, ms/item | HTTP Request, ms/item | This node ÷ HTTP Request |`,
 		'|---|---:|---:|---:|',
 		`| This run (medians of ${clean.rounds} rounds, alternating) | ${fixed(clean.ours, 3)} | ${fixed(clean.http, 3)} | **${fixed(clean.ours / clean.http)}×** |`,
+		...(clean.baseline ? [`| The earlier build ${clean.baseline.label}, in this run | ${fixed(clean.baseline.ours, 3)} | ${fixed(clean.http, 3)} | ${fixed(clean.baseline.ours / clean.http)}× |`] : []),
 		...(clean.before ? [`| ${clean.before.label} | ${fixed(clean.before.ours, 3)} | ${fixed(clean.before.http, 3)} | ${fixed(clean.before.ours / clean.before.http)}× |`] : []),
 		'',
-		`Per-round ms/item, in run order: this node ${clean.runs.ours.map((value) => fixed(value, 3)).join(', ')}; HTTP Request ${clean.runs.http.map((value) => fixed(value, 3)).join(', ')}.`,
+		`Per-round ms/item, in run order: this node ${clean.runs.ours.map((value) => fixed(value, 3)).join(', ')}; ${clean.baseline ? `the earlier build ${clean.runs.baseline.map((value) => fixed(value, 3)).join(', ')}; ` : ''}HTTP Request ${clean.runs.http.map((value) => fixed(value, 3)).join(', ')}.${clean.baseline ? ` This checkout ÷ the earlier build: **${fixed(clean.ours / clean.baseline.ours)}×** (medians).` : ''}`,
 		'',
 		'| Re-run contender | Items succeeded | Sequences created twice | Requests sent | Time, s |',
 		'|---|---:|---:|---:|---:|',
@@ -137,7 +138,7 @@ function reRunsSection(result) {
 	return `## Re-runs, n8n ${result.n8n}
 
 Written by \`bench/re-runs.mjs\` (\`npm run bench:re-runs\`, also part of \`npm run bench\`). Three measurements, in one run:
-- **A clean run's cost.** The create sequence workload of the first table, ${count(result.clean.items)} items, this node and the HTTP Request node alternating, ${result.clean.rounds} rounds, medians of the node's \`executionTime\` ÷ N. The record is opened on every run of a create and dropped when the run succeeds. Its cost would show as a change in *this node ÷ HTTP Request* (the HTTP Request node did not change) against the first table's figure for the same cell, from an earlier run (its date and machine are in the row); the line under the record's table is that work alone, per run.
+- **A clean run's cost.** The create sequence workload of the first table, ${count(result.clean.items)} items, this node and the HTTP Request node alternating, ${result.clean.rounds} rounds, medians of the node's \`executionTime\` ÷ N. The record is opened on every run of a create and dropped when the run succeeds. ${result.clean.baseline ? `Beside them, in the same rounds, this node as built before the record (${result.clean.baseline.label}, installed in an n8n user folder of its own, \`BENCH_BASELINE\`). ` : ''}Its cost would show as a change in *this node ÷ HTTP Request* (the HTTP Request node did not change) against the first table's figure for the same cell, from an earlier run (its date and machine are in the row); the line under the record's table is that work alone, per run.
 - **A re-run.** ${count(result.reRun.items)} creates; the create of item ${result.reRun.failingItem + 1} is answered 500 once, before the service writes it. Both nodes have Retry On Fail (5 tries, 5 s apart) with On Error = Stop, so n8n runs the node again after the failure. *Time*: the node's own \`executionTime\`, tries and the wait between them included.
 - **The record's size and write time**, at unit level through \`run/outcome/record.ts\`'s API (\`ExecutionRecord.keep\` and \`earlierTry\`, built in \`dist/\`), in the benchmark process: ${count(result.record.items)} items, each confirmed with the sandbox's own answer, for the create sequence workload above and for archive contact; size is the JSON n8n saves with the execution.
 

@@ -41,17 +41,18 @@ export function machine() {
 export const resultHeader = () => ({ date: new Date().toISOString(), n8n: VERSION, node: process.version, machine: machine() });
 
 /**
- * Installs n8n `version` and the packed package, starts the sandbox with
+ * Installs n8n `version` and the packed package (`tarball`, else BENCH_PACKAGE, else this checkout's build), starts the sandbox with
  * `sandboxArgs`, and imports the credentials: `benchOutreach` (this node) and
  * `benchHeader` (the HTTP Request node's Header Auth), both with `apiKey`.
  */
-export async function prepare({ version, apiKey, sandboxArgs = [], prefix }) {
+export async function prepare({ version, apiKey, sandboxArgs = [], prefix, tarball: given }) {
 	log(`Preparing n8n ${version} …`);
 	const n8n = n8nBin(await installN8n(version, { log }));
 
 	const work = mkdtempSync(path.join(os.tmpdir(), `outreach-${prefix}-`));
 	// BENCH_PACKAGE=<tarball>: another build of the package, to compare (an earlier commit's `npm pack`).
-	let tarball = process.env.BENCH_PACKAGE;
+	// `tarball`: a build a part runs beside this checkout's.
+	let tarball = given ?? process.env.BENCH_PACKAGE;
 	if (tarball) log(`Installing ${tarball}, not this checkout's build`);
 	else {
 		execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
