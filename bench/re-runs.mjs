@@ -4,7 +4,8 @@
 // tarball:
 // - a clean run's cost: run.mjs's create sequence workload, this node and the
 //   HTTP Request node alternating, medians of ms/item, beside the first
-//   table's figure for the same cell (bench/results-<n8n>.json);
+//   table's figure for the same cell (bench/results-<n8n>.json), and with
+//   BENCH_BASELINE=<tarball> an earlier build's in the same rounds;
 // - a re-run: N creates, one answered 500 once before the service writes it,
 //   this node and the HTTP Request node both with Retry On Fail (5 tries, 5 s
 //   apart) and On Error = Stop: sequences created twice, requests, time;
