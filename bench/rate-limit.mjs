@@ -14,10 +14,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { DEFAULT_N8N_VERSION } from '../scripts/n8n/versions.mts';
-import { resultDataOf } from '../scripts/n8n/cli.mts';
 import { rateLimitChart } from './chart.mjs';
 import { rateLimitTable, writeReport } from './report.mjs';
-import { benchWorkflow, httpNode, log, machine, oursNode, prepare, root, slug } from './setup.mjs';
+import { CONTENDERS as contenders, benchWorkflow, contenderNode, log, machine, prepare, root, slug } from './setup.mjs';
 
 const version = process.env.BENCH_N8N ?? DEFAULT_N8N_VERSION;
 const N = Number(process.env.BENCH_RATE_ITEMS ?? 10_000);
@@ -45,38 +44,23 @@ const workloads = [
 		http: { method: 'POST', url: `=${sandboxUrl}/v1/contacts/{{ $json.id }}/archive` },
 	},
 ];
-const contenders = [
-	{ key: 'ours', label: 'This node, default settings', onError: 'continueRegularOutput' },
-	{ key: 'http', label: 'HTTP Request node, default settings', onError: 'continueRegularOutput' },
-	{ key: 'retry', label: 'HTTP Request node, Retry On Fail (5 tries, 5 s)', onError: 'stopWorkflow', retryOnFail: true, maxTries: 5, waitBetweenTries: 5000 },
-];
 
 const workflowId = (contender, workload) => `rate-${contender.key}-${slug(workload.name)}`;
 
-function workflow(contender, workload) {
-	const node = contender.key === 'ours' ? oursNode(workload.ours) : httpNode(workload.http);
-	const settings = contender.retryOnFail ? { retryOnFail: true, maxTries: contender.maxTries, waitBetweenTries: contender.waitBetweenTries } : {};
-	return benchWorkflow(workflowId(contender, workload), N, "{ id: 'bulk-' + index, n: index }", { ...node, onError: contender.onError, ...settings });
-}
+const workflow = (contender, workload) => benchWorkflow(workflowId(contender, workload), N, "{ id: 'bulk-' + index, n: index }", contenderNode(contender, workload));
 
 await bench.importWorkflows(workloads.flatMap((workload) => contenders.map((contender) => workflow(contender, workload))));
 
 async function run(contender, workload) {
 	await control('reset', 'POST');
-	const { stdout, wallMs } = await bench.execute(workflowId(contender, workload));
-	const wallSeconds = wallMs / 1000;
-	const data = resultDataOf(stdout);
-	const task = data.runData.Contender?.[0];
-	const items = task?.data?.main?.[0] ?? [];
-	const succeeded = items.filter((item) => !(item.json ?? item).error).length;
+	const { succeeded, nodeFailed, seconds } = await bench.runContender(workflowId(contender, workload));
 	const service = await control('summary');
-	const seconds = task?.executionTime === undefined ? wallSeconds : task.executionTime / 1000;
 	return {
 		workload: workload.name,
 		contender: contender.label,
 		key: contender.key,
 		succeeded,
-		nodeFailed: Boolean(data.error),
+		nodeFailed,
 		requests: service.requests,
 		rejected: service.byStatus['429'] ?? 0,
 		created: service.sequencesCreated,

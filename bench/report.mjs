@@ -1,6 +1,6 @@
 // bench/results.md from every results-<n8n version>.json (and profile-*.md)
 // in the output folder: the machine, the versions, the date, the tables.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const fixed = (value, digits = 2) => (value === undefined || Number.isNaN(value) ? '–' : value.toFixed(digits));
@@ -72,6 +72,90 @@ ${burstTable(result)}
 `;
 }
 
+/** "45 (9 × 429, 7 × 502, 3 no answer)": the requests the service saw, and those not answered with a 2xx. */
+function requestsCell(row) {
+	const failed = Object.entries(row.byStatus)
+		.filter(([status]) => !/^2/.test(status))
+		.map(([status, times]) => (status === 'undefined' ? `${count(times)} no answer` : `${count(times)} × ${status}`));
+	return `${count(row.requests)}${failed.length ? ` (${failed.join(', ')})` : ''}`;
+}
+
+/** The faults benchmark's table: per scenario and contender, what got through, what was sent, and at what cost. */
+export function faultsTable(result) {
+	return [
+		'| Scenario | Contender | Items succeeded | Requests sent | Duplicates | Time, s | Time ÷ clean |',
+		'|---|---|---:|---:|---:|---:|---:|',
+		...result.rows.map(
+			(row) =>
+				`| ${row.scenarioName} | ${row.contender} | ${count(row.succeeded)} of ${count(result.items)}${row.nodeFailed ? ', then the node failed' : ''} | ${requestsCell(row)} | ${count(row.duplicates)} | ${fixed(row.seconds)} | ${row.ofClean === undefined ? '–' : `${fixed(row.ofClean, 1)}×`} |`,
+		),
+	].join('\n');
+}
+
+function faultsSection(result) {
+	return `## Faults, n8n ${result.n8n}
+
+Written by \`bench/faults.mjs\` (\`npm run bench:faults\`, also part of \`npm run bench\`). ${count(result.items)} creates run through \`n8n execute\`, the contenders one after another in one run: this node and the HTTP Request node on default settings (On Error = Continue, to count items), and the HTTP Request node with Retry On Fail (5 tries, 5 s apart; On Error = Stop, the only mode where it acts). Both nodes have Timeout ${result.timeoutMs / 1000} s in every scenario; it changes nothing where the service answers at once. Scenarios: a clean run, and one under a rate limit of ${result.rate} requests per second (burst ${result.rate}, 429 with \`Retry-After\` in seconds), the baselines; a 502 (an HTML body) on every ${result.every}th create that passes that rate limit; all timeouts, where the service creates the sequence and answers after ${result.lateMs / 1000} s; a dead service, which accepts every connection and never answers. *Requests sent*: what the sandbox received, with those not answered 2xx by status. *Duplicates*: sequences created more than once under the same name. *Time*: the node's own \`executionTime\`, tries and waits included. *Time ÷ clean*: ÷ the same contender's clean run (the first scenario) in this run; the rate-limited clean run shows what the limit alone costs. A 502 is an answer whose outcome is unknown (the service may have acted), so this node does not send a create again after one ([docs/errors.md](../docs/errors.md)); the HTTP Request node with Retry On Fail sends every item again, each try.
+
+- Date: ${result.date}
+- Machine: ${result.machine}; Node.js ${result.node}
+
+${faultsTable(result)}
+`;
+}
+
+/** The re-runs benchmark's tables: a clean run's cost beside the earlier figure, the re-run, the record's size. */
+export function reRunsTables(result) {
+	const { clean, reRun, record } = result;
+	return [
+		`| Clean run, create sequence × ${count(clean.items)} | This node, ms/item | HTTP Request, ms/item | This node ÷ HTTP Request |`,
+		'|---|---:|---:|---:|',
+		`| This run (medians of ${clean.rounds} rounds, alternating) | ${fixed(clean.ours, 3)} | ${fixed(clean.http, 3)} | **${fixed(clean.ours / clean.http)}×** |`,
+		...(clean.baseline ? [`| The earlier build ${clean.baseline.label}, in this run | ${fixed(clean.baseline.ours, 3)} | ${fixed(clean.http, 3)} | ${fixed(clean.baseline.ours / clean.http)}× |`] : []),
+		...(clean.before ? [`| ${clean.before.label} | ${fixed(clean.before.ours, 3)} | ${fixed(clean.before.http, 3)} | ${fixed(clean.before.ours / clean.before.http)}× |`] : []),
+		'',
+		`Per-round ms/item, in run order: this node ${clean.runs.ours.map((value) => fixed(value, 3)).join(', ')}; ${clean.baseline ? `the earlier build ${clean.runs.baseline.map((value) => fixed(value, 3)).join(', ')}; ` : ''}HTTP Request ${clean.runs.http.map((value) => fixed(value, 3)).join(', ')}.${clean.baseline ? ` This checkout ÷ the earlier build: **${fixed(clean.ours / clean.baseline.ours)}×** (medians).` : ''}`,
+		'',
+		'| Re-run contender | Items succeeded | Sequences created twice | Requests sent | Time, s |',
+		'|---|---:|---:|---:|---:|',
+		...reRun.rows.map((row) => `| ${row.contender} | ${count(row.succeeded)} of ${count(reRun.items)}${row.nodeFailed ? ', then the node failed' : ''} | ${count(row.duplicates)} | ${count(row.requests)} | ${fixed(row.seconds)} |`),
+		'',
+		`| The record of ${count(record.items)} confirmed items | ${record.workloads.map((figures) => figures.workload).join(' | ')} |`,
+		`|---|${record.workloads.map(() => '---:').join('|')}|`,
+		...[
+			['One answer (the sandbox\'s)', (figures) => `${count(figures.answerBytes)} bytes`],
+			['Size (JSON, as n8n saves it with the execution)', (figures) => `${count(figures.bytes)} bytes (${fixed(figures.bytes / 2 ** 20)} MiB)`],
+			[`Answers kept / kept as confirmed without their text (past the ${fixed(record.capBytes / 2 ** 20, 0)} MiB bound)`, (figures) => `${count(figures.answersKept)} / ${count(figures.answersDropped)}`],
+			[`Write time, \`keep()\` (median of ${record.rounds})`, (figures) => `${fixed(figures.writeMs, 1)} ms`],
+			[`Read time, \`earlierTry()\` for every item (median of ${record.rounds})`, (figures) => `${fixed(figures.readMs, 1)} ms`],
+		].map(([label, cell]) => `| ${label} | ${record.workloads.map(cell).join(' | ')} |`),
+		'',
+		`A clean run's record work alone (open it, find it empty, drop it): ${fixed(record.cleanRunMicros)} µs per run (median of ${record.rounds} × 1,000).`,
+	].join('\n');
+}
+
+function reRunsSection(result) {
+	return `## Re-runs, n8n ${result.n8n}
+
+Written by \`bench/re-runs.mjs\` (\`npm run bench:re-runs\`, also part of \`npm run bench\`). Three measurements, in one run:
+- **A clean run's cost.** The create sequence workload of the first table, ${count(result.clean.items)} items, this node and the HTTP Request node alternating, ${result.clean.rounds} rounds, medians of the node's \`executionTime\` ÷ N. The record is opened on every run of a create and dropped when the run succeeds. ${result.clean.baseline ? `Beside them, in the same rounds, this node as built before the record (${result.clean.baseline.label}, installed in an n8n user folder of its own, \`BENCH_BASELINE\`). ` : ''}Its cost would show as a change in *this node ÷ HTTP Request* (the HTTP Request node did not change) against the first table's figure for the same cell, from an earlier run (its date and machine are in the row); the line under the record's table is that work alone, per run.
+- **A re-run.** ${count(result.reRun.items)} creates; the create of item ${result.reRun.failingItem + 1} is answered 500 once, before the service writes it. Both nodes have Retry On Fail (5 tries, 5 s apart) with On Error = Stop, so n8n runs the node again after the failure. *Time*: the node's own \`executionTime\`, tries and the wait between them included.
+- **The record's size and write time**, at unit level through \`run/outcome/record.ts\`'s API (\`ExecutionRecord.keep\` and \`earlierTry\`, built in \`dist/\`), in the benchmark process: ${count(result.record.items)} items, each confirmed with the sandbox's own answer, for the create sequence workload above and for archive contact; size is the JSON n8n saves with the execution.
+
+- Date: ${result.date}
+- Machine: ${result.machine}; Node.js ${result.node}
+
+${reRunsTables(result)}
+`;
+}
+
+/** Writes `<name>-<n8n>.json` into `outDir` and rewrites results.md there. */
+export function saveResult(outDir, name, result) {
+	mkdirSync(outDir, { recursive: true });
+	writeFileSync(path.join(outDir, `${name}-${result.n8n.replace(/\W+/g, '-')}.json`), `${JSON.stringify(result, null, 2)}\n`);
+	writeReport(outDir);
+}
+
 const readResults = (folder, pattern) =>
 	readdirSync(folder)
 		.filter((file) => pattern.test(file))
@@ -82,6 +166,8 @@ export function writeReport(folder) {
 	const results = readResults(folder, /^results-.*\.json$/);
 	const rateLimited = readResults(folder, /^rate-limit-.*\.json$/);
 	const bursts = readResults(folder, /^burst-.*\.json$/);
+	const faults = readResults(folder, /^faults-.*\.json$/);
+	const reRuns = readResults(folder, /^re-runs-.*\.json$/);
 	const sections = results.map((result) => {
 		const tag = result.n8n.replace(/\W+/g, '-');
 		const profile = path.join(folder, `profile-${tag}.md`);
@@ -111,6 +197,6 @@ Written by \`npm run bench\` (\`bench/run.mjs\`). Each workload runs through \`n
 
 *ms/item* is the node's own \`executionTime\` from the run data, divided by N (the floor: its elapsed time divided by N). *Peak RSS* is the \`n8n execute\` process's maximum resident set (\`/usr/bin/time -f %M\`); *Wall* is that whole process, start-up included. Every run is checked: N items out, each a success, and N requests seen by the sandbox.
 
-${sections.join('\n')}${rateLimited.map((result) => `\n${rateLimitSection(result)}`).join('')}${bursts.map((result) => `\n${burstSection(result)}`).join('')}`,
+${sections.join('\n')}${rateLimited.map((result) => `\n${rateLimitSection(result)}`).join('')}${bursts.map((result) => `\n${burstSection(result)}`).join('')}${faults.map((result) => `\n${faultsSection(result)}`).join('')}${reRuns.map((result) => `\n${reRunsSection(result)}`).join('')}`,
 	);
 }

@@ -6,7 +6,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from
 import os from 'node:os';
 import path from 'node:path';
 
-import { NODE_TYPE, ROOT, n8nBin } from '../scripts/n8n/versions.mts';
+import { DEFAULT_N8N_VERSION, NODE_TYPE, ROOT, n8nBin } from '../scripts/n8n/versions.mts';
 import { installN8n } from '../scripts/n8n/install.mts';
 import {
 	importCredentials,
@@ -17,10 +17,14 @@ import {
 	publishWorkflow,
 } from '../scripts/n8n/user-folder.mts';
 import { freePort, startDaemon, startSandbox } from '../scripts/n8n/processes.mts';
+import { resultDataOf } from '../scripts/n8n/cli.mts';
 
 export const root = ROOT;
 export const log = (text) => process.stderr.write(`${text}\n`);
 export const slug = (text) => text.replace(/\W+/g, '-');
+/** BENCH_N8N: the n8n version to run; BENCH_OUT: the folder results go to (bench/). */
+export const VERSION = process.env.BENCH_N8N ?? DEFAULT_N8N_VERSION;
+export const OUT_DIR = path.resolve(ROOT, process.env.BENCH_OUT ?? 'bench');
 
 /** "2 × AMD EPYC, 24 GiB, Linux 6.x": what the numbers were taken on. */
 export function machine() {
@@ -28,18 +32,22 @@ export function machine() {
 	return `${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}`;
 }
 
+/** What every result file starts with: when, on which n8n, Node and machine. */
+export const resultHeader = () => ({ date: new Date().toISOString(), n8n: VERSION, node: process.version, machine: machine() });
+
 /**
- * Installs n8n `version` and the packed package, starts the sandbox with
+ * Installs n8n `version` and the packed package (`tarball`, else BENCH_PACKAGE, else this checkout's build), starts the sandbox with
  * `sandboxArgs`, and imports the credentials: `benchOutreach` (this node) and
  * `benchHeader` (the HTTP Request node's Header Auth), both with `apiKey`.
  */
-export async function prepare({ version, apiKey, sandboxArgs = [], prefix }) {
+export async function prepare({ version, apiKey, sandboxArgs = [], prefix, tarball: given }) {
 	log(`Preparing n8n ${version} …`);
 	const n8n = n8nBin(await installN8n(version, { log }));
 
 	const work = mkdtempSync(path.join(os.tmpdir(), `outreach-${prefix}-`));
 	// BENCH_PACKAGE=<tarball>: another build of the package, to compare (an earlier commit's `npm pack`).
-	let tarball = process.env.BENCH_PACKAGE;
+	// `tarball`: a build a part runs beside this checkout's.
+	let tarball = given ?? process.env.BENCH_PACKAGE;
 	if (tarball) log(`Installing ${tarball}, not this checkout's build`);
 	else {
 		execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -51,14 +59,15 @@ export async function prepare({ version, apiKey, sandboxArgs = [], prefix }) {
 	const sandbox = await startSandbox(['--port', '0', '--key', apiKey, ...sandboxArgs]);
 	const sandboxUrl = sandbox.url;
 
-	/** The sandbox's test routes. One retry: a kept-alive socket the sandbox closed while idle fails once. */
-	async function control(route, method = 'GET', attempt = 1) {
+	/** The sandbox's test routes, `body` sent as JSON. One retry: a kept-alive socket the sandbox closed while idle fails once. */
+	async function control(route, method = 'GET', body = undefined, attempt = 1) {
 		try {
-			const text = await (await fetch(`${sandboxUrl}/__sandbox/${route}`, { method })).text();
+			const init = body === undefined ? { method } : { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+			const text = await (await fetch(`${sandboxUrl}/__sandbox/${route}`, init)).text();
 			return text ? JSON.parse(text) : undefined;
 		} catch (error) {
 			if (attempt > 1) throw error;
-			return await control(route, method, attempt + 1);
+			return await control(route, method, body, attempt + 1);
 		}
 	}
 
@@ -118,6 +127,23 @@ export async function prepare({ version, apiKey, sandboxArgs = [], prefix }) {
 			rmSync(outFile);
 			return { stdout, wallMs };
 		},
+		/**
+		 * Executes workflow `id` and reads its Contender node: the items out, how many succeeded, whether the
+		 * node failed, and its time in seconds (its `executionTime`, or the whole process's when it has none).
+		 */
+		async runContender(id) {
+			const { stdout, wallMs } = await this.execute(id);
+			const data = resultDataOf(stdout);
+			const task = data.runData?.Contender?.[0];
+			const items = task?.data?.main?.[0] ?? [];
+			return {
+				items,
+				succeeded: items.filter((item) => !(item.json ?? item).error).length,
+				nodeFailed: Boolean(data.error),
+				seconds: (task?.executionTime ?? wallMs) / 1000,
+				wallSeconds: wallMs / 1000,
+			};
+		},
 		async close() {
 			await sandbox.daemon.stop();
 			rmSync(work, { recursive: true, force: true });
@@ -159,6 +185,30 @@ export const oursNode = (parameters) => ({
 	credentials: { outreachSequencesApi: { id: 'benchOutreach', name: 'Outreach (bench)' } },
 });
 
+/**
+ * The contenders most parts run side by side: this node on default settings, the HTTP Request node on
+ * default settings (both with On Error = Continue, to count items), and the HTTP Request node with
+ * Settings › Retry On Fail (5 tries, 5 s apart), which acts only with On Error = Stop.
+ */
+export const CONTENDERS = [
+	{ key: 'ours', label: 'This node, default settings', onError: 'continueRegularOutput' },
+	{ key: 'http', label: 'HTTP Request node, default settings', onError: 'continueRegularOutput' },
+	{ key: 'retry', label: 'HTTP Request node, Retry On Fail (5 tries, 5 s)', onError: 'stopWorkflow', settings: { retryOnFail: true, maxTries: 5, waitBetweenTries: 5000 } },
+];
+
+/** A contender's node for `workload` (`{ ours, http }` parameters), with its On Error and its settings. */
+export function contenderNode(contender, workload) {
+	const node = contender.key === 'ours' ? oursNode(workload.ours) : httpNode(workload.http);
+	return { ...node, onError: contender.onError, ...contender.settings };
+}
+
+/** Creates of a sequence named `<prefix> <n>` from input items `{ n }`, as each node is configured; `extra` adds parameters. */
+export const namedCreate = (sandboxUrl, prefix, extra = { ours: {}, http: {} }) => ({
+	name: 'create sequence',
+	ours: { resource: 'sequence', operation: 'create', name: `={{ '${prefix} ' + $json.n }}`, ...extra.ours },
+	http: { method: 'POST', url: `${sandboxUrl}/v1/sequences`, sendBody: true, contentType: 'json', specifyBody: 'json', jsonBody: `={ "name": "${prefix} {{ $json.n }}" }`, ...extra.http },
+});
+
 /** The HTTP Request node (v4.2) with the Header Auth credential. */
 export const httpNode = (parameters) => ({
 	type: 'n8n-nodes-base.httpRequest',
@@ -166,3 +216,57 @@ export const httpNode = (parameters) => ({
 	parameters: { authentication: 'genericCredentialType', genericAuthType: 'httpHeaderAuth', options: {}, ...parameters },
 	credentials: { httpHeaderAuth: { id: 'benchHeader', name: 'X-API-Key (bench)' } },
 });
+
+// ── the workloads of `npm run bench`, as each contender is configured ───────
+const SCHEDULES = [
+	{ dayOffset: 0, hour: 9, minute: 30, delayInMinutes: 0, sequenceScripts: ['phone-1'] },
+	{ dayOffset: 1, hour: 14, minute: 0, delayInMinutes: 15, sequenceScripts: ['email-1', 'txt-1'] },
+	{ dayOffset: 3, hour: 10, minute: 5, delayInMinutes: 0, sequenceScripts: ['blast-1'] },
+];
+const TIMEZONE = 'Europe/Berlin';
+
+/**
+ * Archive contact, get use case and create sequence against `sandboxUrl`: each with this node's
+ * parameters (`ours`), the HTTP Request node's (`http`), the floor's request for an input item, and the
+ * identifier a success carries (undefined: a new `seq-…`). Input items are `{ id: 'bulk-<n>', useCase, n }`.
+ */
+export const benchWorkloads = (sandboxUrl) => [
+	{
+		name: 'archive contact',
+		ours: { resource: 'contact', operation: 'archive', contactId: '={{ $json.id }}' },
+		http: { method: 'POST', url: `=${sandboxUrl}/v1/contacts/{{ $json.id }}/archive` },
+		floor: (item) => ({ method: 'POST', url: `${sandboxUrl}/v1/contacts/${encodeURIComponent(item.id)}/archive` }),
+		expectedId: (item) => item.id,
+	},
+	{
+		name: 'get use case',
+		ours: { resource: 'useCase', operation: 'get', useCaseId: '={{ $json.useCase }}' },
+		http: { method: 'GET', url: `=${sandboxUrl}/v1/use_cases/{{ $json.useCase }}` },
+		floor: (item) => ({ method: 'GET', url: `${sandboxUrl}/v1/use_cases/${encodeURIComponent(item.useCase)}` }),
+		expectedId: (item) => item.useCase,
+	},
+	{
+		name: 'create sequence',
+		ours: {
+			resource: 'sequence',
+			operation: 'create',
+			name: "={{ 'Sequence ' + $json.n }}",
+			additionalFields: { timezone: TIMEZONE },
+			schedules: { schedule: SCHEDULES.map((row) => ({ ...row, sequenceScripts: row.sequenceScripts.join(', ') })) },
+		},
+		http: {
+			method: 'POST',
+			url: `${sandboxUrl}/v1/sequences`,
+			sendBody: true,
+			contentType: 'json',
+			specifyBody: 'json',
+			jsonBody: `={ "name": "Sequence {{ $json.n }}", "timezone": "${TIMEZONE}", "schedules": ${JSON.stringify(SCHEDULES)} }`,
+		},
+		floor: (item) => ({
+			method: 'POST',
+			url: `${sandboxUrl}/v1/sequences`,
+			body: JSON.stringify({ name: `Sequence ${item.n}`, timezone: TIMEZONE, schedules: SCHEDULES }),
+		}),
+		expectedId: undefined,
+	},
+];

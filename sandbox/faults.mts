@@ -27,6 +27,10 @@ export interface Fault {
 	oncePerTarget?: boolean;
 	/** The targets it applied to, with oncePerTarget. */
 	seen?: string[];
+	/** Apply to every k-th matching request only (the k-th, the 2k-th, …); the others are answered as usual. */
+	every?: number;
+	/** The matching requests so far, with every. */
+	matched?: number;
 }
 
 /** The faults in force, first added first matched. */
@@ -51,6 +55,10 @@ export class Faults {
 				(candidate.bodyContains === undefined || body.includes(candidate.bodyContains)) &&
 				!(candidate.oncePerTarget && candidate.seen?.includes(target)),
 		);
+		if (fault?.every !== undefined) {
+			fault.matched = (fault.matched ?? 0) + 1;
+			if (fault.matched % fault.every !== 0) return undefined;
+		}
 		if (fault?.oncePerTarget) (fault.seen ??= []).push(target);
 		if (fault?.times !== undefined && --fault.times <= 0) this.list.splice(this.list.indexOf(fault), 1);
 		return fault;

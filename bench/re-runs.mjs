@@ -1,0 +1,169 @@
+// `npm run bench` (fifth part), or `npm run bench:re-runs` alone: what the
+// record (nodes/OutreachSequences/run/outcome/record.ts) costs and what it
+// saves, in one run, through real n8n with the package installed from its
+// tarball:
+// - a clean run's cost: run.mjs's create sequence workload, this node and the
+//   HTTP Request node alternating, medians of ms/item, beside the first
+//   table's figure for the same cell (bench/results-<n8n>.json), and with
+//   BENCH_BASELINE=<tarball> an earlier build's in the same rounds;
+// - a re-run: N creates, one answered 500 once before the service writes it,
+//   this node and the HTTP Request node both with Retry On Fail (5 tries, 5 s
+//   apart) and On Error = Stop: sequences created twice, requests, time;
+// - the record of 10,000 confirmed creates, and of archives, at unit level
+//   through record.ts's API as built in dist/: its size in bytes, its write
+//   and read times, and a clean run's record work alone.
+// Writes bench/re-runs-<n8n>.json and adds it to bench/results.md.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { reRunsTables, saveResult } from './report.mjs';
+import { CONTENDERS, benchWorkflow, benchWorkloads, contenderNode, log, namedCreate, OUT_DIR, prepare, resultHeader, root, slug, VERSION } from './setup.mjs';
+
+const CLEAN_N = Number(process.env.BENCH_RERUN_CLEAN_ITEMS ?? 2000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const N = Number(process.env.BENCH_RERUN_ITEMS ?? 40);
+/** The item whose create fails once, before the service writes it. */
+const FAILING = Math.floor(N * 0.6);
+const RECORD_N = 10_000;
+const RECORD_ROUNDS = 5;
+const apiKey = 'bench-reruns-key-41f9d2';
+
+const bench = await prepare({ version: VERSION, apiKey, prefix: 'bench-reruns', sandboxArgs: ['--bulk-contacts', '1'] });
+const { sandboxUrl, control } = bench;
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const createSequence = benchWorkloads(sandboxUrl).find((workload) => workload.name === 'create sequence');
+const reRunWorkload = namedCreate(sandboxUrl, 'Rerun');
+const retrySettings = CONTENDERS.find((contender) => contender.key === 'retry').settings;
+const clean = [
+	{ key: 'ours', workload: createSequence },
+	{ key: 'http', workload: createSequence },
+];
+// BENCH_BASELINE=<tarball>: an earlier build (one from before the record), run beside this checkout's in its own n8n user folder.
+const baseline = process.env.BENCH_BASELINE && (await prepare({ version: VERSION, apiKey, prefix: 'bench-reruns-baseline', tarball: process.env.BENCH_BASELINE }));
+const reRun = [
+	{ key: 'ours', label: 'This node, Retry On Fail (5 tries, 5 s)', onError: 'stopWorkflow', settings: retrySettings },
+	{ key: 'http', label: 'HTTP Request node, Retry On Fail (5 tries, 5 s)', onError: 'stopWorkflow', settings: retrySettings },
+];
+const cleanId = (contender) => `reruns-clean-${contender.key}`;
+const reRunId = (contender) => `reruns-retry-${contender.key}`;
+
+await bench.importWorkflows([
+	...clean.map((contender) => benchWorkflow(cleanId(contender), CLEAN_N, "{ id: 'bulk-' + index, n: index }", contenderNode(contender, contender.workload))),
+	...reRun.map((contender) => benchWorkflow(reRunId(contender), N, '{ n: index }', contenderNode(contender, reRunWorkload))),
+]);
+
+// ── a clean run's cost ──────────────────────────────────────────────────────
+if (baseline) await baseline.importWorkflows([benchWorkflow(cleanId(clean[0]), CLEAN_N, "{ id: 'bulk-' + index, n: index }", contenderNode(clean[0], createSequence))]);
+
+/** ms/item of one clean run of `key` (ours, http, or baseline: this node's workflow in the earlier build's n8n). */
+async function cleanRun(key) {
+	const target = key === 'baseline' ? baseline : bench;
+	const id = cleanId(key === 'http' ? clean[1] : clean[0]);
+	await target.control('reset', 'POST');
+	const { succeeded, seconds } = await target.runContender(id);
+	const { requests } = await target.control('summary');
+	if (succeeded !== CLEAN_N || requests !== CLEAN_N) throw new Error(`${key} ${id}: ${succeeded} succeeded, ${requests} requests, expected ${CLEAN_N}`);
+	return (seconds * 1000) / CLEAN_N;
+}
+
+const keys = baseline ? ['ours', 'baseline', 'http'] : ['ours', 'http'];
+for (const key of keys.slice(0, 2)) await cleanRun(key); // warm-up, not counted
+const samples = Object.fromEntries(keys.map((key) => [key, []]));
+for (let round = 1; round <= ROUNDS; round++) {
+	for (const key of keys) samples[key].push(await cleanRun(key));
+	log(`clean create sequence × ${CLEAN_N}, round ${round}: ${keys.map((key) => `${key} ${samples[key].at(-1).toFixed(3)}`).join(', ')} ms/item`);
+}
+const earlierFile = path.join(root, 'bench', `results-${slug(VERSION)}.json`);
+const earlier = existsSync(earlierFile) ? JSON.parse(readFileSync(earlierFile, 'utf8')) : undefined;
+const earlierRow = earlier?.rows.find((row) => row.workload === 'create sequence' && row.size === CLEAN_N);
+const cleanResult = {
+	items: CLEAN_N,
+	rounds: ROUNDS,
+	ours: median(samples.ours),
+	http: median(samples.http),
+	baseline: baseline && { tarball: baseline.tarballName, label: path.basename(process.env.BENCH_BASELINE), ours: median(samples.baseline) },
+	runs: samples,
+	before: earlierRow && { label: `The first table (\`npm run bench\`, ${earlier.date}, ${earlier.machine})`, ours: earlierRow.ours.msPerItem, http: earlierRow.http.msPerItem },
+};
+
+// ── a re-run: one create fails once before it is written ─────────────────────
+const reRunRows = [];
+for (const contender of reRun) {
+	await control('reset', 'POST');
+	await control('faults', 'POST', { method: 'POST', pathPrefix: '/v1/sequences', bodyContains: `Rerun ${FAILING}"`, status: 500, body: { message: 'gateway' }, times: 1 });
+	const { succeeded, nodeFailed, seconds } = await bench.runContender(reRunId(contender));
+	const service = await control('summary');
+	reRunRows.push({ contender: contender.label, key: contender.key, succeeded, nodeFailed, duplicates: service.duplicateNames, requests: service.requests, seconds });
+	log(`re-run · ${contender.label}: ${succeeded}/${N} succeeded, ${service.duplicateNames} created twice, ${service.requests} requests, ${seconds.toFixed(2)} s`);
+}
+
+// ── the record of 10,000 confirmed items, through record.ts's API ─────────
+const { ExecutionRecord, MAX_RECORD_BYTES, RECORD_KEY } = await import(path.join(root, 'dist', 'nodes', 'OutreachSequences', 'run', 'outcome', 'record.js'));
+
+/** Keeps and reads back the record of RECORD_N items, each confirmed with the sandbox's own answer to `workload`'s first request. */
+async function recordFigures(workload) {
+	const first = workload.floor({ n: 0, id: 'bulk-0' });
+	const answer = await (await fetch(first.url, { method: first.method, headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: first.body })).json();
+	const items = Array.from({ length: RECORD_N }, (_, index) => {
+		const { method, url, body } = workload.floor({ n: index, id: `bulk-${index}` });
+		return { request: { method, path: new URL(url).pathname, body }, confirmed: { ...answer, id: `bench-${index}` } };
+	});
+	const runs = { write: [], read: [] };
+	let store;
+	for (let round = 0; round < RECORD_ROUNDS; round++) {
+		store = {};
+		let started = performance.now();
+		ExecutionRecord.open(store, 0, sandboxUrl).keep(items);
+		runs.write.push(performance.now() - started);
+		const reopened = ExecutionRecord.open(store, 0, sandboxUrl);
+		started = performance.now();
+		const confirmed = items.filter((item, index) => reopened.earlierTry(index, item.request)?.kind.startsWith('confirmed')).length;
+		runs.read.push(performance.now() - started);
+		if (confirmed !== RECORD_N) throw new Error(`The record answered ${confirmed} of ${RECORD_N} items as confirmed`);
+	}
+	const entries = Object.values(store[RECORD_KEY].runs['0']);
+	return {
+		workload: workload.name,
+		answerBytes: Buffer.byteLength(JSON.stringify(answer)),
+		bytes: Buffer.byteLength(JSON.stringify(store)),
+		answersKept: entries.filter((entry) => entry.answer).length,
+		answersDropped: entries.filter((entry) => entry.answerDropped).length,
+		writeMs: median(runs.write),
+		readMs: median(runs.read),
+		runs,
+	};
+}
+
+// What a clean run does with the record: open it, find it empty, drop it.
+const cleanRecord = [];
+for (let round = 0; round < RECORD_ROUNDS; round++) {
+	const started = performance.now();
+	for (let run = 0; run < 1000; run++) {
+		const record = ExecutionRecord.open({}, 0, sandboxUrl);
+		if (record.isEmpty) record.drop();
+	}
+	cleanRecord.push(performance.now() - started); // ms for 1,000 runs: µs per run
+}
+await control('reset', 'POST');
+const recordResult = {
+	items: RECORD_N,
+	rounds: RECORD_ROUNDS,
+	capBytes: MAX_RECORD_BYTES,
+	workloads: [await recordFigures(createSequence), await recordFigures(benchWorkloads(sandboxUrl)[0])],
+	cleanRunMicros: median(cleanRecord),
+	cleanRunRuns: cleanRecord,
+};
+
+// ── report ──────────────────────────────────────────────────────────────────
+const result = {
+	...resultHeader(),
+	clean: cleanResult,
+	reRun: { items: N, failingItem: FAILING, rows: reRunRows },
+	record: recordResult,
+};
+saveResult(OUT_DIR, 're-runs', result);
+console.log(reRunsTables(result));
+log(`Wrote ${path.relative(root, path.join(OUT_DIR, 'results.md'))} and re-runs-${slug(VERSION)}.json`);
+await bench.close();
+await baseline?.close();
