@@ -18,7 +18,8 @@ import path from 'node:path';
 
 import { DEFAULT_N8N_VERSION } from '../scripts/n8n/versions.mts';
 import { burstTable, writeReport } from './report.mjs';
-import { httpNode, log, machine, oursNode, prepare, root, slug } from './setup.mjs';
+import { log, machine, prepare, root, slug } from './setup.mjs';
+import { httpNode, oursNode } from './workloads.mjs';
 
 const version = process.env.BENCH_N8N ?? DEFAULT_N8N_VERSION;
 const N = Number(process.env.BENCH_BURST_EVENTS ?? 100);

@@ -15,7 +15,8 @@
 import path from 'node:path';
 
 import { faultsTable, saveResult } from './report.mjs';
-import { CONTENDERS, benchWorkflow, contenderNode, log, namedCreate, OUT_DIR, prepare, resultHeader, root, slug, VERSION } from './setup.mjs';
+import { log, OUT_DIR, prepare, resultHeader, root, slug, VERSION } from './setup.mjs';
+import { CONTENDERS, benchWorkflow, contenderNode, namedCreate } from './workloads.mjs';
 
 const N = Number(process.env.BENCH_FAULT_ITEMS ?? 40);
 const RATE = Number(process.env.BENCH_FAULT_RATE ?? 10);

@@ -16,7 +16,8 @@ import path from 'node:path';
 import { DEFAULT_N8N_VERSION } from '../scripts/n8n/versions.mts';
 import { rateLimitChart } from './chart.mjs';
 import { rateLimitTable, writeReport } from './report.mjs';
-import { CONTENDERS as contenders, benchWorkflow, contenderNode, log, machine, prepare, root, slug } from './setup.mjs';
+import { log, machine, prepare, root, slug } from './setup.mjs';
+import { CONTENDERS as contenders, benchWorkflow, contenderNode } from './workloads.mjs';
 
 const version = process.env.BENCH_N8N ?? DEFAULT_N8N_VERSION;
 const N = Number(process.env.BENCH_RATE_ITEMS ?? 10_000);

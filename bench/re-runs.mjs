@@ -17,7 +17,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { reRunsTables, saveResult } from './report.mjs';
-import { CONTENDERS, benchWorkflow, benchWorkloads, contenderNode, log, namedCreate, OUT_DIR, prepare, resultHeader, root, slug, VERSION } from './setup.mjs';
+import { log, OUT_DIR, prepare, resultHeader, root, slug, VERSION } from './setup.mjs';
+import { CONTENDERS, benchWorkflow, benchWorkloads, contenderNode, namedCreate } from './workloads.mjs';
 
 const CLEAN_N = Number(process.env.BENCH_RERUN_CLEAN_ITEMS ?? 2000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);

@@ -19,7 +19,8 @@ import { resultTable, writeReport } from './report.mjs';
 import { DEFAULT_N8N_VERSION } from '../scripts/n8n/versions.mts';
 import { resultDataOf } from '../scripts/n8n/cli.mts';
 import { profile } from './profile.mjs';
-import { benchWorkflow, benchWorkloads, httpNode, log, machine, oursNode, prepare, root, slug } from './setup.mjs';
+import { log, machine, prepare, root, slug } from './setup.mjs';
+import { benchWorkflow, benchWorkloads, httpNode, oursNode } from './workloads.mjs';
 
 const version = process.env.BENCH_N8N ?? DEFAULT_N8N_VERSION;
 const sizes = (process.env.BENCH_SIZES ?? '2000,10000').split(',').map(Number);
