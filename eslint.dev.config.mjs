@@ -23,20 +23,32 @@ export default defineConfig(
 			eqeqeq: ['error', 'always'],
 			'no-var': 'error',
 			'prefer-const': 'error',
-			'no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+			'no-unused-vars': [
+				'error',
+				{ argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true },
+			],
 		},
 	},
 	{
 		files: ['**/*.mts'],
 		extends: [tseslint.configs.recommended],
 		rules: {
-			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+			'@typescript-eslint/no-unused-vars': [
+				'error',
+				{ argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true },
+			],
 			// Node runs these files as they are, stripping only the types: no TypeScript that needs compiling.
 			'@typescript-eslint/parameter-properties': 'error',
 			'no-restricted-syntax': [
 				'error',
-				{ selector: 'TSEnumDeclaration', message: "Node's type stripping can't run an enum: use an object with `as const`." },
-				{ selector: 'TSModuleDeclaration[kind!="global"]', message: "Node's type stripping can't run a namespace." },
+				{
+					selector: 'TSEnumDeclaration',
+					message: "Node's type stripping can't run an enum: use an object with `as const`.",
+				},
+				{
+					selector: 'TSModuleDeclaration[kind!="global"]',
+					message: "Node's type stripping can't run a namespace.",
+				},
 			],
 		},
 	},
@@ -50,7 +62,14 @@ export default defineConfig(
 		files: ['nodes/**', 'credentials/**'],
 		ignores: ['**/*.ts', '**/*.json', '**/*.svg', '**/*.png'],
 		rules: {
-			'no-restricted-syntax': ['error', { selector: 'Program', message: 'nodes/ and credentials/ hold .ts files only: n8n\'s node lint rules cover .ts, not this file.' }],
+			'no-restricted-syntax': [
+				'error',
+				{
+					selector: 'Program',
+					message:
+						"nodes/ and credentials/ hold .ts files only: n8n's node lint rules cover .ts, not this file.",
+				},
+			],
 		},
 	},
 );

@@ -5,5 +5,7 @@ const { task, src, dest } = require('gulp');
 task('build:icons', copyIcons);
 
 function copyIcons() {
-	return src(path.resolve('icons', '*.{png,svg}'), { encoding: false }).pipe(dest(path.resolve('dist', 'icons')));
+	return src(path.resolve('icons', '*.{png,svg}'), { encoding: false }).pipe(
+		dest(path.resolve('dist', 'icons')),
+	);
 }

@@ -32,17 +32,49 @@ const bench = await prepare({
 	version,
 	apiKey,
 	prefix: 'bench-burst',
-	sandboxArgs: ['--bulk-contacts', String(N), '--rate-limit', String(RATE), '--burst', String(RATE), '--retry-after', RETRY_AFTER],
+	sandboxArgs: [
+		'--bulk-contacts',
+		String(N),
+		'--rate-limit',
+		String(RATE),
+		'--burst',
+		String(RATE),
+		'--retry-after',
+		RETRY_AFTER,
+	],
 });
 const { sandboxUrl, control } = bench;
 
 const contenders = [
-	{ key: 'ours', label: 'This node, default settings', node: oursNode({ resource: 'contact', operation: 'archive', contactId: '={{ $json.body.id }}' }) },
-	{ key: 'http', label: 'HTTP Request node, default settings', node: httpNode({ method: 'POST', url: `=${sandboxUrl}/v1/contacts/{{ $json.body.id }}/archive` }) },
+	{
+		key: 'ours',
+		label: 'This node, default settings',
+		node: oursNode({
+			resource: 'contact',
+			operation: 'archive',
+			contactId: '={{ $json.body.id }}',
+		}),
+	},
+	{
+		key: 'http',
+		label: 'HTTP Request node, default settings',
+		node: httpNode({
+			method: 'POST',
+			url: `=${sandboxUrl}/v1/contacts/{{ $json.body.id }}/archive`,
+		}),
+	},
 	{
 		key: 'retry',
 		label: 'HTTP Request node, Retry On Fail (5 tries, 5 s)',
-		node: { ...httpNode({ method: 'POST', url: `=${sandboxUrl}/v1/contacts/{{ $json.body.id }}/archive` }), retryOnFail: true, maxTries: 5, waitBetweenTries: 5000 },
+		node: {
+			...httpNode({
+				method: 'POST',
+				url: `=${sandboxUrl}/v1/contacts/{{ $json.body.id }}/archive`,
+			}),
+			retryOnFail: true,
+			maxTries: 5,
+			waitBetweenTries: 5000,
+		},
 	},
 ];
 
@@ -62,7 +94,12 @@ const workflow = (contender) => ({
 			typeVersion: 2,
 			position: [0, 0],
 			webhookId: `bench-burst-${contender.key}-hook`,
-			parameters: { httpMethod: 'POST', path: hookPath(contender), responseMode: 'lastNode', options: {} },
+			parameters: {
+				httpMethod: 'POST',
+				path: hookPath(contender),
+				responseMode: 'lastNode',
+				options: {},
+			},
 		},
 		{ id: 'contender', name: 'Contender', position: [220, 0], ...contender.node },
 	],
@@ -105,7 +142,9 @@ const rows = [];
 for (const contender of contenders) {
 	const row = await run(contender);
 	rows.push(row);
-	log(`${contender.label}: ${row.succeeded}/${N} executions succeeded, ${row.rejected} rejected, ${row.duplicates} duplicates, ${row.seconds.toFixed(1)} s (${row.ofIdeal.toFixed(2)} × ideal)`);
+	log(
+		`${contender.label}: ${row.succeeded}/${N} executions succeeded, ${row.rejected} rejected, ${row.duplicates} duplicates, ${row.seconds.toFixed(1)} s (${row.ofIdeal.toFixed(2)} × ideal)`,
+	);
 }
 await server.stop();
 
@@ -122,7 +161,10 @@ const result = {
 	rows,
 };
 mkdirSync(outDir, { recursive: true });
-writeFileSync(path.join(outDir, `burst-${slug(version)}.json`), `${JSON.stringify(result, null, 2)}\n`);
+writeFileSync(
+	path.join(outDir, `burst-${slug(version)}.json`),
+	`${JSON.stringify(result, null, 2)}\n`,
+);
 writeReport(outDir);
 console.log(burstTable(result));
 await bench.close();

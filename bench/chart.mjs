@@ -3,7 +3,8 @@
 const COLORS = { ours: '#1f6feb', http: '#d29922', floor: '#8b949e' };
 const LABELS = { ours: 'This node', http: 'HTTP Request node', floor: 'Raw HTTP floor (fetch)' };
 
-const escape = (text) => String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escape = (text) =>
+	String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 export function renderChart(result) {
 	const barHeight = 16;
@@ -12,7 +13,9 @@ export function renderChart(result) {
 	const plotWidth = 480;
 	const top = 70;
 	const contenders = ['ours', 'http', 'floor'];
-	const max = Math.max(...result.rows.flatMap((row) => contenders.map((name) => row[name].msPerItem)));
+	const max = Math.max(
+		...result.rows.flatMap((row) => contenders.map((name) => row[name].msPerItem)),
+	);
 	const scale = plotWidth / max;
 	const groupHeight = contenders.length * barHeight + groupGap;
 	const height = top + result.rows.length * groupHeight + 40;
@@ -25,7 +28,10 @@ export function renderChart(result) {
 	];
 	contenders.forEach((name, index) => {
 		const x = 16 + index * 200;
-		parts.push(`<rect x="${x}" y="38" width="12" height="12" fill="${COLORS[name]}"/>`, `<text x="${x + 18}" y="48">${escape(LABELS[name])}</text>`);
+		parts.push(
+			`<rect x="${x}" y="38" width="12" height="12" fill="${COLORS[name]}"/>`,
+			`<text x="${x + 18}" y="48">${escape(LABELS[name])}</text>`,
+		);
 	});
 	result.rows.forEach((row, rowIndex) => {
 		const y0 = top + rowIndex * groupHeight;
@@ -36,7 +42,8 @@ export function renderChart(result) {
 		contenders.forEach((name, index) => {
 			const value = row[name].msPerItem;
 			const y = y0 + index * barHeight;
-			const ratio = name === 'ours' ? ` (${(value / row.http.msPerItem).toFixed(2)}× HTTP Request)` : '';
+			const ratio =
+				name === 'ours' ? ` (${(value / row.http.msPerItem).toFixed(2)}× HTTP Request)` : '';
 			parts.push(
 				`<rect x="${left}" y="${y + 2}" width="${Math.max(1, value * scale).toFixed(1)}" height="${barHeight - 4}" fill="${COLORS[name]}"/>`,
 				`<text x="${left + value * scale + 6}" y="${y + barHeight - 4}">${value.toFixed(2)} ms${escape(ratio)}</text>`,

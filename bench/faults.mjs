@@ -28,19 +28,39 @@ const apiKey = 'bench-faults-key-8d21c7';
 const bench = await prepare({ version: VERSION, apiKey, prefix: 'bench-faults' });
 const { sandboxUrl, control } = bench;
 
-const workload = namedCreate(sandboxUrl, 'Fault', { ours: { requestOptions: { timeout: TIMEOUT_MS } }, http: { options: { timeout: TIMEOUT_MS } } });
+const workload = namedCreate(sandboxUrl, 'Fault', {
+	ours: { requestOptions: { timeout: TIMEOUT_MS } },
+	http: { options: { timeout: TIMEOUT_MS } },
+});
 const rateLimit = { rate: RATE, burst: RATE, retryAfter: 'seconds' };
 const creates = { method: 'POST', pathPrefix: '/v1/sequences' };
 const scenarios = [
 	{ key: 'clean', name: 'Clean' },
 	{ key: 'cleanLimited', name: `Clean, ${RATE} requests/s`, rateLimit },
-	{ key: 'badGateway', name: `A 502 on every ${EVERY}th request, ${RATE} requests/s`, rateLimit, fault: { ...creates, every: EVERY, status: 502, body: '<html>502 Bad Gateway</html>' } },
-	{ key: 'timeouts', name: `All timeouts: created, answered after ${LATE_MS / 1000} s`, fault: { ...creates, afterWrite: true, delayMs: LATE_MS, status: 201, body: {} } },
-	{ key: 'dead', name: 'Dead service: accepts, never answers', fault: { ...creates, delayMs: 3_600_000 } },
+	{
+		key: 'badGateway',
+		name: `A 502 on every ${EVERY}th request, ${RATE} requests/s`,
+		rateLimit,
+		fault: { ...creates, every: EVERY, status: 502, body: '<html>502 Bad Gateway</html>' },
+	},
+	{
+		key: 'timeouts',
+		name: `All timeouts: created, answered after ${LATE_MS / 1000} s`,
+		fault: { ...creates, afterWrite: true, delayMs: LATE_MS, status: 201, body: {} },
+	},
+	{
+		key: 'dead',
+		name: 'Dead service: accepts, never answers',
+		fault: { ...creates, delayMs: 3_600_000 },
+	},
 ];
 
 const workflowId = (contender) => `faults-${contender.key}`;
-await bench.importWorkflows(CONTENDERS.map((contender) => benchWorkflow(workflowId(contender), N, '{ n: index }', contenderNode(contender, workload))));
+await bench.importWorkflows(
+	CONTENDERS.map((contender) =>
+		benchWorkflow(workflowId(contender), N, '{ n: index }', contenderNode(contender, workload)),
+	),
+);
 
 async function run(scenario, contender) {
 	await control('reset', 'POST');
@@ -68,10 +88,14 @@ const rows = [];
 for (const scenario of scenarios) {
 	for (const contender of CONTENDERS) {
 		const row = await run(scenario, contender);
-		const clean = rows.find((earlier) => earlier.scenario === 'clean' && earlier.key === contender.key);
+		const clean = rows.find(
+			(earlier) => earlier.scenario === 'clean' && earlier.key === contender.key,
+		);
 		row.ofClean = clean && row.seconds / clean.seconds;
 		rows.push(row);
-		log(`${scenario.name} · ${contender.label}: ${row.succeeded}/${N} succeeded, ${row.requests} requests, ${row.duplicates} duplicates, ${row.seconds.toFixed(2)} s`);
+		log(
+			`${scenario.name} · ${contender.label}: ${row.succeeded}/${N} succeeded, ${row.requests} requests, ${row.duplicates} duplicates, ${row.seconds.toFixed(2)} s`,
+		);
 	}
 }
 
@@ -87,5 +111,7 @@ const result = {
 };
 saveResult(OUT_DIR, 'faults', result);
 console.log(faultsTable(result));
-log(`Wrote ${path.relative(root, path.join(OUT_DIR, 'results.md'))} and faults-${slug(VERSION)}.json`);
+log(
+	`Wrote ${path.relative(root, path.join(OUT_DIR, 'results.md'))} and faults-${slug(VERSION)}.json`,
+);
 await bench.close();

@@ -13,10 +13,12 @@ function categorize(frame) {
 	if (functionName === '(garbage collector)') return 'garbage collection';
 	if (functionName === '(idle)') return 'idle (waiting for the network)';
 	if (functionName === '(program)') return 'V8 / native';
-	if (url.includes('isolated-vm') || /n8n-workflow\/dist\/.*(expression|isolated|vm-)/i.test(url)) return 'expression evaluation';
+	if (url.includes('isolated-vm') || /n8n-workflow\/dist\/.*(expression|isolated|vm-)/i.test(url))
+		return 'expression evaluation';
 	if (url.includes(PACKAGE)) return 'this node';
 	if (url.includes('/HttpRequest/')) return 'HTTP Request node';
-	if (/\/axios\/|node:(_http|http|net|tls|dns|zlib|stream)|follow-redirects|form-data/.test(url)) return 'HTTP client and sockets';
+	if (/\/axios\/|node:(_http|http|net|tls|dns|zlib|stream)|follow-redirects|form-data/.test(url))
+		return 'HTTP client and sockets';
 	if (url.includes('/n8n-core/')) return 'n8n-core (execution, request helpers)';
 	if (url.includes('/n8n-workflow/')) return 'n8n-workflow (parameters, data)';
 	if (/typeorm|sqlite/.test(url)) return 'database';
@@ -30,17 +32,35 @@ function categorize(frame) {
 export async function profile({ bench, version, outDir, workload, size, ids }) {
 	const { n8n, work, env, control } = bench;
 	const script = execFileSync('readlink', ['-f', n8n], { encoding: 'utf8' }).trim();
-	const lines = [`# CPU profile on n8n ${version}: ${workload.name} × ${size}`, '', 'Self time by origin, from `node --cpu-prof` of the whole `n8n execute` process (start-up included, which is the same for both).', ''];
+	const lines = [
+		`# CPU profile on n8n ${version}: ${workload.name} × ${size}`,
+		'',
+		'Self time by origin, from `node --cpu-prof` of the whole `n8n execute` process (start-up included, which is the same for both).',
+		'',
+	];
 	const totals = {};
 	for (const contender of ['ours', 'http']) {
 		await control('reset', 'POST');
 		const dir = mkdtempSync(path.join(work, 'prof-'));
-		execFileSync(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, script, 'execute', `--id=${ids[contender]}`, '--rawOutput'], {
-			env,
-			stdio: ['ignore', 'ignore', 'ignore'],
-			maxBuffer: 1 << 30,
-		});
-		const file = execFileSync('sh', ['-c', `ls ${dir}/*.cpuprofile | head -1`], { encoding: 'utf8' }).trim();
+		execFileSync(
+			process.execPath,
+			[
+				'--cpu-prof',
+				`--cpu-prof-dir=${dir}`,
+				script,
+				'execute',
+				`--id=${ids[contender]}`,
+				'--rawOutput',
+			],
+			{
+				env,
+				stdio: ['ignore', 'ignore', 'ignore'],
+				maxBuffer: 1 << 30,
+			},
+		);
+		const file = execFileSync('sh', ['-c', `ls ${dir}/*.cpuprofile | head -1`], {
+			encoding: 'utf8',
+		}).trim();
 		const prof = JSON.parse(readFileSync(file, 'utf8'));
 		const byId = new Map(prof.nodes.map((node) => [node.id, node]));
 		const self = {};
@@ -57,15 +77,28 @@ export async function profile({ bench, version, outDir, workload, size, ids }) {
 				const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('node_modules/').pop()}:${frame.lineNumber}`;
 				detail[key] = (detail[key] ?? 0) + (prof.timeDeltas[index] ?? 0) / 1000;
 			});
-			log(`${contender}: ${Object.entries(detail).sort((a, b) => b[1] - a[1]).slice(0, 12).map(([key, ms]) => `\n  ${ms.toFixed(0)} ms ${key}`).join('')}`);
+			log(
+				`${contender}: ${Object.entries(detail)
+					.sort((a, b) => b[1] - a[1])
+					.slice(0, 12)
+					.map(([key, ms]) => `\n  ${ms.toFixed(0)} ms ${key}`)
+					.join('')}`,
+			);
 		}
 	}
-	const categories = [...new Set([...Object.keys(totals.ours), ...Object.keys(totals.http)])].sort((a, b) => (totals.http[b] ?? 0) - (totals.http[a] ?? 0));
-	lines.push('| Origin | This node, ms | HTTP Request node, ms | Difference per item, ms |', '|---|---:|---:|---:|');
+	const categories = [...new Set([...Object.keys(totals.ours), ...Object.keys(totals.http)])].sort(
+		(a, b) => (totals.http[b] ?? 0) - (totals.http[a] ?? 0),
+	);
+	lines.push(
+		'| Origin | This node, ms | HTTP Request node, ms | Difference per item, ms |',
+		'|---|---:|---:|---:|',
+	);
 	for (const category of categories) {
 		const ours = totals.ours[category] ?? 0;
 		const http = totals.http[category] ?? 0;
-		lines.push(`| ${category} | ${ours.toFixed(0)} | ${http.toFixed(0)} | ${((http - ours) / size).toFixed(3)} |`);
+		lines.push(
+			`| ${category} | ${ours.toFixed(0)} | ${http.toFixed(0)} | ${((http - ours) / size).toFixed(3)} |`,
+		);
 	}
 	const text = `${lines.join('\n')}\n`;
 	console.log(text);

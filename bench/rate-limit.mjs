@@ -29,7 +29,16 @@ const bench = await prepare({
 	version,
 	apiKey,
 	prefix: 'bench-rate',
-	sandboxArgs: ['--bulk-contacts', String(N), '--rate-limit', String(RATE), '--burst', String(RATE), '--retry-after', 'seconds'],
+	sandboxArgs: [
+		'--bulk-contacts',
+		String(N),
+		'--rate-limit',
+		String(RATE),
+		'--burst',
+		String(RATE),
+		'--retry-after',
+		'seconds',
+	],
 });
 const { sandboxUrl, control } = bench;
 
@@ -37,7 +46,14 @@ const workloads = [
 	{
 		name: 'create sequence',
 		ours: { resource: 'sequence', operation: 'create', name: "={{ 'Sequence ' + $json.n }}" },
-		http: { method: 'POST', url: `${sandboxUrl}/v1/sequences`, sendBody: true, contentType: 'json', specifyBody: 'json', jsonBody: '={ "name": "Sequence {{ $json.n }}" }' },
+		http: {
+			method: 'POST',
+			url: `${sandboxUrl}/v1/sequences`,
+			sendBody: true,
+			contentType: 'json',
+			specifyBody: 'json',
+			jsonBody: '={ "name": "Sequence {{ $json.n }}" }',
+		},
 	},
 	{
 		name: 'archive contact',
@@ -48,13 +64,23 @@ const workloads = [
 
 const workflowId = (contender, workload) => `rate-${contender.key}-${slug(workload.name)}`;
 
-const workflow = (contender, workload) => benchWorkflow(workflowId(contender, workload), N, "{ id: 'bulk-' + index, n: index }", contenderNode(contender, workload));
+const workflow = (contender, workload) =>
+	benchWorkflow(
+		workflowId(contender, workload),
+		N,
+		"{ id: 'bulk-' + index, n: index }",
+		contenderNode(contender, workload),
+	);
 
-await bench.importWorkflows(workloads.flatMap((workload) => contenders.map((contender) => workflow(contender, workload))));
+await bench.importWorkflows(
+	workloads.flatMap((workload) => contenders.map((contender) => workflow(contender, workload))),
+);
 
 async function run(contender, workload) {
 	await control('reset', 'POST');
-	const { succeeded, nodeFailed, seconds } = await bench.runContender(workflowId(contender, workload));
+	const { succeeded, nodeFailed, seconds } = await bench.runContender(
+		workflowId(contender, workload),
+	);
 	const service = await control('summary');
 	return {
 		workload: workload.name,
@@ -65,7 +91,8 @@ async function run(contender, workload) {
 		requests: service.requests,
 		rejected: service.byStatus['429'] ?? 0,
 		created: service.sequencesCreated,
-		duplicates: workload.name === 'create sequence' ? service.duplicateNames : service.repeatedSuccesses,
+		duplicates:
+			workload.name === 'create sequence' ? service.duplicateNames : service.repeatedSuccesses,
 		seconds,
 		ofIdeal: seconds / (N / RATE),
 	};
@@ -76,7 +103,9 @@ for (const workload of workloads) {
 	for (const contender of contenders) {
 		const row = await run(contender, workload);
 		rows.push(row);
-		log(`${workload.name} · ${contender.label}: ${row.succeeded}/${N} succeeded, ${row.duplicates} duplicates, ${row.rejected} rejected, ${row.seconds.toFixed(1)} s (${row.ofIdeal.toFixed(2)} × ideal)`);
+		log(
+			`${workload.name} · ${contender.label}: ${row.succeeded}/${N} succeeded, ${row.duplicates} duplicates, ${row.rejected} rejected, ${row.seconds.toFixed(1)} s (${row.ofIdeal.toFixed(2)} × ideal)`,
+		);
 	}
 }
 
@@ -98,5 +127,7 @@ writeFileSync(path.join(outDir, `rate-limit-${tag}.json`), `${JSON.stringify(res
 writeFileSync(path.join(outDir, `rate-limit-${tag}.svg`), rateLimitChart(result));
 writeReport(outDir);
 console.log(rateLimitTable(result));
-log(`Wrote ${path.relative(root, path.join(outDir, 'results.md'))} and rate-limit-${tag}.json/.svg`);
+log(
+	`Wrote ${path.relative(root, path.join(outDir, 'results.md'))} and rate-limit-${tag}.json/.svg`,
+);
 await bench.close();

@@ -18,7 +18,13 @@ import path from 'node:path';
 
 import { reRunsTables, saveResult } from './report.mjs';
 import { log, OUT_DIR, prepare, resultHeader, root, slug, VERSION } from './setup.mjs';
-import { CONTENDERS, benchWorkflow, benchWorkloads, contenderNode, namedCreate } from './workloads.mjs';
+import {
+	CONTENDERS,
+	benchWorkflow,
+	benchWorkloads,
+	contenderNode,
+	namedCreate,
+} from './workloads.mjs';
 
 const CLEAN_N = Number(process.env.BENCH_RERUN_CLEAN_ITEMS ?? 2000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -29,11 +35,18 @@ const RECORD_N = 10_000;
 const RECORD_ROUNDS = 5;
 const apiKey = 'bench-reruns-key-41f9d2';
 
-const bench = await prepare({ version: VERSION, apiKey, prefix: 'bench-reruns', sandboxArgs: ['--bulk-contacts', '1'] });
+const bench = await prepare({
+	version: VERSION,
+	apiKey,
+	prefix: 'bench-reruns',
+	sandboxArgs: ['--bulk-contacts', '1'],
+});
 const { sandboxUrl, control } = bench;
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const createSequence = benchWorkloads(sandboxUrl).find((workload) => workload.name === 'create sequence');
+const createSequence = benchWorkloads(sandboxUrl).find(
+	(workload) => workload.name === 'create sequence',
+);
 const reRunWorkload = namedCreate(sandboxUrl, 'Rerun');
 const retrySettings = CONTENDERS.find((contender) => contender.key === 'retry').settings;
 const clean = [
@@ -41,21 +54,55 @@ const clean = [
 	{ key: 'http', workload: createSequence },
 ];
 // BENCH_BASELINE=<tarball>: an earlier build (one from before the record), run beside this checkout's in its own n8n user folder.
-const baseline = process.env.BENCH_BASELINE && (await prepare({ version: VERSION, apiKey, prefix: 'bench-reruns-baseline', tarball: process.env.BENCH_BASELINE }));
+const baseline =
+	process.env.BENCH_BASELINE &&
+	(await prepare({
+		version: VERSION,
+		apiKey,
+		prefix: 'bench-reruns-baseline',
+		tarball: process.env.BENCH_BASELINE,
+	}));
 const reRun = [
-	{ key: 'ours', label: 'This node, Retry On Fail (5 tries, 5 s)', onError: 'stopWorkflow', settings: retrySettings },
-	{ key: 'http', label: 'HTTP Request node, Retry On Fail (5 tries, 5 s)', onError: 'stopWorkflow', settings: retrySettings },
+	{
+		key: 'ours',
+		label: 'This node, Retry On Fail (5 tries, 5 s)',
+		onError: 'stopWorkflow',
+		settings: retrySettings,
+	},
+	{
+		key: 'http',
+		label: 'HTTP Request node, Retry On Fail (5 tries, 5 s)',
+		onError: 'stopWorkflow',
+		settings: retrySettings,
+	},
 ];
 const cleanId = (contender) => `reruns-clean-${contender.key}`;
 const reRunId = (contender) => `reruns-retry-${contender.key}`;
 
 await bench.importWorkflows([
-	...clean.map((contender) => benchWorkflow(cleanId(contender), CLEAN_N, "{ id: 'bulk-' + index, n: index }", contenderNode(contender, contender.workload))),
-	...reRun.map((contender) => benchWorkflow(reRunId(contender), N, '{ n: index }', contenderNode(contender, reRunWorkload))),
+	...clean.map((contender) =>
+		benchWorkflow(
+			cleanId(contender),
+			CLEAN_N,
+			"{ id: 'bulk-' + index, n: index }",
+			contenderNode(contender, contender.workload),
+		),
+	),
+	...reRun.map((contender) =>
+		benchWorkflow(reRunId(contender), N, '{ n: index }', contenderNode(contender, reRunWorkload)),
+	),
 ]);
 
 // ── a clean run's cost ──────────────────────────────────────────────────────
-if (baseline) await baseline.importWorkflows([benchWorkflow(cleanId(clean[0]), CLEAN_N, "{ id: 'bulk-' + index, n: index }", contenderNode(clean[0], createSequence))]);
+if (baseline)
+	await baseline.importWorkflows([
+		benchWorkflow(
+			cleanId(clean[0]),
+			CLEAN_N,
+			"{ id: 'bulk-' + index, n: index }",
+			contenderNode(clean[0], createSequence),
+		),
+	]);
 
 /** ms/item of one clean run of `key` (ours, http, or baseline: this node's workflow in the earlier build's n8n). */
 async function cleanRun(key) {
@@ -64,7 +111,10 @@ async function cleanRun(key) {
 	await target.control('reset', 'POST');
 	const { succeeded, seconds } = await target.runContender(id);
 	const { requests } = await target.control('summary');
-	if (succeeded !== CLEAN_N || requests !== CLEAN_N) throw new Error(`${key} ${id}: ${succeeded} succeeded, ${requests} requests, expected ${CLEAN_N}`);
+	if (succeeded !== CLEAN_N || requests !== CLEAN_N)
+		throw new Error(
+			`${key} ${id}: ${succeeded} succeeded, ${requests} requests, expected ${CLEAN_N}`,
+		);
 	return (seconds * 1000) / CLEAN_N;
 }
 
@@ -73,42 +123,82 @@ for (const key of keys.slice(0, 2)) await cleanRun(key); // warm-up, not counted
 const samples = Object.fromEntries(keys.map((key) => [key, []]));
 for (let round = 1; round <= ROUNDS; round++) {
 	for (const key of keys) samples[key].push(await cleanRun(key));
-	log(`clean create sequence × ${CLEAN_N}, round ${round}: ${keys.map((key) => `${key} ${samples[key].at(-1).toFixed(3)}`).join(', ')} ms/item`);
+	log(
+		`clean create sequence × ${CLEAN_N}, round ${round}: ${keys.map((key) => `${key} ${samples[key].at(-1).toFixed(3)}`).join(', ')} ms/item`,
+	);
 }
 const earlierFile = path.join(root, 'bench', `results-${slug(VERSION)}.json`);
 const earlier = existsSync(earlierFile) ? JSON.parse(readFileSync(earlierFile, 'utf8')) : undefined;
-const earlierRow = earlier?.rows.find((row) => row.workload === 'create sequence' && row.size === CLEAN_N);
+const earlierRow = earlier?.rows.find(
+	(row) => row.workload === 'create sequence' && row.size === CLEAN_N,
+);
 const cleanResult = {
 	items: CLEAN_N,
 	rounds: ROUNDS,
 	ours: median(samples.ours),
 	http: median(samples.http),
-	baseline: baseline && { tarball: baseline.tarballName, label: path.basename(process.env.BENCH_BASELINE), ours: median(samples.baseline) },
+	baseline: baseline && {
+		tarball: baseline.tarballName,
+		label: path.basename(process.env.BENCH_BASELINE),
+		ours: median(samples.baseline),
+	},
 	runs: samples,
-	before: earlierRow && { label: `The first table (\`npm run bench\`, ${earlier.date}, ${earlier.machine})`, ours: earlierRow.ours.msPerItem, http: earlierRow.http.msPerItem },
+	before: earlierRow && {
+		label: `The first table (\`npm run bench\`, ${earlier.date}, ${earlier.machine})`,
+		ours: earlierRow.ours.msPerItem,
+		http: earlierRow.http.msPerItem,
+	},
 };
 
 // ── a re-run: one create fails once before it is written ─────────────────────
 const reRunRows = [];
 for (const contender of reRun) {
 	await control('reset', 'POST');
-	await control('faults', 'POST', { method: 'POST', pathPrefix: '/v1/sequences', bodyContains: `Rerun ${FAILING}"`, status: 500, body: { message: 'gateway' }, times: 1 });
+	await control('faults', 'POST', {
+		method: 'POST',
+		pathPrefix: '/v1/sequences',
+		bodyContains: `Rerun ${FAILING}"`,
+		status: 500,
+		body: { message: 'gateway' },
+		times: 1,
+	});
 	const { succeeded, nodeFailed, seconds } = await bench.runContender(reRunId(contender));
 	const service = await control('summary');
-	reRunRows.push({ contender: contender.label, key: contender.key, succeeded, nodeFailed, duplicates: service.duplicateNames, requests: service.requests, seconds });
-	log(`re-run · ${contender.label}: ${succeeded}/${N} succeeded, ${service.duplicateNames} created twice, ${service.requests} requests, ${seconds.toFixed(2)} s`);
+	reRunRows.push({
+		contender: contender.label,
+		key: contender.key,
+		succeeded,
+		nodeFailed,
+		duplicates: service.duplicateNames,
+		requests: service.requests,
+		seconds,
+	});
+	log(
+		`re-run · ${contender.label}: ${succeeded}/${N} succeeded, ${service.duplicateNames} created twice, ${service.requests} requests, ${seconds.toFixed(2)} s`,
+	);
 }
 
 // ── the record of 10,000 confirmed items, through record.ts's API ─────────
-const { ExecutionRecord, MAX_RECORD_BYTES, RECORD_KEY } = await import(path.join(root, 'dist', 'nodes', 'OutreachSequences', 'run', 'outcome', 'record.js'));
+const { ExecutionRecord, MAX_RECORD_BYTES, RECORD_KEY } = await import(
+	path.join(root, 'dist', 'nodes', 'OutreachSequences', 'run', 'outcome', 'record.js')
+);
 
 /** Keeps and reads back the record of RECORD_N items, each confirmed with the sandbox's own answer to `workload`'s first request. */
 async function recordFigures(workload) {
 	const first = workload.floor({ n: 0, id: 'bulk-0' });
-	const answer = await (await fetch(first.url, { method: first.method, headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: first.body })).json();
+	const answer = await (
+		await fetch(first.url, {
+			method: first.method,
+			headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+			body: first.body,
+		})
+	).json();
 	const items = Array.from({ length: RECORD_N }, (_, index) => {
 		const { method, url, body } = workload.floor({ n: index, id: `bulk-${index}` });
-		return { request: { method, path: new URL(url).pathname, body }, confirmed: { ...answer, id: `bench-${index}` } };
+		return {
+			request: { method, path: new URL(url).pathname, body },
+			confirmed: { ...answer, id: `bench-${index}` },
+		};
 	});
 	const runs = { write: [], read: [] };
 	let store;
@@ -119,9 +209,12 @@ async function recordFigures(workload) {
 		runs.write.push(performance.now() - started);
 		const reopened = ExecutionRecord.open(store, 0, sandboxUrl);
 		started = performance.now();
-		const confirmed = items.filter((item, index) => reopened.earlierTry(index, item.request)?.kind.startsWith('confirmed')).length;
+		const confirmed = items.filter((item, index) =>
+			reopened.earlierTry(index, item.request)?.kind.startsWith('confirmed'),
+		).length;
 		runs.read.push(performance.now() - started);
-		if (confirmed !== RECORD_N) throw new Error(`The record answered ${confirmed} of ${RECORD_N} items as confirmed`);
+		if (confirmed !== RECORD_N)
+			throw new Error(`The record answered ${confirmed} of ${RECORD_N} items as confirmed`);
 	}
 	const entries = Object.values(store[RECORD_KEY].runs['0']);
 	return {
@@ -151,7 +244,10 @@ const recordResult = {
 	items: RECORD_N,
 	rounds: RECORD_ROUNDS,
 	capBytes: MAX_RECORD_BYTES,
-	workloads: [await recordFigures(createSequence), await recordFigures(benchWorkloads(sandboxUrl)[0])],
+	workloads: [
+		await recordFigures(createSequence),
+		await recordFigures(benchWorkloads(sandboxUrl)[0]),
+	],
 	cleanRunMicros: median(cleanRecord),
 	cleanRunRuns: cleanRecord,
 };
@@ -165,6 +261,8 @@ const result = {
 };
 saveResult(OUT_DIR, 're-runs', result);
 console.log(reRunsTables(result));
-log(`Wrote ${path.relative(root, path.join(OUT_DIR, 'results.md'))} and re-runs-${slug(VERSION)}.json`);
+log(
+	`Wrote ${path.relative(root, path.join(OUT_DIR, 'results.md'))} and re-runs-${slug(VERSION)}.json`,
+);
 await bench.close();
 await baseline?.close();

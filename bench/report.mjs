@@ -3,7 +3,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-const fixed = (value, digits = 2) => (value === undefined || Number.isNaN(value) ? '–' : value.toFixed(digits));
+const fixed = (value, digits = 2) =>
+	value === undefined || Number.isNaN(value) ? '–' : value.toFixed(digits);
 
 export function resultTable(result) {
 	const rows = result.rows.map(
@@ -76,7 +77,9 @@ ${burstTable(result)}
 function requestsCell(row) {
 	const failed = Object.entries(row.byStatus)
 		.filter(([status]) => !/^2/.test(status))
-		.map(([status, times]) => (status === 'undefined' ? `${count(times)} no answer` : `${count(times)} × ${status}`));
+		.map(([status, times]) =>
+			status === 'undefined' ? `${count(times)} no answer` : `${count(times)} × ${status}`,
+		);
 	return `${count(row.requests)}${failed.length ? ` (${failed.join(', ')})` : ''}`;
 }
 
@@ -111,23 +114,46 @@ export function reRunsTables(result) {
 		`| Clean run, create sequence × ${count(clean.items)} | This node, ms/item | HTTP Request, ms/item | This node ÷ HTTP Request |`,
 		'|---|---:|---:|---:|',
 		`| This run (medians of ${clean.rounds} rounds, alternating) | ${fixed(clean.ours, 3)} | ${fixed(clean.http, 3)} | **${fixed(clean.ours / clean.http)}×** |`,
-		...(clean.baseline ? [`| The earlier build ${clean.baseline.label}, in this run | ${fixed(clean.baseline.ours, 3)} | ${fixed(clean.http, 3)} | ${fixed(clean.baseline.ours / clean.http)}× |`] : []),
-		...(clean.before ? [`| ${clean.before.label} | ${fixed(clean.before.ours, 3)} | ${fixed(clean.before.http, 3)} | ${fixed(clean.before.ours / clean.before.http)}× |`] : []),
+		...(clean.baseline
+			? [
+					`| The earlier build ${clean.baseline.label}, in this run | ${fixed(clean.baseline.ours, 3)} | ${fixed(clean.http, 3)} | ${fixed(clean.baseline.ours / clean.http)}× |`,
+				]
+			: []),
+		...(clean.before
+			? [
+					`| ${clean.before.label} | ${fixed(clean.before.ours, 3)} | ${fixed(clean.before.http, 3)} | ${fixed(clean.before.ours / clean.before.http)}× |`,
+				]
+			: []),
 		'',
 		`Per-round ms/item, in run order: this node ${clean.runs.ours.map((value) => fixed(value, 3)).join(', ')}; ${clean.baseline ? `the earlier build ${clean.runs.baseline.map((value) => fixed(value, 3)).join(', ')}; ` : ''}HTTP Request ${clean.runs.http.map((value) => fixed(value, 3)).join(', ')}.${clean.baseline ? ` This checkout ÷ the earlier build: **${fixed(clean.ours / clean.baseline.ours)}×** (medians).` : ''}`,
 		'',
 		'| Re-run contender | Items succeeded | Sequences created twice | Requests sent | Time, s |',
 		'|---|---:|---:|---:|---:|',
-		...reRun.rows.map((row) => `| ${row.contender} | ${count(row.succeeded)} of ${count(reRun.items)}${row.nodeFailed ? ', then the node failed' : ''} | ${count(row.duplicates)} | ${count(row.requests)} | ${fixed(row.seconds)} |`),
+		...reRun.rows.map(
+			(row) =>
+				`| ${row.contender} | ${count(row.succeeded)} of ${count(reRun.items)}${row.nodeFailed ? ', then the node failed' : ''} | ${count(row.duplicates)} | ${count(row.requests)} | ${fixed(row.seconds)} |`,
+		),
 		'',
 		`| The record of ${count(record.items)} confirmed items | ${record.workloads.map((figures) => figures.workload).join(' | ')} |`,
 		`|---|${record.workloads.map(() => '---:').join('|')}|`,
 		...[
-			['One answer (the sandbox\'s)', (figures) => `${count(figures.answerBytes)} bytes`],
-			['Size (JSON, as n8n saves it with the execution)', (figures) => `${count(figures.bytes)} bytes (${fixed(figures.bytes / 2 ** 20)} MiB)`],
-			[`Answers kept / kept as confirmed without their text (past the ${fixed(record.capBytes / 2 ** 20, 0)} MiB bound)`, (figures) => `${count(figures.answersKept)} / ${count(figures.answersDropped)}`],
-			[`Write time, \`keep()\` (median of ${record.rounds})`, (figures) => `${fixed(figures.writeMs, 1)} ms`],
-			[`Read time, \`earlierTry()\` for every item (median of ${record.rounds})`, (figures) => `${fixed(figures.readMs, 1)} ms`],
+			["One answer (the sandbox's)", (figures) => `${count(figures.answerBytes)} bytes`],
+			[
+				'Size (JSON, as n8n saves it with the execution)',
+				(figures) => `${count(figures.bytes)} bytes (${fixed(figures.bytes / 2 ** 20)} MiB)`,
+			],
+			[
+				`Answers kept / kept as confirmed without their text (past the ${fixed(record.capBytes / 2 ** 20, 0)} MiB bound)`,
+				(figures) => `${count(figures.answersKept)} / ${count(figures.answersDropped)}`,
+			],
+			[
+				`Write time, \`keep()\` (median of ${record.rounds})`,
+				(figures) => `${fixed(figures.writeMs, 1)} ms`,
+			],
+			[
+				`Read time, \`earlierTry()\` for every item (median of ${record.rounds})`,
+				(figures) => `${fixed(figures.readMs, 1)} ms`,
+			],
 		].map(([label, cell]) => `| ${label} | ${record.workloads.map(cell).join(' | ')} |`),
 		'',
 		`A clean run's record work alone (open it, find it empty, drop it): ${fixed(record.cleanRunMicros)} µs per run (median of ${record.rounds} × 1,000).`,
@@ -152,7 +178,10 @@ ${reRunsTables(result)}
 /** Writes `<name>-<n8n>.json` into `outDir` and rewrites results.md there. */
 export function saveResult(outDir, name, result) {
 	mkdirSync(outDir, { recursive: true });
-	writeFileSync(path.join(outDir, `${name}-${result.n8n.replace(/\W+/g, '-')}.json`), `${JSON.stringify(result, null, 2)}\n`);
+	writeFileSync(
+		path.join(outDir, `${name}-${result.n8n.replace(/\W+/g, '-')}.json`),
+		`${JSON.stringify(result, null, 2)}\n`,
+	);
 	writeReport(outDir);
 }
 

@@ -29,25 +29,46 @@ const outDir = path.resolve(root, process.env.BENCH_OUT ?? 'bench');
 const apiKey = 'bench-key-6a0f3e';
 
 // ── setup: n8n, the package, the sandbox ────────────────────────────────────
-const bench = await prepare({ version, apiKey, prefix: 'bench', sandboxArgs: ['--bulk-contacts', String(Math.max(...sizes))] });
+const bench = await prepare({
+	version,
+	apiKey,
+	prefix: 'bench',
+	sandboxArgs: ['--bulk-contacts', String(Math.max(...sizes))],
+});
 const { work, sandboxUrl, control } = bench;
 /** The floor keeps as many requests in flight as this node does. */
-const { MAX_IN_FLIGHT: CONCURRENCY } = await import(path.join(root, 'dist', 'nodes', 'OutreachSequences', 'describe', 'defaults.js'));
+const { MAX_IN_FLIGHT: CONCURRENCY } = await import(
+	path.join(root, 'dist', 'nodes', 'OutreachSequences', 'describe', 'defaults.js')
+);
 
 // ── the workloads, as each contender is configured (bench/setup.mjs) ───────
 const workloads = benchWorkloads(sandboxUrl);
 
-const inputItem = (index) => ({ id: `bulk-${index}`, useCase: index % 2 ? 'uc-2' : 'uc-1', n: index });
+const inputItem = (index) => ({
+	id: `bulk-${index}`,
+	useCase: index % 2 ? 'uc-2' : 'uc-1',
+	n: index,
+});
 
 const workflow = (id, size, contender, workload) =>
-	benchWorkflow(id, size, "{ id: 'bulk-' + index, useCase: index % 2 ? 'uc-2' : 'uc-1', n: index }", contender === 'ours' ? oursNode(workload.ours) : httpNode(workload.http));
+	benchWorkflow(
+		id,
+		size,
+		"{ id: 'bulk-' + index, useCase: index % 2 ? 'uc-2' : 'uc-1', n: index }",
+		contender === 'ours' ? oursNode(workload.ours) : httpNode(workload.http),
+	);
 
-const workflowId = (contender, workload, size) => `bench-${contender}-${slug(workload.name)}-${size}`;
+const workflowId = (contender, workload, size) =>
+	`bench-${contender}-${slug(workload.name)}-${size}`;
 
 log('Importing the benchmark workflows …');
 await bench.importWorkflows(
 	workloads.flatMap((workload) =>
-		sizes.flatMap((size) => ['ours', 'http'].map((contender) => workflow(workflowId(contender, workload, size), size, contender, workload))),
+		sizes.flatMap((size) =>
+			['ours', 'http'].map((contender) =>
+				workflow(workflowId(contender, workload, size), size, contender, workload),
+			),
+		),
 	),
 );
 
@@ -58,11 +79,18 @@ async function verify(items, size, workload, label) {
 	items.forEach((item, index) => {
 		const json = item.json ?? item;
 		const expected = workload.expectedId?.(inputItem(index));
-		const ok = json && !json.error && (expected === undefined ? /^seq-/.test(json.id) : json.id === expected);
-		if (!ok) throw new Error(`${label}: item ${index} did not succeed: ${JSON.stringify(json).slice(0, 300)}`);
+		const ok =
+			json &&
+			!json.error &&
+			(expected === undefined ? /^seq-/.test(json.id) : json.id === expected);
+		if (!ok)
+			throw new Error(
+				`${label}: item ${index} did not succeed: ${JSON.stringify(json).slice(0, 300)}`,
+			);
 	});
 	const { requests } = await control('requests');
-	if (requests.length !== size) throw new Error(`${label}: the service saw ${requests.length} requests, expected ${size}`);
+	if (requests.length !== size)
+		throw new Error(`${label}: the service saw ${requests.length} requests, expected ${size}`);
 }
 
 /** n8n 1.x once printed a log line into the middle of 35 MB of run data; such a run is repeated, and counted. */
@@ -74,7 +102,9 @@ async function runN8n(contender, workload, size, attempt = 1) {
 	} catch (error) {
 		if (!(error instanceof SyntaxError) || attempt >= 3) throw error;
 		repeatedRuns++;
-		log(`  (run data of ${contender} ${workload.name} × ${size} was not readable JSON: ${error.message}; running it again)`);
+		log(
+			`  (run data of ${contender} ${workload.name} × ${size} was not readable JSON: ${error.message}; running it again)`,
+		);
 		return await runN8n(contender, workload, size, attempt + 1);
 	}
 }
@@ -88,7 +118,11 @@ async function runN8nOnce(contender, workload, size) {
 	if (run.error) throw new Error(`${id}: the run failed: ${run.error.message}`);
 	const task = run.runData.Contender[0];
 	await verify(task.data.main[0], size, workload, id);
-	return { msPerItem: task.executionTime / size, wallMs, peakRssMb: Number(readFileSync(rssFile, 'utf8').trim()) / 1024 };
+	return {
+		msPerItem: task.executionTime / size,
+		wallMs,
+		peakRssMb: Number(readFileSync(rssFile, 'utf8').trim()) / 1024,
+	};
 }
 
 async function runFloor(workload, size) {
@@ -103,7 +137,11 @@ async function runFloor(workload, size) {
 			const request = workload.floor(items[index]);
 			const response = await fetch(request.url, {
 				method: request.method,
-				headers: { 'x-api-key': apiKey, accept: 'application/json', ...(request.body ? { 'content-type': 'application/json' } : {}) },
+				headers: {
+					'x-api-key': apiKey,
+					accept: 'application/json',
+					...(request.body ? { 'content-type': 'application/json' } : {}),
+				},
 				body: request.body,
 			});
 			results[index] = await response.json();
@@ -142,7 +180,10 @@ for (const workload of workloads) {
 				{
 					msPerItem: median(list.map((sample) => sample.msPerItem)),
 					wallMs: median(list.map((sample) => sample.wallMs)),
-					peakRssMb: list[0].peakRssMb === undefined ? undefined : median(list.map((sample) => sample.peakRssMb)),
+					peakRssMb:
+						list[0].peakRssMb === undefined
+							? undefined
+							: median(list.map((sample) => sample.peakRssMb)),
 					runs: list.map((sample) => Number(sample.msPerItem.toFixed(4))),
 				},
 			]),
@@ -154,7 +195,14 @@ for (const workload of workloads) {
 // Where the time goes: one CPU profile per contender (BENCH_PROFILE=0 skips it).
 if (process.env.BENCH_PROFILE !== '0') {
 	const [workload, size] = [workloads[0], sizes[0]];
-	await profile({ bench, version, outDir, workload, size, ids: { ours: workflowId('ours', workload, size), http: workflowId('http', workload, size) } });
+	await profile({
+		bench,
+		version,
+		outDir,
+		workload,
+		size,
+		ids: { ours: workflowId('ours', workload, size), http: workflowId('http', workload, size) },
+	});
 }
 
 // ── report ──────────────────────────────────────────────────────────────────

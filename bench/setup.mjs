@@ -33,7 +33,12 @@ export function machine() {
 }
 
 /** What every result file starts with: when, on which n8n, Node and machine. */
-export const resultHeader = () => ({ date: new Date().toISOString(), n8n: VERSION, node: process.version, machine: machine() });
+export const resultHeader = () => ({
+	date: new Date().toISOString(),
+	n8n: VERSION,
+	node: process.version,
+	machine: machine(),
+});
 
 /**
  * Installs n8n `version` and the packed package (`tarball`, else BENCH_PACKAGE, else this checkout's build), starts the sandbox with
@@ -50,7 +55,10 @@ export async function prepare({ version, apiKey, sandboxArgs = [], prefix, tarba
 	let tarball = given ?? process.env.BENCH_PACKAGE;
 	if (tarball) log(`Installing ${tarball}, not this checkout's build`);
 	else {
-		execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+		execFileSync('npm', ['run', '-s', 'build'], {
+			cwd: root,
+			stdio: ['ignore', 'ignore', 'inherit'],
+		});
 		tarball = packPackage(work);
 	}
 	const tarballName = path.basename(tarball);
@@ -62,7 +70,10 @@ export async function prepare({ version, apiKey, sandboxArgs = [], prefix, tarba
 	/** The sandbox's test routes, `body` sent as JSON. One retry: a kept-alive socket the sandbox closed while idle fails once. */
 	async function control(route, method = 'GET', body = undefined, attempt = 1) {
 		try {
-			const init = body === undefined ? { method } : { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+			const init =
+				body === undefined
+					? { method }
+					: { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
 			const text = await (await fetch(`${sandboxUrl}/__sandbox/${route}`, init)).text();
 			return text ? JSON.parse(text) : undefined;
 		} catch (error) {
@@ -71,10 +82,22 @@ export async function prepare({ version, apiKey, sandboxArgs = [], prefix, tarba
 		}
 	}
 
-	const env = n8nEnv(path.join(work, 'user'), { N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
+	const env = n8nEnv(path.join(work, 'user'), {
+		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+	});
 	await importCredentials(n8n, env, [
-		{ id: 'benchOutreach', name: 'Outreach (bench)', type: 'outreachSequencesApi', data: { apiKey, baseUrl: sandboxUrl } },
-		{ id: 'benchHeader', name: 'X-API-Key (bench)', type: 'httpHeaderAuth', data: { name: 'X-API-Key', value: apiKey } },
+		{
+			id: 'benchOutreach',
+			name: 'Outreach (bench)',
+			type: 'outreachSequencesApi',
+			data: { apiKey, baseUrl: sandboxUrl },
+		},
+		{
+			id: 'benchHeader',
+			name: 'X-API-Key (bench)',
+			type: 'httpHeaderAuth',
+			data: { name: 'X-API-Key', value: apiKey },
+		},
 	]);
 
 	return {
@@ -91,12 +114,19 @@ export async function prepare({ version, apiKey, sandboxArgs = [], prefix, tarba
 		async startServer(ids, webhookPaths) {
 			for (const id of ids) await publishWorkflow(n8n, version, id, env);
 			const port = await freePort();
-			const server = startDaemon(n8n, ['start'], { ...env, N8N_PORT: String(port), N8N_LOG_LEVEL: 'warn' });
+			const server = startDaemon(n8n, ['start'], {
+				...env,
+				N8N_PORT: String(port),
+				N8N_LOG_LEVEL: 'warn',
+			});
 			const url = `http://127.0.0.1:${port}`;
 			for (const webhook of webhookPaths) {
 				for (;;) {
 					if (server.child.exitCode !== null) throw new Error(`n8n stopped:\n${server.log()}`);
-					const status = await fetch(`${url}/webhook/${webhook}`, { method: 'POST' }).then((response) => response.status, () => 0);
+					const status = await fetch(`${url}/webhook/${webhook}`, { method: 'POST' }).then(
+						(response) => response.status,
+						() => 0,
+					);
 					if (status !== 0 && status !== 404) break;
 					await new Promise((resolve) => setTimeout(resolve, 500));
 				}
@@ -110,7 +140,10 @@ export async function prepare({ version, apiKey, sandboxArgs = [], prefix, tarba
 		 */
 		async execute(id, { peakRssFile } = {}) {
 			const [command, args] = peakRssFile
-				? ['/usr/bin/time', ['-f', '%M', '-o', peakRssFile, n8n, 'execute', `--id=${id}`, '--rawOutput']]
+				? [
+						'/usr/bin/time',
+						['-f', '%M', '-o', peakRssFile, n8n, 'execute', `--id=${id}`, '--rawOutput'],
+					]
 				: [n8n, ['execute', `--id=${id}`, '--rawOutput']];
 			const outFile = path.join(work, 'stdout.txt');
 			const out = openSync(outFile, 'w');

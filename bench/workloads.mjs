@@ -10,14 +10,23 @@ export function benchWorkflow(id, count, jsItem, contender) {
 		name: id,
 		active: false,
 		nodes: [
-			{ id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'start',
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
 			{
 				id: 'items',
 				name: 'Items',
 				type: 'n8n-nodes-base.code',
 				typeVersion: 2,
 				position: [220, 0],
-				parameters: { jsCode: `return Array.from({ length: ${count} }, (_, index) => ({ json: ${jsItem} }));` },
+				parameters: {
+					jsCode: `return Array.from({ length: ${count} }, (_, index) => ({ json: ${jsItem} }));`,
+				},
 			},
 			{ id: 'contender', name: 'Contender', position: [440, 0], ...contender },
 		],
@@ -45,7 +54,12 @@ export const oursNode = (parameters) => ({
 export const CONTENDERS = [
 	{ key: 'ours', label: 'This node, default settings', onError: 'continueRegularOutput' },
 	{ key: 'http', label: 'HTTP Request node, default settings', onError: 'continueRegularOutput' },
-	{ key: 'retry', label: 'HTTP Request node, Retry On Fail (5 tries, 5 s)', onError: 'stopWorkflow', settings: { retryOnFail: true, maxTries: 5, waitBetweenTries: 5000 } },
+	{
+		key: 'retry',
+		label: 'HTTP Request node, Retry On Fail (5 tries, 5 s)',
+		onError: 'stopWorkflow',
+		settings: { retryOnFail: true, maxTries: 5, waitBetweenTries: 5000 },
+	},
 ];
 
 /** A contender's node for `workload` (`{ ours, http }` parameters), with its On Error and its settings. */
@@ -57,15 +71,33 @@ export function contenderNode(contender, workload) {
 /** Creates of a sequence named `<prefix> <n>` from input items `{ n }`, as each node is configured; `extra` adds parameters. */
 export const namedCreate = (sandboxUrl, prefix, extra = { ours: {}, http: {} }) => ({
 	name: 'create sequence',
-	ours: { resource: 'sequence', operation: 'create', name: `={{ '${prefix} ' + $json.n }}`, ...extra.ours },
-	http: { method: 'POST', url: `${sandboxUrl}/v1/sequences`, sendBody: true, contentType: 'json', specifyBody: 'json', jsonBody: `={ "name": "${prefix} {{ $json.n }}" }`, ...extra.http },
+	ours: {
+		resource: 'sequence',
+		operation: 'create',
+		name: `={{ '${prefix} ' + $json.n }}`,
+		...extra.ours,
+	},
+	http: {
+		method: 'POST',
+		url: `${sandboxUrl}/v1/sequences`,
+		sendBody: true,
+		contentType: 'json',
+		specifyBody: 'json',
+		jsonBody: `={ "name": "${prefix} {{ $json.n }}" }`,
+		...extra.http,
+	},
 });
 
 /** The HTTP Request node (v4.2) with the Header Auth credential. */
 export const httpNode = (parameters) => ({
 	type: 'n8n-nodes-base.httpRequest',
 	typeVersion: 4.2,
-	parameters: { authentication: 'genericCredentialType', genericAuthType: 'httpHeaderAuth', options: {}, ...parameters },
+	parameters: {
+		authentication: 'genericCredentialType',
+		genericAuthType: 'httpHeaderAuth',
+		options: {},
+		...parameters,
+	},
 	credentials: { httpHeaderAuth: { id: 'benchHeader', name: 'X-API-Key (bench)' } },
 });
 
@@ -87,14 +119,20 @@ export const benchWorkloads = (sandboxUrl) => [
 		name: 'archive contact',
 		ours: { resource: 'contact', operation: 'archive', contactId: '={{ $json.id }}' },
 		http: { method: 'POST', url: `=${sandboxUrl}/v1/contacts/{{ $json.id }}/archive` },
-		floor: (item) => ({ method: 'POST', url: `${sandboxUrl}/v1/contacts/${encodeURIComponent(item.id)}/archive` }),
+		floor: (item) => ({
+			method: 'POST',
+			url: `${sandboxUrl}/v1/contacts/${encodeURIComponent(item.id)}/archive`,
+		}),
 		expectedId: (item) => item.id,
 	},
 	{
 		name: 'get use case',
 		ours: { resource: 'useCase', operation: 'get', useCaseId: '={{ $json.useCase }}' },
 		http: { method: 'GET', url: `=${sandboxUrl}/v1/use_cases/{{ $json.useCase }}` },
-		floor: (item) => ({ method: 'GET', url: `${sandboxUrl}/v1/use_cases/${encodeURIComponent(item.useCase)}` }),
+		floor: (item) => ({
+			method: 'GET',
+			url: `${sandboxUrl}/v1/use_cases/${encodeURIComponent(item.useCase)}`,
+		}),
 		expectedId: (item) => item.useCase,
 	},
 	{
@@ -104,7 +142,12 @@ export const benchWorkloads = (sandboxUrl) => [
 			operation: 'create',
 			name: "={{ 'Sequence ' + $json.n }}",
 			additionalFields: { timezone: TIMEZONE },
-			schedules: { schedule: SCHEDULES.map((row) => ({ ...row, sequenceScripts: row.sequenceScripts.join(', ') })) },
+			schedules: {
+				schedule: SCHEDULES.map((row) => ({
+					...row,
+					sequenceScripts: row.sequenceScripts.join(', '),
+				})),
+			},
 		},
 		http: {
 			method: 'POST',
@@ -117,7 +160,11 @@ export const benchWorkloads = (sandboxUrl) => [
 		floor: (item) => ({
 			method: 'POST',
 			url: `${sandboxUrl}/v1/sequences`,
-			body: JSON.stringify({ name: `Sequence ${item.n}`, timezone: TIMEZONE, schedules: SCHEDULES }),
+			body: JSON.stringify({
+				name: `Sequence ${item.n}`,
+				timezone: TIMEZONE,
+				schedules: SCHEDULES,
+			}),
 		}),
 		expectedId: undefined,
 	},

@@ -7,9 +7,13 @@ export class OutreachSequencesApi implements ICredentialType {
 
 	displayName = 'Outreach Sequences API';
 
-	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-outreach-sequences#credential-outreach-sequences-api';
+	documentationUrl =
+		'https://www.npmjs.com/package/n8n-nodes-outreach-sequences#credential-outreach-sequences-api';
 
-	icon = { light: 'file:../icons/outreachSequences.svg', dark: 'file:../icons/outreachSequences.dark.svg' } as const;
+	icon = {
+		light: 'file:../icons/outreachSequences.svg',
+		dark: 'file:../icons/outreachSequences.dark.svg',
+	} as const;
 
 	properties: INodeProperties[] = [
 		{
@@ -28,7 +32,8 @@ export class OutreachSequencesApi implements ICredentialType {
 			required: true,
 			default: '',
 			placeholder: 'e.g. https://api.example.com',
-			description: "The address of the service's API, starting with https:// or http://. A trailing / or /v1 is left out.",
+			description:
+				"The address of the service's API, starting with https:// or http://. A trailing / or /v1 is left out.",
 		},
 	];
 

@@ -13,9 +13,12 @@ import { message, NOT_FOUND } from './store.mts';
 import type { Answer, Store } from './store.mts';
 
 function serve(store: Store, route: Route, c: Context): Answer {
-	if (route.kind === 'create') return store.create(route.collection, (c.request.requestBody ?? {}) as JsonObject);
+	if (route.kind === 'create')
+		return store.create(route.collection, (c.request.requestBody ?? {}) as JsonObject);
 	const id = c.request.params[route.param!] as string;
-	return route.kind === 'get' ? store.get(route.collection, id) : store.archive(route.collection, id);
+	return route.kind === 'get'
+		? store.get(route.collection, id)
+		: store.archive(route.collection, id);
 }
 
 /** The document, served from the store. */
@@ -36,7 +39,10 @@ export class DocumentRoutes {
 				notFound: () => message(404, NOT_FOUND),
 				methodNotAllowed: () => message(405, 'Method not allowed'),
 				unauthorizedHandler: () => message(401, 'Invalid or missing API key'),
-				validationFail: (c: Context) => message(400, 'Request validation failed', { errors: (c.validation.errors ?? []) as unknown as Json }),
+				validationFail: (c: Context) =>
+					message(400, 'Request validation failed', {
+						errors: (c.validation.errors ?? []) as unknown as Json,
+					}),
 			},
 			securityHandlers: {
 				ApiKey: (c: Context) => c.request.headers['x-api-key'] === apiKey,
@@ -52,8 +58,15 @@ export class DocumentRoutes {
 	}
 
 	/** The answer to an API request; notes the operation it matched on `record`. */
-	async answer(req: http.IncomingMessage, record: { method: string; url: string; body: string; operationId?: string }): Promise<Answer> {
-		const operation = this.api.matchOperation({ method: record.method, path: record.url, headers: {} });
+	async answer(
+		req: http.IncomingMessage,
+		record: { method: string; url: string; body: string; operationId?: string },
+	): Promise<Answer> {
+		const operation = this.api.matchOperation({
+			method: record.method,
+			path: record.url,
+			headers: {},
+		});
 		record.operationId = operation?.operationId;
 		const takesBody = Boolean(operation?.requestBody);
 		if (operation && !takesBody && record.body !== '') {

@@ -11,8 +11,13 @@ import { OPENAPI_DOCUMENT, routesOf } from './routes.mts';
 const validator = new Validator();
 const result = await validator.validate(OPENAPI_DOCUMENT);
 if (!result.valid) {
-	console.error(`${OPENAPI_DOCUMENT} is not valid OpenAPI ${validator.version}:`, JSON.stringify(result.errors, null, 2));
+	console.error(
+		`${OPENAPI_DOCUMENT} is not valid OpenAPI ${validator.version}:`,
+		JSON.stringify(result.errors, null, 2),
+	);
 	process.exit(1);
 }
 const routes = routesOf(parse(readFileSync(OPENAPI_DOCUMENT, 'utf8')));
-console.log(`${OPENAPI_DOCUMENT}: valid OpenAPI ${validator.version}; the sandbox serves ${routes.map((route) => `${route.operationId} (${route.kind})`).join(', ')}`);
+console.log(
+	`${OPENAPI_DOCUMENT}: valid OpenAPI ${validator.version}; the sandbox serves ${routes.map((route) => `${route.operationId} (${route.kind})`).join(', ')}`,
+);

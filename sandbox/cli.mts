@@ -16,9 +16,11 @@ function rateLimitOption(): RateLimit | undefined {
 	const rate = Number(option('rate-limit', process.env.SANDBOX_RATE_LIMIT ?? '0'));
 	if (!(rate > 0)) return undefined;
 	const retryAfter = option('retry-after', 'seconds');
-	if (!['seconds', 'date', 'none'].includes(retryAfter)) throw new Error('--retry-after takes seconds, date or none');
+	if (!['seconds', 'date', 'none'].includes(retryAfter))
+		throw new Error('--retry-after takes seconds, date or none');
 	const headers = option('rate-limit-headers', process.env.SANDBOX_RATE_LIMIT_HEADERS ?? 'none');
-	if (!['ietf', 'x', 'none'].includes(headers)) throw new Error('--rate-limit-headers takes ietf, x or none');
+	if (!['ietf', 'x', 'none'].includes(headers))
+		throw new Error('--rate-limit-headers takes ietf, x or none');
 	return {
 		rate,
 		burst: Number(option('burst', String(rate))),
@@ -34,7 +36,13 @@ const sandbox = await startSandbox({
 	bulkUseCases: Number(option('bulk-use-cases', '0')),
 	rateLimit: rateLimitOption(),
 });
-console.log(JSON.stringify({ url: sandbox.url, apiKey: sandbox.apiKey, rateLimit: rateLimitOption() ?? null }));
+console.log(
+	JSON.stringify({
+		url: sandbox.url,
+		apiKey: sandbox.apiKey,
+		rateLimit: rateLimitOption() ?? null,
+	}),
+);
 const stop = () => void sandbox.close().then(() => process.exit(0));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

@@ -22,17 +22,25 @@ export interface Controlled {
 	reset(): void;
 }
 
-const apiRequests = (requests: RecordedRequest[]) => requests.filter((entry) => !entry.url.startsWith(CONTROL_PREFIX));
+const apiRequests = (requests: RecordedRequest[]) =>
+	requests.filter((entry) => !entry.url.startsWith(CONTROL_PREFIX));
 
 export function control(sandbox: Controlled, req: http.IncomingMessage, body: string): Answer {
 	const route = `${req.method} ${(req.url ?? '').split('?')[0]}`;
-	const record = /^GET \/__sandbox\/records\/(contacts|contactLists|useCases|sequences)\/(.+)$/.exec(route);
+	const record =
+		/^GET \/__sandbox\/records\/(contacts|contactLists|useCases|sequences)\/(.+)$/.exec(route);
 	if (record) {
 		const found = sandbox.peek(record[1] as Kind, decodeURIComponent(record[2]));
 		return found ? { status: 200, body: found } : message(404, NOT_FOUND);
 	}
 	if (route === 'GET /__sandbox/requests') {
-		return { status: 200, body: { requests: apiRequests(sandbox.requests) as unknown as Json, maxInFlight: sandbox.maxInFlight } };
+		return {
+			status: 200,
+			body: {
+				requests: apiRequests(sandbox.requests) as unknown as Json,
+				maxInFlight: sandbox.maxInFlight,
+			},
+		};
 	}
 	if (route === 'GET /__sandbox/summary') return { status: 200, body: sandbox.summary() };
 	if (route === 'POST /__sandbox/rate-limit') {
@@ -52,10 +60,15 @@ export function control(sandbox: Controlled, req: http.IncomingMessage, body: st
 }
 
 /** Counts over the recorded API requests: by status, and creates of the same sequence name. */
-export function summarize(recorded: RecordedRequest[], sequences: JsonObject[], maxInFlight: number): JsonObject {
+export function summarize(
+	recorded: RecordedRequest[],
+	sequences: JsonObject[],
+	maxInFlight: number,
+): JsonObject {
 	const requests = apiRequests(recorded);
 	const byStatus: Record<string, number> = {};
-	for (const entry of requests) byStatus[String(entry.status)] = (byStatus[String(entry.status)] ?? 0) + 1;
+	for (const entry of requests)
+		byStatus[String(entry.status)] = (byStatus[String(entry.status)] ?? 0) + 1;
 	const created = new Map<string, number>();
 	for (const sequence of sequences) {
 		const name = JSON.stringify(sequence.name);

@@ -60,16 +60,26 @@ export class Faults {
 			if (fault.matched % fault.every !== 0) return undefined;
 		}
 		if (fault?.oncePerTarget) (fault.seen ??= []).push(target);
-		if (fault?.times !== undefined && --fault.times <= 0) this.list.splice(this.list.indexOf(fault), 1);
+		if (fault?.times !== undefined && --fault.times <= 0)
+			this.list.splice(this.list.indexOf(fault), 1);
 		return fault;
 	}
 }
 
 /** Answers with the fault's status, headers and body, or cuts the connection halfway through the body. */
-export function sendFault(res: http.ServerResponse, record: { status?: number }, fault: Fault): void {
+export function sendFault(
+	res: http.ServerResponse,
+	record: { status?: number },
+	fault: Fault,
+): void {
 	const status = fault.status ?? 200;
 	record.status = status;
-	const text = typeof fault.body === 'string' ? fault.body : fault.body === undefined ? '' : JSON.stringify(fault.body);
+	const text =
+		typeof fault.body === 'string'
+			? fault.body
+			: fault.body === undefined
+				? ''
+				: JSON.stringify(fault.body);
 	const headers: Record<string, string> = {
 		'Content-Type': typeof fault.body === 'string' ? 'text/plain' : 'application/json',
 		...fault.headers,

@@ -30,14 +30,23 @@ export class TokenBucket {
 
 	/** What is left now: whole tokens, and the ms until the bucket is full again. */
 	state(now = Date.now()): { remaining: number; fullInMs: number } {
-		const tokens = Math.min(this.limit.burst, this.tokens + ((now - this.refilledAt) * this.limit.rate) / 1000);
-		return { remaining: Math.floor(tokens), fullInMs: ((this.limit.burst - tokens) * 1000) / this.limit.rate };
+		const tokens = Math.min(
+			this.limit.burst,
+			this.tokens + ((now - this.refilledAt) * this.limit.rate) / 1000,
+		);
+		return {
+			remaining: Math.floor(tokens),
+			fullInMs: ((this.limit.burst - tokens) * 1000) / this.limit.rate,
+		};
 	}
 
 	/** undefined when a token was taken; otherwise the ms until one is due. */
 	take(): number | undefined {
 		const now = Date.now();
-		this.tokens = Math.min(this.limit.burst, this.tokens + ((now - this.refilledAt) * this.limit.rate) / 1000);
+		this.tokens = Math.min(
+			this.limit.burst,
+			this.tokens + ((now - this.refilledAt) * this.limit.rate) / 1000,
+		);
 		this.refilledAt = now;
 		if (this.tokens >= 1) {
 			this.tokens -= 1;
@@ -52,7 +61,11 @@ export class TokenBucket {
  * them. The bucket's burst is the quota, refilled in burst ÷ rate seconds;
  * what is left is its whole tokens, and the reset is when it is full again.
  */
-export function quotaHeaders(limit: RateLimit, state: { remaining: number; fullInMs: number }, now = Date.now()): Record<string, string> {
+export function quotaHeaders(
+	limit: RateLimit,
+	state: { remaining: number; fullInMs: number },
+	now = Date.now(),
+): Record<string, string> {
 	const resetSeconds = Math.ceil(state.fullInMs / 1000);
 	const windowSeconds = Math.max(1, Math.ceil(limit.burst / limit.rate));
 	if (limit.headers === 'ietf') {
@@ -72,8 +85,13 @@ export function quotaHeaders(limit: RateLimit, state: { remaining: number; fullI
 }
 
 /** The Retry-After header for a wait, in the form the limit asks for. */
-export function retryAfterHeader(limit: RateLimit, waitMs: number, now = Date.now()): Record<string, string> {
+export function retryAfterHeader(
+	limit: RateLimit,
+	waitMs: number,
+	now = Date.now(),
+): Record<string, string> {
 	if (limit.retryAfter === 'none') return {};
-	if (limit.retryAfter === 'seconds') return { 'Retry-After': String(Math.max(1, Math.ceil(waitMs / 1000))) };
+	if (limit.retryAfter === 'seconds')
+		return { 'Retry-After': String(Math.max(1, Math.ceil(waitMs / 1000))) };
 	return { 'Retry-After': new Date(Math.ceil((now + waitMs) / 1000) * 1000).toUTCString() };
 }

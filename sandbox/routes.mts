@@ -4,7 +4,9 @@
 // `npm run lint` (check-openapi.mts), naming the operation.
 import { fileURLToPath } from 'node:url';
 
-export const OPENAPI_DOCUMENT = fileURLToPath(new URL('../openapi/outreach-sequences.openapi.yaml', import.meta.url));
+export const OPENAPI_DOCUMENT = fileURLToPath(
+	new URL('../openapi/outreach-sequences.openapi.yaml', import.meta.url),
+);
 
 /** What an operation of the document does to the store. */
 export interface Route {
@@ -24,12 +26,14 @@ const RULES: Array<{ kind: Route['kind']; method: string; path: RegExp }> = [
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
-const camelCase = (segment: string) => segment.replace(/_(\w)/g, (_, letter: string) => letter.toUpperCase());
+const camelCase = (segment: string) =>
+	segment.replace(/_(\w)/g, (_, letter: string) => letter.toUpperCase());
 
 function routeOf(method: string, path: string, operationId: string | undefined): Route {
 	for (const rule of RULES) {
 		const match = rule.method === method ? rule.path.exec(path) : null;
-		if (match && operationId) return { operationId, kind: rule.kind, collection: camelCase(match[1]), param: match[2] };
+		if (match && operationId)
+			return { operationId, kind: rule.kind, collection: camelCase(match[1]), param: match[2] };
 	}
 	throw new Error(
 		`${method.toUpperCase()} ${path} (${operationId ?? 'no operationId'}): the sandbox has no rule for it. ` +
@@ -42,6 +46,8 @@ export function routesOf(document: { paths?: Record<string, Record<string, unkno
 	return Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
 		Object.entries(item)
 			.filter(([method]) => METHODS.includes(method))
-			.map(([method, operation]) => routeOf(method, path, (operation as { operationId?: string }).operationId)),
+			.map(([method, operation]) =>
+				routeOf(method, path, (operation as { operationId?: string }).operationId),
+			),
 	);
 }

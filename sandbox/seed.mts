@@ -34,7 +34,13 @@ export function bulkContacts(count: number): JsonObject[] {
 
 /** Use cases bulk-0 … bulk-<count-1>, for runs of many gets. */
 export function bulkUseCases(count: number): JsonObject[] {
-	return Array.from({ length: count }, (_, index) => ({ id: `bulk-${index}`, title: `Bulk ${index}`, description: null, status: 'active', actions: null }));
+	return Array.from({ length: count }, (_, index) => ({
+		id: `bulk-${index}`,
+		title: `Bulk ${index}`,
+		description: null,
+		status: 'active',
+		actions: null,
+	}));
 }
 
 export function seedData(): SeedData {
@@ -56,7 +62,13 @@ export function seedData(): SeedData {
 		],
 		contactLists: [
 			{ id: 'list-1', name: 'Webinar leads', description: null, status: 'active', contactCount: 3 },
-			{ id: 'list-2', name: 'Old leads', description: 'From 2024', status: 'active', contactCount: null },
+			{
+				id: 'list-2',
+				name: 'Old leads',
+				description: 'From 2024',
+				status: 'active',
+				contactCount: null,
+			},
 			{ id: 'list/3', name: 'Slashed list', description: null, status: 'active', contactCount: 0 },
 		],
 		useCases: [
@@ -101,8 +113,24 @@ export function seedData(): SeedData {
 				subject: 'Thanks',
 				body: null,
 			},
-			{ $type: 'TextScript', id: 'txt-1', name: 'Link', direction: 'outbound', status: 'active', type: 'text', message: 'Book here' },
-			{ $type: 'BlasterScript', id: 'blast-1', name: 'Blast', direction: 'outbound', status: 'active', type: 'blaster', message: null },
+			{
+				$type: 'TextScript',
+				id: 'txt-1',
+				name: 'Link',
+				direction: 'outbound',
+				status: 'active',
+				type: 'text',
+				message: 'Book here',
+			},
+			{
+				$type: 'BlasterScript',
+				id: 'blast-1',
+				name: 'Blast',
+				direction: 'outbound',
+				status: 'active',
+				type: 'blaster',
+				message: null,
+			},
 		],
 	};
 }

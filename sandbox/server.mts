@@ -67,7 +67,10 @@ export class Sandbox {
 	async start(): Promise<this> {
 		await this.routes.init();
 		// Long identifiers (many kilobytes, encoded) must reach the route, not a 431.
-		this.server = http.createServer({ maxHeaderSize: 1 << 20 }, (req, res) => void this.handle(req, res));
+		this.server = http.createServer(
+			{ maxHeaderSize: 1 << 20 },
+			(req, res) => void this.handle(req, res),
+		);
 		this.server.keepAliveTimeout = 5_000;
 		await new Promise<void>((resolve, reject) => {
 			this.server!.once('error', reject);
@@ -113,7 +116,11 @@ export class Sandbox {
 
 	/** Counts over the recorded API requests: by status, and creates of the same sequence name. */
 	summary(): JsonObject {
-		return summarize(this.requests, [...this.store.collection('sequences').values()], this.maxInFlight);
+		return summarize(
+			this.requests,
+			[...this.store.collection('sequences').values()],
+			this.maxInFlight,
+		);
 	}
 
 	private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -145,7 +152,11 @@ export class Sandbox {
 		const quota = this.bucket ? quotaHeaders(this.bucket.limit, this.bucket.state()) : {};
 		if (wait !== undefined && this.bucket) {
 			record.status = 429;
-			res.writeHead(429, { 'Content-Type': 'application/json', ...retryAfterHeader(this.bucket.limit, wait), ...quota });
+			res.writeHead(429, {
+				'Content-Type': 'application/json',
+				...retryAfterHeader(this.bucket.limit, wait),
+				...quota,
+			});
 			res.end(JSON.stringify({ message: 'Too many requests' }));
 			return;
 		}
@@ -164,7 +175,12 @@ export class Sandbox {
 		this.send(res, record, await this.routes.answer(req, record), quota);
 	}
 
-	private send(res: http.ServerResponse, record: RecordedRequest, answer: Answer, headers: Record<string, string> = {}): void {
+	private send(
+		res: http.ServerResponse,
+		record: RecordedRequest,
+		answer: Answer,
+		headers: Record<string, string> = {},
+	): void {
 		record.status = answer.status;
 		const text = answer.body === undefined ? '' : JSON.stringify(answer.body);
 		res.writeHead(answer.status, { 'Content-Type': 'application/json', ...headers });

@@ -11,7 +11,10 @@ export interface Answer {
 	body?: Json;
 }
 
-export const message = (status: number, text: string, extra: JsonObject = {}): Answer => ({ status, body: { message: text, ...extra } });
+export const message = (status: number, text: string, extra: JsonObject = {}): Answer => ({
+	status,
+	body: { message: text, ...extra },
+});
 export const NOT_FOUND = 'Resource not found';
 
 /** The collections the control routes can read a record of. */
@@ -39,8 +42,11 @@ export class Store {
 		const seed = seedData();
 		seed.contacts.push(...bulkContacts(this.options.bulkContacts ?? 0));
 		seed.useCases.push(...bulkUseCases(this.options.bulkUseCases ?? 0));
-		const byId = (records: JsonObject[]) => new Map(records.map((record) => [String(record.id), record]));
-		this.collections = new Map(Object.entries(seed).map(([name, records]) => [name, byId(records)]));
+		const byId = (records: JsonObject[]) =>
+			new Map(records.map((record) => [String(record.id), record]));
+		this.collections = new Map(
+			Object.entries(seed).map(([name, records]) => [name, byId(records)]),
+		);
 		this.created = 0;
 	}
 

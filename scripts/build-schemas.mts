@@ -10,12 +10,15 @@ import type { OperationDefinition } from '../nodes/OutreachSequences/describe/ty
 import { outputSchema } from './output-schemas.mts';
 
 const root = path.resolve(import.meta.dirname, '..');
-const document = parse(readFileSync(path.join(root, 'openapi', 'outreach-sequences.openapi.yaml'), 'utf8'));
+const document = parse(
+	readFileSync(path.join(root, 'openapi', 'outreach-sequences.openapi.yaml'), 'utf8'),
+);
 const built = path.join(root, 'dist', 'nodes', 'OutreachSequences', 'OutreachSequences.node.js');
 const { OutreachSequences, operations } = await import(built);
 const { description } = new OutreachSequences();
 // The node's versions as n8n pads them: 1 → v1.0.0.
-const versionDir = (version: number) => `v${String(version).split('.').concat(['0', '0']).slice(0, 3).join('.')}`;
+const versionDir = (version: number) =>
+	`v${String(version).split('.').concat(['0', '0']).slice(0, 3).join('.')}`;
 const versions: number[] = [description.version].flat();
 const folder = path.join(root, 'dist', 'nodes', 'OutreachSequences', '__schema__');
 for (const version of versions) {

@@ -19,9 +19,24 @@ export const stateFile = (root) => path.join(root, '.n8n-local', 'start.json');
 /** The demo's ports, their defaults and the variables that move them. */
 export function demoPorts(env = process.env) {
 	return [
-		{ what: "n8n's editor and API", variable: 'N8N_PORT', port: Number(env.N8N_PORT ?? 5678), host: '0.0.0.0' },
-		{ what: "n8n's task broker (for its Code node runners)", variable: 'N8N_RUNNERS_BROKER_PORT', port: Number(env.N8N_RUNNERS_BROKER_PORT ?? 5679), host: '127.0.0.1' },
-		{ what: 'the sandbox (the stand-in for the outreach service)', variable: 'SANDBOX_PORT', port: Number(env.SANDBOX_PORT ?? 4010), host: '127.0.0.1' },
+		{
+			what: "n8n's editor and API",
+			variable: 'N8N_PORT',
+			port: Number(env.N8N_PORT ?? 5678),
+			host: '0.0.0.0',
+		},
+		{
+			what: "n8n's task broker (for its Code node runners)",
+			variable: 'N8N_RUNNERS_BROKER_PORT',
+			port: Number(env.N8N_RUNNERS_BROKER_PORT ?? 5679),
+			host: '127.0.0.1',
+		},
+		{
+			what: 'the sandbox (the stand-in for the outreach service)',
+			variable: 'SANDBOX_PORT',
+			port: Number(env.SANDBOX_PORT ?? 4010),
+			host: '127.0.0.1',
+		},
 	];
 }
 
@@ -29,7 +44,9 @@ export function demoPorts(env = process.env) {
 export function isTaken({ port, host }) {
 	return new Promise((resolve) => {
 		const server = net.createServer();
-		server.once('error', (error) => resolve(error.code === 'EADDRINUSE' || error.code === 'EACCES'));
+		server.once('error', (error) =>
+			resolve(error.code === 'EADDRINUSE' || error.code === 'EACCES'),
+		);
 		server.listen({ port, host, exclusive: true }, () => server.close(() => resolve(false)));
 	});
 }
@@ -42,7 +59,9 @@ export function isStartProcess(pid) {
 		if (error.code !== 'EPERM') return false;
 	}
 	try {
-		return execFileSync('ps', ['-o', 'command=', '-p', String(pid)], { encoding: 'utf8' }).includes('start.mts');
+		return execFileSync('ps', ['-o', 'command=', '-p', String(pid)], { encoding: 'utf8' }).includes(
+			'start.mts',
+		);
 	} catch {
 		return false;
 	}
@@ -60,14 +79,17 @@ export async function takenPorts(entries = demoPorts()) {
  * "n8n's port 5678 is already in use", "n8n Task Broker's port 5679 is already in use".
  */
 export function portsInUseIn(output, entries = demoPorts()) {
-	const ports = new Set([...output.matchAll(/port (\d+) is already in use/gi)].map((match) => Number(match[1])));
+	const ports = new Set(
+		[...output.matchAll(/port (\d+) is already in use/gi)].map((match) => Number(match[1])),
+	);
 	return entries.filter((entry) => ports.has(entry.port));
 }
 
 /** What the start-up check says of taken ports: each port, what it is for, and the variable that moves it. */
 export function takenPortsText(taken) {
 	const lines = taken.map(
-		({ port, what, variable }) => `  • port ${port}, for ${what}: set ${variable} to use another, for example ${variable}=${port + 100} npm start`,
+		({ port, what, variable }) =>
+			`  • port ${port}, for ${what}: set ${variable} to use another, for example ${variable}=${port + 100} npm start`,
 	);
 	return `${taken.length === 1 ? 'A port' : 'Ports'} that npm start needs ${taken.length === 1 ? 'is' : 'are'} taken by another program:\n${lines.join('\n')}`;
 }
@@ -91,15 +113,23 @@ export async function preflight(root) {
 		if (state.pid && isStartProcess(state.pid)) {
 			stop(
 				`npm start is already running (process ${state.pid}), with n8n at http://localhost:${state.n8nPort ?? 5678}.\n` +
-					'  Use that one, or stop it first: Ctrl-C in its terminal, or `kill ' + state.pid + '`.',
+					'  Use that one, or stop it first: Ctrl-C in its terminal, or `kill ' +
+					state.pid +
+					'`.',
 			);
 		}
 		const left = (state.groups ?? []).filter(groupAlive);
 		if (left.length) {
-			process.stderr.write(`▸ An earlier npm start (process ${state.pid}) ended without stopping what it had started; stopping it now …\n`);
+			process.stderr.write(
+				`▸ An earlier npm start (process ${state.pid}) ended without stopping what it had started; stopping it now …\n`,
+			);
 			await Promise.all(left.map(stopGroup));
 			const still = left.filter(groupAlive);
-			process.stderr.write(still.length ? `  ${still.length} of its process groups did not stop: ${still.join(', ')}.\n` : '  Stopped.\n');
+			process.stderr.write(
+				still.length
+					? `  ${still.length} of its process groups did not stop: ${still.join(', ')}.\n`
+					: '  Stopped.\n',
+			);
 			cleaned = true;
 		}
 		rmSync(file, { force: true });
@@ -107,6 +137,8 @@ export async function preflight(root) {
 
 	const taken = await takenPorts();
 	if (taken.length) {
-		stop(`${takenPortsText(taken)}\n  Another npm start, or another n8n, may be running. ${cleaned ? 'Nothing else was changed.' : 'Nothing was changed.'}`);
+		stop(
+			`${takenPortsText(taken)}\n  Another npm start, or another n8n, may be running. ${cleaned ? 'Nothing else was changed.' : 'Nothing was changed.'}`,
+		);
 	}
 }

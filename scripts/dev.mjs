@@ -56,13 +56,19 @@ function nodePackage() {
 function node24() {
 	if (major(process.versions.node) >= NODE_MAJOR) return { bin: process.execPath, fetched: false };
 	const name = nodePackage();
-	if (!name) fail(`This project needs Node.js ${NODE_MAJOR}, and this machine (${process.platform} ${process.arch}) has no Node package on the npm registry. Install Node.js ${NODE_MAJOR} and run the command again.`);
+	if (!name)
+		fail(
+			`This project needs Node.js ${NODE_MAJOR}, and this machine (${process.platform} ${process.arch}) has no Node package on the npm registry. Install Node.js ${NODE_MAJOR} and run the command again.`,
+		);
 	const home = path.join(cacheDir, 'node_modules', name);
 	const bin = path.join(home, 'bin', 'node');
-	const runs = (candidate) => spawnSync(candidate, ['--version'], { encoding: 'utf8' }).stdout?.trim();
+	const runs = (candidate) =>
+		spawnSync(candidate, ['--version'], { encoding: 'utf8' }).stdout?.trim();
 	if (existsSync(bin) && major(runs(bin)) === NODE_MAJOR) return { bin, home, fetched: true };
 
-	say(`This shell's Node is ${process.version}; the project needs Node ${NODE_MAJOR}. Fetching Node ${NODE_VERSION} from the npm registry (${name}, about 30 MB) into .cache/node24 …`);
+	say(
+		`This shell's Node is ${process.version}; the project needs Node ${NODE_MAJOR}. Fetching Node ${NODE_VERSION} from the npm registry (${name}, about 30 MB) into .cache/node24 …`,
+	);
 	// Into a fresh folder that replaces the old one only when complete: an
 	// interrupted download leaves nothing half-made.
 	const partial = `${cacheDir}.partial`;
@@ -70,13 +76,28 @@ function node24() {
 	mkdirSync(partial, { recursive: true });
 	const install = spawnSync(
 		'npm',
-		['install', '--prefix', partial, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', `${name}@${NODE_VERSION}`],
+		[
+			'install',
+			'--prefix',
+			partial,
+			'--no-save',
+			'--no-package-lock',
+			'--no-audit',
+			'--no-fund',
+			'--loglevel=error',
+			`${name}@${NODE_VERSION}`,
+		],
 		// npm's own output goes to stderr: `--env`'s stdout is evaluated by a shell.
 		{ cwd: partial, stdio: ['ignore', 2, 'inherit'] },
 	);
-	if (install.status !== 0 || major(runs(path.join(partial, 'node_modules', name, 'bin', 'node'))) !== NODE_MAJOR) {
+	if (
+		install.status !== 0 ||
+		major(runs(path.join(partial, 'node_modules', name, 'bin', 'node'))) !== NODE_MAJOR
+	) {
 		rmSync(partial, { recursive: true, force: true });
-		fail(`Fetching Node ${NODE_VERSION} (npm install ${name}@${NODE_VERSION}) failed. Install Node.js ${NODE_MAJOR} yourself (for example with nvm: \`nvm install ${NODE_MAJOR}\`), then run the command again.`);
+		fail(
+			`Fetching Node ${NODE_VERSION} (npm install ${name}@${NODE_VERSION}) failed. Install Node.js ${NODE_MAJOR} yourself (for example with nvm: \`nvm install ${NODE_MAJOR}\`), then run the command again.`,
+		);
 	}
 	rmSync(cacheDir, { recursive: true, force: true });
 	renameSync(partial, cacheDir);
@@ -130,22 +151,34 @@ function staleDependencies() {
 			if (!entry.optional) stale.push(`${key.slice('node_modules/'.length)} (missing)`);
 			continue;
 		}
-		if (installed !== entry.version) stale.push(`${key.slice('node_modules/'.length)} (${installed}, locked ${entry.version})`);
+		if (installed !== entry.version)
+			stale.push(`${key.slice('node_modules/'.length)} (${installed}, locked ${entry.version})`);
 	}
 	return stale;
 }
 
 /** n8n-core's expression engine is a native addon: it must load in the Node the tests run on. */
 function nativeAddonsLoad(env) {
-	return spawnSync('node', ['-e', "require('isolated-vm')"], { cwd: root, env, stdio: 'ignore' }).status === 0;
+	return (
+		spawnSync('node', ['-e', "require('isolated-vm')"], { cwd: root, env, stdio: 'ignore' })
+			.status === 0
+	);
 }
 
 function npmCi(env, why) {
-	say(`${why} Installing them with npm ci (about a minute the first time, faster from npm's cache) …`);
+	say(
+		`${why} Installing them with npm ci (about a minute the first time, faster from npm's cache) …`,
+	);
 	const started = Date.now();
-	const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: root, env, stdio: ['ignore', 2, 'inherit'] });
+	const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], {
+		cwd: root,
+		env,
+		stdio: ['ignore', 2, 'inherit'],
+	});
 	if (result.status !== 0) {
-		fail('npm ci failed (its message is above). If package.json was changed, run `npm install` to update package-lock.json, then the command again.');
+		fail(
+			'npm ci failed (its message is above). If package.json was changed, run `npm install` to update package-lock.json, then the command again.',
+		);
 	}
 	say(`Dependencies installed in ${Math.round((Date.now() - started) / 1000)} s.`);
 }
@@ -157,12 +190,19 @@ function ensureDependencies(env) {
 		const stale = staleDependencies();
 		if (stale.length) {
 			const some = stale.slice(0, 3).join(', ');
-			npmCi(env, `The installed dependencies don't match package-lock.json: ${some}${stale.length > 3 ? ` and ${stale.length - 3} more` : ''}.`);
+			npmCi(
+				env,
+				`The installed dependencies don't match package-lock.json: ${some}${stale.length > 3 ? ` and ${stale.length - 3} more` : ''}.`,
+			);
 		}
 	}
 	if (!nativeAddonsLoad(env)) {
-		npmCi(env, `The dependencies were installed for another Node than ${spawnSync('node', ['--version'], { env, encoding: 'utf8' }).stdout.trim()}.`);
-		if (!nativeAddonsLoad(env)) fail("isolated-vm, n8n's expression engine, still does not load after npm ci.");
+		npmCi(
+			env,
+			`The dependencies were installed for another Node than ${spawnSync('node', ['--version'], { env, encoding: 'utf8' }).stdout.trim()}.`,
+		);
+		if (!nativeAddonsLoad(env))
+			fail("isolated-vm, n8n's expression engine, still does not load after npm ci.");
 	}
 }
 
@@ -185,8 +225,15 @@ async function main() {
 	const args = process.argv.slice(2);
 	if (args[0] === '--env') {
 		const env = environmentFor(node24());
-		for (const name of ['PATH', 'npm_config_globalconfig', 'npm_config_userconfig', 'npm_package_config_node_gyp_nodedir', NPMRC_NODEDIR]) {
-			if (env[name] !== undefined && env[name] !== process.env[name]) console.log(`export ${name}=${shellQuote(env[name])}`);
+		for (const name of [
+			'PATH',
+			'npm_config_globalconfig',
+			'npm_config_userconfig',
+			'npm_package_config_node_gyp_nodedir',
+			NPMRC_NODEDIR,
+		]) {
+			if (env[name] !== undefined && env[name] !== process.env[name])
+				console.log(`export ${name}=${shellQuote(env[name])}`);
 		}
 		if (process.env.npm_config_nodedir !== undefined) console.log('unset npm_config_nodedir');
 		return;
@@ -208,7 +255,12 @@ async function main() {
 	// Its own process group: a signal reaches every process of the command,
 	// not only the shell that runs it (a shell waiting for a command does not
 	// pass signals on).
-	const child = spawn('sh', ['-c', commandLine(args)], { cwd: process.cwd(), env, stdio: 'inherit', detached: true });
+	const child = spawn('sh', ['-c', commandLine(args)], {
+		cwd: process.cwd(),
+		env,
+		stdio: 'inherit',
+		detached: true,
+	});
 	let forwarded = false;
 	const forward = (signal) => {
 		forwarded = true;
@@ -227,7 +279,8 @@ async function main() {
 		// After a signal, the command's processes finish stopping what they started before this one exits.
 		if (forwarded) {
 			const deadline = Date.now() + 60_000;
-			while (groupAlive(child.pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+			while (groupAlive(child.pid) && Date.now() < deadline)
+				await new Promise((resolve) => setTimeout(resolve, 100));
 			if (groupAlive(child.pid)) forward('SIGKILL');
 		}
 		if (signal) {

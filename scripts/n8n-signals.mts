@@ -6,7 +6,11 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
-import { MCP_SERVER_TRIGGER_TYPE, N8N_SIGNALS, TOOL_VARIANT_SUFFIX } from '../nodes/OutreachSequences/run/n8n/tool.ts';
+import {
+	MCP_SERVER_TRIGGER_TYPE,
+	N8N_SIGNALS,
+	TOOL_VARIANT_SUFFIX,
+} from '../nodes/OutreachSequences/run/n8n/tool.ts';
 import type { N8nSignal } from '../nodes/OutreachSequences/run/n8n/tool.ts';
 
 export interface SignalCheck {
@@ -21,14 +25,20 @@ export interface SignalCheck {
 
 /** -1, 0 or 1, comparing release versions like 1.123.81. */
 export function compareVersions(a: string, b: string): number {
-	const [x, y] = [a, b].map((version) => version.split('.').map((part) => Number.parseInt(part, 10) || 0));
-	for (let index = 0; index < 3; index++) if (x[index] !== y[index]) return Math.sign(x[index] - y[index]);
+	const [x, y] = [a, b].map((version) =>
+		version.split('.').map((part) => Number.parseInt(part, 10) || 0),
+	);
+	for (let index = 0; index < 3; index++)
+		if (x[index] !== y[index]) return Math.sign(x[index] - y[index]);
 	return 0;
 }
 
 /** A package of the install: beside n8n, or nested in it. */
 function packageDir(installDir: string, name: string): string | undefined {
-	const candidates = [path.join(installDir, 'node_modules', 'n8n', 'node_modules', name), path.join(installDir, 'node_modules', name)];
+	const candidates = [
+		path.join(installDir, 'node_modules', 'n8n', 'node_modules', name),
+		path.join(installDir, 'node_modules', name),
+	];
 	return candidates.find((candidate) => existsSync(path.join(candidate, 'package.json')));
 }
 
@@ -42,7 +52,11 @@ function* javascriptFiles(dir: string): Generator<string> {
 }
 
 /** The first .js file under the packages' dist folders whose text matches. */
-function findInPackages(installDir: string, packages: string[], pattern: RegExp): string | undefined {
+function findInPackages(
+	installDir: string,
+	packages: string[],
+	pattern: RegExp,
+): string | undefined {
 	for (const name of packages) {
 		const dir = packageDir(installDir, name);
 		if (!dir) continue;
@@ -58,16 +72,27 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** How each signal is found in an install. */
 export const FINDERS: Record<N8nSignal, (installDir: string) => string | undefined> = {
 	toolVariantSuffix: (dir) =>
-		findInPackages(dir, ['n8n', 'n8n-workflow'], new RegExp(`description\\.name \\+= ['"]${escape(TOOL_VARIANT_SUFFIX)}['"]`)),
+		findInPackages(
+			dir,
+			['n8n', 'n8n-workflow'],
+			new RegExp(`description\\.name \\+= ['"]${escape(TOOL_VARIANT_SUFFIX)}['"]`),
+		),
 	getExecuteData: (dir) => findInPackages(dir, ['n8n-core'], /\bgetExecuteData(\(\)\s*\{|:)/),
 	isToolExecution: (dir) => findInPackages(dir, ['n8n-core'], /^\s+isToolExecution\(\)\s*\{/m),
 	mcpTriggerType: (dir) => {
 		const [packageName, nodeName] = MCP_SERVER_TRIGGER_TYPE.split('.');
 		const langchain = packageDir(dir, packageName);
 		if (!langchain) return undefined;
-		const nodes = ((JSON.parse(readFileSync(path.join(langchain, 'package.json'), 'utf8')) as { n8n?: { nodes?: string[] } }).n8n?.nodes ?? []);
+		const nodes =
+			(
+				JSON.parse(readFileSync(path.join(langchain, 'package.json'), 'utf8')) as {
+					n8n?: { nodes?: string[] };
+				}
+			).n8n?.nodes ?? [];
 		const declares = new RegExp(`\\bname: ['"]${escape(nodeName)}['"]`);
-		const file = nodes.map((node) => path.join(langchain, node)).find((node) => existsSync(node) && declares.test(readFileSync(node, 'utf8')));
+		const file = nodes
+			.map((node) => path.join(langchain, node))
+			.find((node) => existsSync(node) && declares.test(readFileSync(node, 'utf8')));
 		return file && path.relative(dir, file);
 	},
 };
@@ -76,7 +101,8 @@ export const FINDERS: Record<N8nSignal, (installDir: string) => string | undefin
 export function installedN8nVersion(installDir: string): string {
 	const dir = packageDir(installDir, 'n8n');
 	if (!dir) throw new Error(`${installDir} holds no n8n`);
-	return (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string }).version;
+	return (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string })
+		.version;
 }
 
 export function checkN8nSignals(installDir: string): SignalCheck[] {
@@ -98,7 +124,11 @@ export function missingSignals(checks: SignalCheck[]): SignalCheck[] {
 export function signalReport(version: string, checks: SignalCheck[]): string {
 	return checks
 		.map((check) => {
-			const state = check.foundIn ? `found in ${check.foundIn}` : check.expected ? 'MISSING' : `not in n8n ${version} (since ${check.since}); tool mode works without it`;
+			const state = check.foundIn
+				? `found in ${check.foundIn}`
+				: check.expected
+					? 'MISSING'
+					: `not in n8n ${version} (since ${check.since}); tool mode works without it`;
 			return `  ${check.foundIn || !check.expected ? 'ok' : '✖ '} ${check.signal}: ${state}`;
 		})
 		.join('\n');

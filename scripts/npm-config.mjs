@@ -7,7 +7,11 @@ import path from 'node:path';
 
 /** The npm global config the machine's own Node uses (a CA file, a registry), kept when another Node runs npm. */
 export function machineGlobalConfig(root) {
-	const result = spawnSync('npm', ['config', 'get', 'globalconfig'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+	const result = spawnSync('npm', ['config', 'get', 'globalconfig'], {
+		cwd: root,
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'ignore'],
+	});
 	const file = result.status === 0 ? result.stdout.trim() : '';
 	return file && existsSync(file) ? file : undefined;
 }
@@ -18,7 +22,8 @@ export function machineGlobalConfig(root) {
  * nodedir it named; else undefined.
  */
 export function userConfigWithoutNodedir(file, root) {
-	if (path.resolve(file) === path.join(root, '.cache', 'npmrc') || !existsSync(file)) return undefined;
+	if (path.resolve(file) === path.join(root, '.cache', 'npmrc') || !existsSync(file))
+		return undefined;
 	const lines = readFileSync(file, 'utf8').split(/\r?\n/);
 	const isNodedir = (line) => /^\s*nodedir\s*=/.test(line);
 	const line = lines.find(isNodedir);

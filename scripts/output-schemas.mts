@@ -31,9 +31,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 export type Schema = { [key: string]: unknown };
-type Document = { paths: Record<string, Record<string, Schema>>; components?: { schemas?: Record<string, Schema> } };
+type Document = {
+	paths: Record<string, Record<string, Schema>>;
+	components?: { schemas?: Record<string, Schema> };
+};
 
-const isObject = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Schema =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The schema a `#/components/schemas/<name>` reference points at. */
 function resolveRef(document: Document, ref: string): Schema {
@@ -44,12 +48,19 @@ function resolveRef(document: Document, ref: string): Schema {
 }
 
 /** One `type` string plus `nullable`, from a JSON Schema `type` (a string or a list with 'null'). */
-export function singleType(type: unknown, enumValues?: unknown): { type?: string; nullable?: true } {
+export function singleType(
+	type: unknown,
+	enumValues?: unknown,
+): { type?: string; nullable?: true } {
 	if (typeof type === 'string') return { type };
 	if (Array.isArray(type)) {
 		const others = type.filter((entry) => entry !== 'null');
-		if (others.length !== 1) throw new Error(`A type list must be one type and 'null', not ${JSON.stringify(type)}`);
-		return { type: others[0] as string, ...(type.includes('null') ? { nullable: true as const } : {}) };
+		if (others.length !== 1)
+			throw new Error(`A type list must be one type and 'null', not ${JSON.stringify(type)}`);
+		return {
+			type: others[0] as string,
+			...(type.includes('null') ? { nullable: true as const } : {}),
+		};
 	}
 	if (Array.isArray(enumValues)) {
 		const kinds = [...new Set(enumValues.map((value) => (value === null ? 'null' : typeof value)))];
@@ -63,7 +74,9 @@ function mergeObjects(parts: Schema[]): Schema {
 	const properties: Record<string, Schema> = {};
 	const required = new Set<string>();
 	for (const part of parts) {
-		for (const [name, schema] of Object.entries((part.properties ?? {}) as Record<string, Schema>)) {
+		for (const [name, schema] of Object.entries(
+			(part.properties ?? {}) as Record<string, Schema>,
+		)) {
 			properties[name] = { ...properties[name], ...schema };
 		}
 		for (const name of (part.required ?? []) as string[]) required.add(name);
@@ -80,28 +93,44 @@ function unionOfKinds(kinds: Schema[], kindNames: string[]): Schema {
 	const properties: Record<string, Schema> = {};
 	const carriers: Record<string, string[]> = {};
 	kinds.forEach((kind, index) => {
-		for (const [name, schema] of Object.entries((kind.properties ?? {}) as Record<string, Schema>)) {
+		for (const [name, schema] of Object.entries(
+			(kind.properties ?? {}) as Record<string, Schema>,
+		)) {
 			const { const: _value, ...shape } = schema;
 			properties[name] ??= shape;
 			(carriers[name] ??= []).push(kindNames[index]);
 		}
 	});
 	for (const [name, kindsWithIt] of Object.entries(carriers)) {
-		if (name === '$type') properties[name] = { ...properties[name], enum: kindNames, description: `The script kind: ${kindNames.join(', ')}` };
-		else if (kindsWithIt.length < kinds.length) properties[name] = { ...properties[name], description: `${kindsWithIt.join(', ')} only` };
+		if (name === '$type')
+			properties[name] = {
+				...properties[name],
+				enum: kindNames,
+				description: `The script kind: ${kindNames.join(', ')}`,
+			};
+		else if (kindsWithIt.length < kinds.length)
+			properties[name] = { ...properties[name], description: `${kindsWithIt.join(', ')} only` };
 	}
 	return { type: 'object', properties, oneOf: kinds };
 }
 
 /** The kind a `oneOf` branch names in its `$type` const, for the descriptions. */
-const kindName = (kind: Schema): string => String(((kind.properties as Record<string, Schema> | undefined)?.$type as Schema | undefined)?.const ?? 'unnamed');
+const kindName = (kind: Schema): string =>
+	String(
+		((kind.properties as Record<string, Schema> | undefined)?.$type as Schema | undefined)?.const ??
+			'unnamed',
+	);
 
 /** A schema of the document in the preview form described at the top of this file. */
 export function previewForm(document: Document, schema: Schema): Schema {
-	if (typeof schema.$ref === 'string') return previewForm(document, resolveRef(document, schema.$ref));
+	if (typeof schema.$ref === 'string')
+		return previewForm(document, resolveRef(document, schema.$ref));
 	if (Array.isArray(schema.allOf)) {
 		const { allOf, ...rest } = schema;
-		return { ...mergeObjects((allOf as Schema[]).map((part) => previewForm(document, part))), ...rest };
+		return {
+			...mergeObjects((allOf as Schema[]).map((part) => previewForm(document, part))),
+			...rest,
+		};
 	}
 	if (Array.isArray(schema.oneOf)) {
 		const kinds = (schema.oneOf as Schema[]).map((kind) => previewForm(document, kind));
@@ -112,7 +141,14 @@ export function previewForm(document: Document, schema: Schema): Schema {
 	return {
 		...(isObject(properties) ? { type: 'object', ...typed } : typed),
 		...(isObject(properties)
-			? { properties: Object.fromEntries(Object.entries(properties).map(([name, child]) => [name, previewForm(document, child as Schema)])) }
+			? {
+					properties: Object.fromEntries(
+						Object.entries(properties).map(([name, child]) => [
+							name,
+							previewForm(document, child as Schema),
+						]),
+					),
+				}
 			: {}),
 		...(isObject(items) ? { items: previewForm(document, items) } : {}),
 		...rest,
@@ -125,11 +161,18 @@ export function outputSchema(document: Document, operationId: string): Schema {
 		.flatMap((methods) => Object.values(methods))
 		.find((candidate) => candidate.operationId === operationId);
 	if (!operation) throw new Error(`The OpenAPI document has no operation ${operationId}`);
-	const successes = Object.entries((operation.responses ?? {}) as Record<string, Schema>).filter(([status]) => /^2\d\d$/.test(status));
-	if (successes.length !== 1) throw new Error(`${operationId} has ${successes.length} success responses in the document; its output needs exactly one`);
+	const successes = Object.entries((operation.responses ?? {}) as Record<string, Schema>).filter(
+		([status]) => /^2\d\d$/.test(status),
+	);
+	if (successes.length !== 1)
+		throw new Error(
+			`${operationId} has ${successes.length} success responses in the document; its output needs exactly one`,
+		);
 	const [[status, success]] = successes;
-	const response = (success.content as Record<string, Schema> | undefined)?.['application/json']?.schema;
-	if (!isObject(response)) throw new Error(`${operationId} has no JSON response ${status} in the document`);
+	const response = (success.content as Record<string, Schema> | undefined)?.['application/json']
+		?.schema;
+	if (!isObject(response))
+		throw new Error(`${operationId} has no JSON response ${status} in the document`);
 	// n8n's own files end with "version": 1.
 	return { ...previewForm(document, response), version: 1 };
 }
@@ -140,7 +183,9 @@ export function nodeOperations(properties: INodeProperties[]): string[] {
 		.filter((property) => property.name === 'operation')
 		.flatMap((property) =>
 			(property.displayOptions?.show?.resource ?? []).flatMap((resource) =>
-				((property.options ?? []) as Array<{ value: unknown }>).map((option) => `${String(resource)}/${String(option.value)}`),
+				((property.options ?? []) as Array<{ value: unknown }>).map(
+					(option) => `${String(resource)}/${String(option.value)}`,
+				),
 			),
 		);
 }

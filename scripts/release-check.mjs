@@ -22,12 +22,23 @@ const FILES = [
 
 /** Every `__PLACEHOLDER__` in a text, with its line number. */
 export function placeholders(text) {
-	return text.split('\n').flatMap((line, index) => [...line.matchAll(/__([A-Z][A-Z_]*[A-Z])__/g)].map((match) => ({ line: index + 1, name: match[1] })));
+	return text.split('\n').flatMap((line, index) =>
+		[...line.matchAll(/__([A-Z][A-Z_]*[A-Z])__/g)].map((match) => ({
+			line: index + 1,
+			name: match[1],
+		})),
+	);
 }
 
-const left = FILES.flatMap((file) => placeholders(readFileSync(path.join(root, file), 'utf8')).map((found) => `${file}:${found.line}: __${found.name}__`));
+const left = FILES.flatMap((file) =>
+	placeholders(readFileSync(path.join(root, file), 'utf8')).map(
+		(found) => `${file}:${found.line}: __${found.name}__`,
+	),
+);
 if (left.length) {
-	console.error(`Not ready to release: ${left.length} placeholder(s) still to fill in (CONTRIBUTING.md › Releasing):\n${left.map((line) => `  ${line}`).join('\n')}`);
+	console.error(
+		`Not ready to release: ${left.length} placeholder(s) still to fill in (CONTRIBUTING.md › Releasing):\n${left.map((line) => `  ${line}`).join('\n')}`,
+	);
 	process.exit(1);
 }
 console.log(`release:check: no placeholders left in ${FILES.join(', ')}.`);

@@ -10,12 +10,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { analyzePackage, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-package/scanner/scanner.mjs';
+import {
+	analyzePackage,
+	SOURCE_FILE_PATTERNS,
+} from '@n8n/scan-community-package/scanner/scanner.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const work = mkdtempSync(path.join(os.tmpdir(), 'outreach-scan-'));
 try {
-	const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: root, encoding: 'utf8' }).trim();
+	const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], {
+		cwd: root,
+		encoding: 'utf8',
+	}).trim();
 	execFileSync('tar', ['xzf', path.join(work, tarball), '-C', work]);
 	const runs = [
 		{ label: 'source', result: await analyzePackage(root, SOURCE_FILE_PATTERNS) },
@@ -26,10 +32,14 @@ try {
 		// A scan that found nothing to read proves nothing.
 		if (result.passed && result.message === 'No files found to analyze') result.passed = false;
 		if (result.passed) {
-			console.log(`scan-community-package analysis, ${label}: passed${result.message ? ` (${result.message})` : ''}`);
+			console.log(
+				`scan-community-package analysis, ${label}: passed${result.message ? ` (${result.message})` : ''}`,
+			);
 		} else {
 			failed = true;
-			console.error(`scan-community-package analysis, ${label}: FAILED: ${result.message}\n${result.details ?? ''}`);
+			console.error(
+				`scan-community-package analysis, ${label}: FAILED: ${result.message}\n${result.details ?? ''}`,
+			);
 		}
 	}
 	process.exitCode = failed ? 1 : 0;

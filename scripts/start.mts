@@ -15,13 +15,14 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { demoPorts, portsInUseIn, stateFile, takenPorts, takenPortsText } from './demo-preflight.mjs';
 import {
-	DEFAULT_N8N_VERSION,
-	LaunchError,
-	ROOT,
-	n8nBin,
-} from './n8n/versions.mts';
+	demoPorts,
+	portsInUseIn,
+	stateFile,
+	takenPorts,
+	takenPortsText,
+} from './demo-preflight.mjs';
+import { DEFAULT_N8N_VERSION, LaunchError, ROOT, n8nBin } from './n8n/versions.mts';
 import { checkN8nVersion, elapsed, installN8n } from './n8n/install.mts';
 import {
 	exampleWorkflowFiles,
@@ -44,7 +45,8 @@ const sandboxPort = Number(process.env.SANDBOX_PORT ?? 4010);
 const DEFAULT_API_KEY = 'sandbox-key-0123456789';
 const apiKey = process.env.SANDBOX_API_KEY || DEFAULT_API_KEY;
 // A key or token the user chose is never printed: only the public defaults are.
-const shown = (value: string, fallback: string, variable: string) => (value === fallback ? value : `the ${variable} you set`);
+const shown = (value: string, fallback: string, variable: string) =>
+	value === fallback ? value : `the ${variable} you set`;
 // The token MCP clients send to the "Outreach tools for MCP clients" workflow.
 const DEFAULT_MCP_TOKEN = 'local-mcp-token-0123456789';
 const mcpToken = process.env.MCP_TOKEN || DEFAULT_MCP_TOKEN;
@@ -62,7 +64,9 @@ function step(text: string): void {
 
 function writeState(): void {
 	mkdirSync(path.dirname(stateFile(ROOT)), { recursive: true });
-	const groups = daemons.map((daemon) => daemon.child.pid).filter((pid): pid is number => pid !== undefined);
+	const groups = daemons
+		.map((daemon) => daemon.child.pid)
+		.filter((pid): pid is number => pid !== undefined);
 	writeFileSync(stateFile(ROOT), JSON.stringify({ pid: process.pid, n8nPort: port, groups }));
 }
 
@@ -71,7 +75,10 @@ function shutdown(code: number, message?: string): Promise<never> {
 	stopping ??= (async () => {
 		if (message) console.error(`\n✖ ${message}`);
 		const running = daemons.length + children.size > 0;
-		if (running) console.log(`\nStopping ${daemons.length > 1 ? 'n8n and the sandbox' : daemons.length ? 'the sandbox' : 'the build'} …`);
+		if (running)
+			console.log(
+				`\nStopping ${daemons.length > 1 ? 'n8n and the sandbox' : daemons.length ? 'the sandbox' : 'the build'} …`,
+			);
 		for (const child of children) child.kill('SIGTERM');
 		// n8n first: its executions may still be calling the sandbox.
 		for (const daemon of [...daemons].reverse()) await daemon.stop();
@@ -82,7 +89,8 @@ function shutdown(code: number, message?: string): Promise<never> {
 	return stopping;
 }
 
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void shutdown(0));
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+	process.on(signal, () => void shutdown(0));
 // npm killed outright (SIGKILL) passes nothing on: its child sees it go.
 const parent = process.ppid;
 setInterval(() => {
@@ -97,7 +105,12 @@ function run(command: string, args: string[], what: string): Promise<void> {
 		child.once('exit', (code, signal) => {
 			children.delete(child);
 			if (code === 0) resolve();
-			else reject(new LaunchError(`${what} failed (${signal ?? `exit code ${code}`}); its output is above.`));
+			else
+				reject(
+					new LaunchError(
+						`${what} failed (${signal ?? `exit code ${code}`}); its output is above.`,
+					),
+				);
 		});
 	});
 }
@@ -116,13 +129,19 @@ function n8nStoppedText(code: number | null, signal: NodeJS.Signals | null, log:
 }
 
 /** Polls until `check` holds, or fails when n8n stops first. */
-async function waitFor(check: () => Promise<boolean>, n8n: Daemon, what: string, timeoutMs: number): Promise<void> {
+async function waitFor(
+	check: () => Promise<boolean>,
+	n8n: Daemon,
+	what: string,
+	timeoutMs: number,
+): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	while (!(await check().catch(() => false))) {
 		if (n8n.child.exitCode !== null || n8n.child.signalCode !== null) {
 			throw new LaunchError(n8nStoppedText(n8n.child.exitCode, n8n.child.signalCode, n8n.log()));
 		}
-		if (Date.now() > deadline) throw new LaunchError(`n8n did not get ${what} within ${timeoutMs / 1000} s.`);
+		if (Date.now() > deadline)
+			throw new LaunchError(`n8n did not get ${what} within ${timeoutMs / 1000} s.`);
 		await new Promise((resolve) => setTimeout(resolve, 500));
 	}
 }
@@ -137,7 +156,9 @@ async function main(): Promise<void> {
 	step(`Preparing n8n ${version}`);
 	const n8n = n8nBin(await installN8n(version, { log: (line) => console.log(line) }));
 
-	step('Installing the package into .n8n-local/user/.n8n/nodes, as n8n installs community packages');
+	step(
+		'Installing the package into .n8n-local/user/.n8n/nodes, as n8n installs community packages',
+	);
 	const tarball = packPackage();
 	try {
 		await installPackage(userFolder, tarball);
@@ -160,21 +181,45 @@ async function main(): Promise<void> {
 		N8N_UNVERIFIED_PACKAGES_ENABLED: process.env.N8N_UNVERIFIED_PACKAGES_ENABLED ?? 'true',
 	});
 
-	step('Importing the credentials "Outreach sandbox" and "MCP client token", and the example workflows');
+	step(
+		'Importing the credentials "Outreach sandbox" and "MCP client token", and the example workflows',
+	);
 	await importCredentials(n8n, env, [
-		{ id: 'outreachSandbox', name: 'Outreach sandbox', type: 'outreachSequencesApi', data: { apiKey, baseUrl: sandboxUrl } },
-		{ id: 'outreachMcpToken', name: 'MCP client token', type: 'httpBearerAuth', data: { token: mcpToken } },
+		{
+			id: 'outreachSandbox',
+			name: 'Outreach sandbox',
+			type: 'outreachSequencesApi',
+			data: { apiKey, baseUrl: sandboxUrl },
+		},
+		{
+			id: 'outreachMcpToken',
+			name: 'MCP client token',
+			type: 'httpBearerAuth',
+			data: { token: mcpToken },
+		},
 	]);
 	const files = exampleWorkflowFiles();
-	const workflows = files.map((file) => JSON.parse(readFileSync(file, 'utf8')) as { id: string; name: string; nodes: Array<{ type: string; parameters: { path?: string } }> });
-	const mcp = workflows.find((workflow) => workflow.nodes.some((node) => node.type === '@n8n/n8n-nodes-langchain.mcpTrigger'));
+	const workflows = files.map(
+		(file) =>
+			JSON.parse(readFileSync(file, 'utf8')) as {
+				id: string;
+				name: string;
+				nodes: Array<{ type: string; parameters: { path?: string } }>;
+			},
+	);
+	const mcp = workflows.find((workflow) =>
+		workflow.nodes.some((node) => node.type === '@n8n/n8n-nodes-langchain.mcpTrigger'),
+	);
 	if (!mcp) throw new LaunchError('No example workflow has an MCP Server Trigger.');
-	const mcpPath = mcp.nodes.find((node) => node.type === '@n8n/n8n-nodes-langchain.mcpTrigger')?.parameters.path ?? '';
+	const mcpPath =
+		mcp.nodes.find((node) => node.type === '@n8n/n8n-nodes-langchain.mcpTrigger')?.parameters
+			.path ?? '';
 	// A published workflow can't be replaced by an import: take it down first (a no-op the first time).
 	await unpublishWorkflow(n8n, version, mcp.id, env).catch(() => undefined);
 	await importWorkflows(n8n, env, files);
 	await publishWorkflow(n8n, version, mcp.id, env);
-	for (const workflow of workflows) console.log(`  "${workflow.name}"${workflow === mcp ? ' (published)' : ''}`);
+	for (const workflow of workflows)
+		console.log(`  "${workflow.name}"${workflow === mcp ? ' (published)' : ''}`);
 
 	// The ports were free when this start began, minutes ago (the first start
 	// installs n8n): check n8n's again, as the sandbox's is this start's own now.
@@ -186,15 +231,28 @@ async function main(): Promise<void> {
 	}
 
 	step(`Starting n8n ${version} on port ${port}`);
-	const server = startDaemon(n8n, ['start'], env, { onOutput: (text) => process.stdout.write(text) });
+	const server = startDaemon(n8n, ['start'], env, {
+		onOutput: (text) => process.stdout.write(text),
+	});
 	daemons.push(server);
 	writeState();
 	server.child.once('exit', (code, signal) => {
 		void shutdown(1, n8nStoppedText(code, signal, server.log()));
 	});
-	await waitFor(async () => (await fetch(`http://localhost:${port}/healthz/readiness`)).ok, server, 'ready', 180_000);
+	await waitFor(
+		async () => (await fetch(`http://localhost:${port}/healthz/readiness`)).ok,
+		server,
+		'ready',
+		180_000,
+	);
 	// n8n is ready a moment before the published workflow's webhooks are.
-	await waitFor(async () => (await fetch(`http://localhost:${port}/mcp/${mcpPath}`, { method: 'POST' })).status !== 404, server, 'the MCP URL', 60_000);
+	await waitFor(
+		async () =>
+			(await fetch(`http://localhost:${port}/mcp/${mcpPath}`, { method: 'POST' })).status !== 404,
+		server,
+		'the MCP URL',
+		60_000,
+	);
 
 	console.log(`
 ────────────────────────────────────────────────────────────────
@@ -215,6 +273,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-	const message = error instanceof LaunchError ? error.message : `${(error as Error).stack ?? String(error)}`;
+	const message =
+		error instanceof LaunchError ? error.message : `${(error as Error).stack ?? String(error)}`;
 	void shutdown(1, message);
 });

@@ -11,12 +11,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import {
-	DEFAULT_N8N_VERSION,
-	LaunchError,
-	ROOT,
-	n8nBin,
-} from './n8n/versions.mts';
+import { DEFAULT_N8N_VERSION, LaunchError, ROOT, n8nBin } from './n8n/versions.mts';
 import { installN8n } from './n8n/install.mts';
 import {
 	importCredentials,
@@ -43,11 +38,16 @@ async function main(): Promise<number> {
 	console.log(`n8n ${version}: the n8n signals tool mode reads`);
 	console.log(signalReport(version, signals));
 
-	execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+	execFileSync('npm', ['run', '-s', 'build'], {
+		cwd: ROOT,
+		stdio: ['ignore', 'ignore', 'inherit'],
+	});
 	const work = mkdtempSync(path.join(tmpdir(), 'outreach-try-'));
 	const tarball = packPackage(work);
 	await installPackage(path.join(work, 'user'), tarball);
-	console.log(`Installed ${path.basename(tarball)} into ${path.join(work, 'user', '.n8n', 'nodes')}`);
+	console.log(
+		`Installed ${path.basename(tarball)} into ${path.join(work, 'user', '.n8n', 'nodes')}`,
+	);
 
 	const key = `try-${Date.now()}-key`;
 	const sandbox = await startSandbox(['--port', '0', '--key', key]);
@@ -56,16 +56,32 @@ async function main(): Promise<number> {
 		const env = n8nEnv(path.join(work, 'user'), { N8N_RUNNERS_ENABLED: 'false' });
 		if (nodeBin) env.PATH = `${path.dirname(nodeBin)}${path.delimiter}${env.PATH ?? ''}`;
 		const bin = n8nBin(dir);
-		await importCredentials(bin, env, [{ id: 'outreachSandbox', name: 'Outreach sandbox', type: 'outreachSequencesApi', data: { apiKey: key, baseUrl: sandbox.url } }]);
+		await importCredentials(bin, env, [
+			{
+				id: 'outreachSandbox',
+				name: 'Outreach sandbox',
+				type: 'outreachSequencesApi',
+				data: { apiKey: key, baseUrl: sandbox.url },
+			},
+		]);
 		await importWorkflows(bin, env, [path.join(ROOT, 'examples', 'all-operations.workflow.json')]);
-		const result = await n8nCli(bin, ['execute', '--id=outreach-all-operations', '--rawOutput'], env);
-		const { runData, error } = resultDataOf(result.stdout) as { runData: Record<string, NodeRun[]>; error?: { message?: string } };
+		const result = await n8nCli(
+			bin,
+			['execute', '--id=outreach-all-operations', '--rawOutput'],
+			env,
+		);
+		const { runData, error } = resultDataOf(result.stdout) as {
+			runData: Record<string, NodeRun[]>;
+			error?: { message?: string };
+		};
 		for (const [name, [task]] of Object.entries(runData)) {
 			const items = task.data?.main?.flatMap((output) => output ?? []) ?? [];
 			const shown = items.map((item) => String(item.json.id ?? item.json.error ?? '')).join(', ');
 			console.log(`${task.executionStatus.padEnd(7)} ${name}: ${items.length} item(s) ${shown}`);
 		}
-		const requests = ((await (await fetch(`${sandbox.url}/__sandbox/requests`)).json()) as { requests: unknown[] }).requests;
+		const requests = (
+			(await (await fetch(`${sandbox.url}/__sandbox/requests`)).json()) as { requests: unknown[] }
+		).requests;
 		console.log(`The sandbox received ${requests.length} request(s).`);
 		const failed = Object.values(runData).some(([task]) => task.executionStatus !== 'success');
 		if (error || failed) {
@@ -77,7 +93,9 @@ async function main(): Promise<number> {
 	}
 	const missing = missingSignals(signals);
 	if (missing.length) {
-		console.error(`✖ n8n ${version} lacks what tool mode reads: ${missing.map((check) => `${check.signal} (${check.reads}, expected since n8n ${check.since})`).join('; ')}`);
+		console.error(
+			`✖ n8n ${version} lacks what tool mode reads: ${missing.map((check) => `${check.signal} (${check.reads}, expected since n8n ${check.since})`).join('; ')}`,
+		);
 		return 1;
 	}
 	return 0;

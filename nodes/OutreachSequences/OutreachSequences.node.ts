@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { contactResource } from './resources/contact';
@@ -11,13 +16,21 @@ import { testCredential } from './run/n8n/credentialTest';
 import { runOperation } from './run/n8n/execute';
 
 /** Every operation of every resource: execute() runs one, and the build writes each one's output schema. */
-export const operations = [sequenceResource, contactResource, contactListResource, useCaseResource].flatMap((resource) => resource.operations);
+export const operations = [
+	sequenceResource,
+	contactResource,
+	contactListResource,
+	useCaseResource,
+].flatMap((resource) => resource.operations);
 
 export class OutreachSequences implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Outreach Sequences',
 		name: 'outreachSequences',
-		icon: { light: 'file:../../icons/outreachSequences.svg', dark: 'file:../../icons/outreachSequences.dark.svg' },
+		icon: {
+			light: 'file:../../icons/outreachSequences.svg',
+			dark: 'file:../../icons/outreachSequences.dark.svg',
+		},
 		group: ['output'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
@@ -36,10 +49,22 @@ export class OutreachSequences implements INodeType {
 				noDataExpression: true,
 				description: 'The kind of record to work with',
 				options: [
-					{ name: 'Contact', value: Resource.Contact, description: 'A person the service reaches out to' },
+					{
+						name: 'Contact',
+						value: Resource.Contact,
+						description: 'A person the service reaches out to',
+					},
 					{ name: 'Contact List', value: Resource.ContactList, description: 'A group of contacts' },
-					{ name: 'Sequence', value: Resource.Sequence, description: 'An outreach plan made of schedule steps' },
-					{ name: 'Use Case', value: Resource.UseCase, description: 'A goal with actions that phone scripts refer to' },
+					{
+						name: 'Sequence',
+						value: Resource.Sequence,
+						description: 'An outreach plan made of schedule steps',
+					},
+					{
+						name: 'Use Case',
+						value: Resource.UseCase,
+						description: 'A goal with actions that phone scripts refer to',
+					},
 				],
 				default: defaultResource,
 			},
@@ -58,9 +83,14 @@ export class OutreachSequences implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const resource = this.getNodeParameter(Field.resource, 0);
 		const operation = this.getNodeParameter(Field.operation, 0);
-		const definition = operations.find((entry) => entry.resource === resource && entry.operation === operation);
+		const definition = operations.find(
+			(entry) => entry.resource === resource && entry.operation === operation,
+		);
 		if (!definition) {
-			throw new NodeOperationError(this.getNode(), `The operation "${String(operation)}" of "${String(resource)}" is not supported`);
+			throw new NodeOperationError(
+				this.getNode(),
+				`The operation "${String(operation)}" of "${String(resource)}" is not supported`,
+			);
 		}
 		return await runOperation(this, definition);
 	}

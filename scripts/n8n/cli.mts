@@ -49,9 +49,17 @@ export function n8nReason(result: CliResult): string {
 }
 
 /** n8n CLI command that must succeed: a failure is a LaunchError with n8n's own words. */
-export async function n8nCliOk(bin: string, args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+export async function n8nCliOk(
+	bin: string,
+	args: string[],
+	env: NodeJS.ProcessEnv,
+): Promise<CliResult> {
 	const result = await n8nCli(bin, args, env);
-	if (result.code !== 0) throw new LaunchError(`n8n ${args[0]} failed: ${n8nReason(result)}`, `${result.stdout}\n${result.stderr}`);
+	if (result.code !== 0)
+		throw new LaunchError(
+			`n8n ${args[0]} failed: ${n8nReason(result)}`,
+			`${result.stdout}\n${result.stderr}`,
+		);
 	return result;
 }
 
@@ -66,7 +74,8 @@ function leadingJson(text: string): unknown {
 			else if (char === '"') inString = false;
 		} else if (char === '"') inString = true;
 		else if (char === '{' || char === '[') depth++;
-		else if ((char === '}' || char === ']') && --depth === 0) return JSON.parse(text.slice(0, index + 1));
+		else if ((char === '}' || char === ']') && --depth === 0)
+			return JSON.parse(text.slice(0, index + 1));
 	}
 	return JSON.parse(text);
 }
@@ -78,6 +87,7 @@ function leadingJson(text: string): unknown {
  */
 export function resultDataOf(stdout: string): unknown {
 	const start = stdout.search(/^\{/m);
-	if (start < 0) throw new LaunchError(`No run data in the output of n8n execute:\n${stdout.slice(-4000)}`);
+	if (start < 0)
+		throw new LaunchError(`No run data in the output of n8n execute:\n${stdout.slice(-4000)}`);
 	return (leadingJson(stdout.slice(start)) as { data: { resultData: unknown } }).data.resultData;
 }

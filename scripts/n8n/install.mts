@@ -36,7 +36,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** "1 min 05 s", "42 s" */
 export function elapsed(ms: number): string {
 	const seconds = Math.round(ms / 1000);
-	return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, '0')} s`;
+	return seconds < 60
+		? `${seconds} s`
+		: `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, '0')} s`;
 }
 
 function countPackages(dir: string): number {
@@ -58,21 +60,35 @@ function npmReason(output: string): string {
 	const lines = output
 		.split('\n')
 		.map((line) => line.replace(/^npm (error|ERR!)\s*/, '').trim())
-		.filter((line) => line && !/complete log of this run|A complete log|^code E|^\s*at /.test(line));
+		.filter(
+			(line) => line && !/complete log of this run|A complete log|^code E|^\s*at /.test(line),
+		);
 	return lines.slice(-3).join(' ');
 }
 
 /** Runs `npm` to the end with its output kept; throws LaunchError with npm's reason on failure. */
-export function npm(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; what: string }): Promise<void> {
+export function npm(
+	args: string[],
+	options: { cwd: string; env?: NodeJS.ProcessEnv; what: string },
+): Promise<void> {
 	return new Promise((resolve, reject) => {
-		const child = spawn('npm', args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn('npm', args, {
+			cwd: options.cwd,
+			env: options.env ?? process.env,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 		let output = '';
 		child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
 		child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
 		child.once('error', reject);
 		child.once('exit', (code, signal) => {
 			if (code === 0) resolve();
-			else reject(new LaunchError(`${options.what} failed${signal ? ` (${signal})` : ''}: ${npmReason(output) || `npm exited with ${code}`}`));
+			else
+				reject(
+					new LaunchError(
+						`${options.what} failed${signal ? ` (${signal})` : ''}: ${npmReason(output) || `npm exited with ${code}`}`,
+					),
+				);
 		});
 	});
 }
@@ -128,13 +144,25 @@ export async function installN8n(version: string, options: InstallOptions = {}):
 		mkdirSync(partial, { recursive: true });
 		writeFileSync(
 			path.join(partial, 'package.json'),
-			JSON.stringify({ name: `n8n-install-${version}`, private: true, dependencies: { n8n: version }, overrides: N8N_OVERRIDES }, null, 2),
+			JSON.stringify(
+				{
+					name: `n8n-install-${version}`,
+					private: true,
+					dependencies: { n8n: version },
+					overrides: N8N_OVERRIDES,
+				},
+				null,
+				2,
+			),
 		);
 		const started = Date.now();
-		log(`  Installing n8n ${version} into .cache/${path.basename(dir)}: about 6 minutes and 3 GB of disk, once.`);
+		log(
+			`  Installing n8n ${version} into .cache/${path.basename(dir)}: about 6 minutes and 3 GB of disk, once.`,
+		);
 		const progress = setInterval(() => {
 			const count = countPackages(partial);
-			const state = count === 0 ? 'npm is resolving its dependencies' : `${count} packages in place`;
+			const state =
+				count === 0 ? 'npm is resolving its dependencies' : `${count} packages in place`;
 			log(`  … n8n ${version}: ${state}, ${elapsed(Date.now() - started)} so far`);
 		}, 20_000);
 		try {
@@ -153,14 +181,20 @@ export async function installN8n(version: string, options: InstallOptions = {}):
 		// fails offline. (npm's warning about that variable stays in this
 		// command's captured output.) The Node that runs n8n: Node 24 (its
 		// headers, scripts/dev.mjs), or another (the user's npm config nodedir).
-		const nodedir = options.nodeBin ? process.env.OUTREACH_NPMRC_NODEDIR : env.npm_package_config_node_gyp_nodedir;
+		const nodedir = options.nodeBin
+			? process.env.OUTREACH_NPMRC_NODEDIR
+			: env.npm_package_config_node_gyp_nodedir;
 		if (nodedir) env.npm_config_nodedir = nodedir;
 		if (options.nodeBin) {
 			delete env.npm_package_config_node_gyp_nodedir;
 			env.PATH = `${path.dirname(options.nodeBin)}${path.delimiter}${env.PATH ?? ''}`;
 		}
 		log(`  Building sqlite3 for the Node that runs n8n …`);
-		await npm(['rebuild', 'sqlite3', '--loglevel=error'], { cwd: partial, env, what: 'Building sqlite3' });
+		await npm(['rebuild', 'sqlite3', '--loglevel=error'], {
+			cwd: partial,
+			env,
+			what: 'Building sqlite3',
+		});
 		writeFileSync(path.join(partial, '.ready'), `${new Date().toISOString()}\n`);
 		renameSync(partial, dir);
 		log(`  n8n ${version} installed in ${elapsed(Date.now() - started)}.`);
@@ -174,13 +208,22 @@ export async function installN8n(version: string, options: InstallOptions = {}):
  * Fails, naming the tested versions, when `version` is not installed and not
  * on the npm registry; says so when it is not a tested one.
  */
-export function checkN8nVersion(version: string, log: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): void {
+export function checkN8nVersion(
+	version: string,
+	log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): void {
 	if (isInstalled(n8nInstallDir(version))) return;
-	const known = spawnSync('npm', ['view', `n8n@${version}`, 'version', '--json'], { cwd: tmpdir(), encoding: 'utf8' });
+	const known = spawnSync('npm', ['view', `n8n@${version}`, 'version', '--json'], {
+		cwd: tmpdir(),
+		encoding: 'utf8',
+	});
 	if (known.status !== 0 || !known.stdout.includes(`"${version}"`)) {
-		throw new LaunchError(`There is no n8n ${version} on the npm registry. ${testedVersionsText()}`);
+		throw new LaunchError(
+			`There is no n8n ${version} on the npm registry. ${testedVersionsText()}`,
+		);
 	}
-	if (!TESTED_N8N_VERSIONS.includes(version)) log(`  n8n ${version} is not a tested version; trying it anyway. ${testedVersionsText()}`);
+	if (!TESTED_N8N_VERSIONS.includes(version))
+		log(`  n8n ${version} is not a tested version; trying it anyway. ${testedVersionsText()}`);
 }
 
 // `node scripts/n8n/install.mts install [version …]` (scripts/install-n8n.sh):
@@ -192,9 +235,14 @@ if (import.meta.main) {
 		process.exit(2);
 	}
 	const wanted = versions.length ? versions : [DEFAULT_N8N_VERSION, MAINTAINED_N8N_VERSION];
-	const results = await Promise.allSettled(wanted.map((version) => installN8n(version, { nodeBin: process.env.N8N_NODE || undefined })));
+	const results = await Promise.allSettled(
+		wanted.map((version) => installN8n(version, { nodeBin: process.env.N8N_NODE || undefined })),
+	);
 	for (const result of results) {
-		if (result.status === 'rejected') console.error(result.reason instanceof LaunchError ? `✖ ${result.reason.message}` : result.reason);
+		if (result.status === 'rejected')
+			console.error(
+				result.reason instanceof LaunchError ? `✖ ${result.reason.message}` : result.reason,
+			);
 	}
 	if (results.some((result) => result.status === 'rejected')) process.exit(1);
 }

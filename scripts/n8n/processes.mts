@@ -42,7 +42,12 @@ export function startDaemon(
 	env: NodeJS.ProcessEnv,
 	options: { cwd?: string; onOutput?: (chunk: string) => void } = {},
 ): Daemon {
-	const child = spawn(command, args, { env, cwd: options.cwd ?? ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+	const child = spawn(command, args, {
+		env,
+		cwd: options.cwd ?? ROOT,
+		stdio: ['ignore', 'pipe', 'pipe'],
+		detached: true,
+	});
 	const group = child.pid;
 	if (group !== undefined) groups.add(group);
 	let output = '';
@@ -71,13 +76,28 @@ export interface SandboxDaemon {
 }
 
 /** Starts the sandbox with `args` (`--port`, `--key`, …); resolves once it listens. */
-export async function startSandbox(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<SandboxDaemon> {
-	const daemon = startDaemon(process.execPath, [path.join(ROOT, 'sandbox', 'cli.mts'), ...args], env);
+export async function startSandbox(
+	args: string[],
+	env: NodeJS.ProcessEnv = process.env,
+): Promise<SandboxDaemon> {
+	const daemon = startDaemon(
+		process.execPath,
+		[path.join(ROOT, 'sandbox', 'cli.mts'), ...args],
+		env,
+	);
 	const stdout = daemon.child.stdout;
 	if (!stdout) throw new LaunchError('The sandbox has no output to read its address from.');
 	const url = await new Promise<string>((resolve, reject) => {
-		createInterface({ input: stdout }).once('line', (line) => resolve((JSON.parse(line) as { url: string }).url));
-		daemon.child.once('exit', (code) => reject(new LaunchError(`The sandbox stopped (exit code ${code}): ${daemon.log().trim().split('\n').slice(-2).join(' ')}`)));
+		createInterface({ input: stdout }).once('line', (line) =>
+			resolve((JSON.parse(line) as { url: string }).url),
+		);
+		daemon.child.once('exit', (code) =>
+			reject(
+				new LaunchError(
+					`The sandbox stopped (exit code ${code}): ${daemon.log().trim().split('\n').slice(-2).join(' ')}`,
+				),
+			),
+		);
 	});
 	return { url, daemon };
 }

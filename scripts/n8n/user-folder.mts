@@ -2,7 +2,15 @@
 // community-package installer does, n8n's environment for it, and the
 // credentials and workflows imported into it with the n8n CLI.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	readdirSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -11,8 +19,13 @@ import { npm } from './install.mts';
 import { LaunchError, PACKAGE_NAME, ROOT, major } from './versions.mts';
 
 /** `npm pack` of the built package into `destination`; returns the tarball's path. */
-export function packPackage(destination = mkdtempSync(path.join(tmpdir(), 'outreach-pack-'))): string {
-	const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', destination], { cwd: ROOT, encoding: 'utf8' }).trim();
+export function packPackage(
+	destination = mkdtempSync(path.join(tmpdir(), 'outreach-pack-')),
+): string {
+	const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', destination], {
+		cwd: ROOT,
+		encoding: 'utf8',
+	}).trim();
 	return path.join(destination, name);
 }
 
@@ -24,8 +37,12 @@ export async function installPackage(userFolder: string, tarball: string): Promi
 	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
 	mkdirSync(nodesDir, { recursive: true });
 	const manifest = path.join(nodesDir, 'package.json');
-	if (!existsSync(manifest)) writeFileSync(manifest, JSON.stringify({ name: 'installed-nodes', private: true }, null, 2));
-	await npm(['install', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: nodesDir, what: `Installing ${path.basename(tarball)}` });
+	if (!existsSync(manifest))
+		writeFileSync(manifest, JSON.stringify({ name: 'installed-nodes', private: true }, null, 2));
+	await npm(['install', '--no-audit', '--no-fund', '--loglevel=error', tarball], {
+		cwd: nodesDir,
+		what: `Installing ${path.basename(tarball)}`,
+	});
 	if (!existsSync(path.join(nodesDir, 'node_modules', PACKAGE_NAME, 'package.json'))) {
 		throw new LaunchError(`npm install did not install ${PACKAGE_NAME} into ${nodesDir}`);
 	}
@@ -56,7 +73,11 @@ export interface StoredCredential {
 }
 
 /** Imports credentials, replacing those with the same ids. */
-export async function importCredentials(bin: string, env: NodeJS.ProcessEnv, credentials: StoredCredential[]): Promise<void> {
+export async function importCredentials(
+	bin: string,
+	env: NodeJS.ProcessEnv,
+	credentials: StoredCredential[],
+): Promise<void> {
 	const folder = mkdtempSync(path.join(tmpdir(), 'outreach-credentials-'));
 	try {
 		const file = path.join(folder, 'credentials.json');
@@ -71,14 +92,28 @@ export async function importCredentials(bin: string, env: NodeJS.ProcessEnv, cre
 const publishes = (version: string) => major(version) >= 2;
 
 /** Makes an imported workflow's triggers live: `publish:workflow` on 2.x, `update:workflow --active=true` on 1.x. */
-export async function publishWorkflow(bin: string, version: string, id: string, env: NodeJS.ProcessEnv): Promise<void> {
-	const args = publishes(version) ? ['publish:workflow', `--id=${id}`] : ['update:workflow', `--id=${id}`, '--active=true'];
+export async function publishWorkflow(
+	bin: string,
+	version: string,
+	id: string,
+	env: NodeJS.ProcessEnv,
+): Promise<void> {
+	const args = publishes(version)
+		? ['publish:workflow', `--id=${id}`]
+		: ['update:workflow', `--id=${id}`, '--active=true'];
 	await n8nCliOk(bin, args, env);
 }
 
 /** Takes a workflow's triggers down again: `unpublish:workflow` on 2.x, `update:workflow --active=false` on 1.x. */
-export async function unpublishWorkflow(bin: string, version: string, id: string, env: NodeJS.ProcessEnv): Promise<void> {
-	const args = publishes(version) ? ['unpublish:workflow', `--id=${id}`] : ['update:workflow', `--id=${id}`, '--active=false'];
+export async function unpublishWorkflow(
+	bin: string,
+	version: string,
+	id: string,
+	env: NodeJS.ProcessEnv,
+): Promise<void> {
+	const args = publishes(version)
+		? ['unpublish:workflow', `--id=${id}`]
+		: ['update:workflow', `--id=${id}`, '--active=false'];
 	await n8nCliOk(bin, args, env);
 }
 
@@ -91,11 +126,16 @@ export function exampleWorkflowFiles(): string[] {
 }
 
 /** Imports workflows (files, or workflow objects), each replacing the workflow with the same id. */
-export async function importWorkflows(bin: string, env: NodeJS.ProcessEnv, workflows: Array<string | object>): Promise<void> {
+export async function importWorkflows(
+	bin: string,
+	env: NodeJS.ProcessEnv,
+	workflows: Array<string | object>,
+): Promise<void> {
 	const folder = mkdtempSync(path.join(tmpdir(), 'outreach-workflows-'));
 	try {
 		for (const [index, workflow] of workflows.entries()) {
-			const text = typeof workflow === 'string' ? readFileSync(workflow, 'utf8') : JSON.stringify(workflow);
+			const text =
+				typeof workflow === 'string' ? readFileSync(workflow, 'utf8') : JSON.stringify(workflow);
 			writeFileSync(path.join(folder, `${index}.json`), text);
 		}
 		await n8nCliOk(bin, ['import:workflow', '--separate', `--input=${folder}`], env);

@@ -32,7 +32,9 @@ export const major = (version: string) => Number(version.replace(/^v/, '').split
 
 /** .cache/n8n-<version>, or .cache/n8n-<version>-node<major> for n8n run by another Node (`nodeBin`). */
 export function n8nInstallDir(version: string, nodeBin?: string): string {
-	const suffix = nodeBin ? `-node${major(execFileSync(nodeBin, ['--version'], { encoding: 'utf8' }).trim())}` : '';
+	const suffix = nodeBin
+		? `-node${major(execFileSync(nodeBin, ['--version'], { encoding: 'utf8' }).trim())}`
+		: '';
 	return path.join(ROOT, '.cache', `n8n-${version}${suffix}`);
 }
 
@@ -40,7 +42,8 @@ export function n8nInstallDir(version: string, nodeBin?: string): string {
 export const n8nBin = (dir: string) => path.join(dir, 'node_modules', '.bin', 'n8n');
 
 /** Whether an install folder is complete: its executable and the mark the install leaves last. */
-export const isInstalled = (dir: string) => existsSync(n8nBin(dir)) && existsSync(path.join(dir, '.ready'));
+export const isInstalled = (dir: string) =>
+	existsSync(n8nBin(dir)) && existsSync(path.join(dir, '.ready'));
 
 export function testedVersionsText(): string {
 	return `Tested versions: ${TESTED_N8N_VERSIONS.map((version) => (version === DEFAULT_N8N_VERSION ? `${version} (the default)` : version)).join(', ')} (README › Compatibility). Set N8N_VERSION to one of them, or leave it unset.`;

@@ -28,47 +28,62 @@ interface BurstResult {
 	ideal: number;
 }
 
-describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: a burst of webhook executions against one rate-limited service', (version) => {
-	const sandbox = useSandbox(TEST_API_KEYS.burst, ['--bulk-contacts', String(EVENTS)]);
-	// Info logging: the figures are n8n's pace under a burst, without debug logging's cost.
-	const n8n = useN8n(() => ({
-		version,
-		name: `burst-${version}`,
-		run: 'server',
-		sandbox: sandbox(),
-		workflows: [WORKFLOW],
-		publish: ['outreach-burst-webhook'],
-		ready: ['/webhook/outreach-burst'],
-		env: { N8N_LOG_LEVEL: 'info' },
-	}));
-	const results: BurstResult[] = [];
+describe.each([N8N_CURRENT, N8N_MAINTAINED])(
+	'n8n %s: a burst of webhook executions against one rate-limited service',
+	(version) => {
+		const sandbox = useSandbox(TEST_API_KEYS.burst, ['--bulk-contacts', String(EVENTS)]);
+		// Info logging: the figures are n8n's pace under a burst, without debug logging's cost.
+		const n8n = useN8n(() => ({
+			version,
+			name: `burst-${version}`,
+			run: 'server',
+			sandbox: sandbox(),
+			workflows: [WORKFLOW],
+			publish: ['outreach-burst-webhook'],
+			ready: ['/webhook/outreach-burst'],
+			env: { N8N_LOG_LEVEL: 'info' },
+		}));
+		const results: BurstResult[] = [];
 
-	afterAll(() => {
-		mkdirSync(ARTIFACTS, { recursive: true });
-		writeFileSync(path.join(ARTIFACTS, `burst-${version}.json`), `${JSON.stringify(results, null, 2)}\n`);
-	});
+		afterAll(() => {
+			mkdirSync(ARTIFACTS, { recursive: true });
+			writeFileSync(
+				path.join(ARTIFACTS, `burst-${version}.json`),
+				`${JSON.stringify(results, null, 2)}\n`,
+			);
+		});
 
-	test.each<RateLimit>([
-		{ rate: RATE, burst: RATE, retryAfter: 'seconds' },
-		{ rate: RATE, burst: RATE, retryAfter: 'date' },
-		{ rate: RATE, burst: RATE, retryAfter: 'none' },
-		{ rate: RATE, burst: RATE, retryAfter: 'none', headers: 'ietf' },
-	])('%j: every execution succeeds, each contact is archived once, few are rejected', async (limit) => {
-		await sandbox().reset();
-		await sandbox().setRateLimit(limit);
-		const { answers, seconds } = await postBurst(`${n8n.server.url}/webhook/outreach-burst`, EVENTS);
-		await sandbox().setRateLimit(undefined);
+		test.each<RateLimit>([
+			{ rate: RATE, burst: RATE, retryAfter: 'seconds' },
+			{ rate: RATE, burst: RATE, retryAfter: 'date' },
+			{ rate: RATE, burst: RATE, retryAfter: 'none' },
+			{ rate: RATE, burst: RATE, retryAfter: 'none', headers: 'ietf' },
+		])(
+			'%j: every execution succeeds, each contact is archived once, few are rejected',
+			async (limit) => {
+				await sandbox().reset();
+				await sandbox().setRateLimit(limit);
+				const { answers, seconds } = await postBurst(
+					`${n8n.server.url}/webhook/outreach-burst`,
+					EVENTS,
+				);
+				await sandbox().setRateLimit(undefined);
 
-		const { archived, ...outcome } = burstOutcome(answers, await sandbox().requests());
-		const result = { limit, ...outcome, seconds, ideal: EVENTS / RATE };
-		results.push(result);
-		expectEachArchivedOnce(answers, { archived, ...outcome });
-		expect(result.rejected).toBeLessThanOrEqual(EVENTS * 0.15);
-	}, 180_000);
+				const { archived, ...outcome } = burstOutcome(answers, await sandbox().requests());
+				const result = { limit, ...outcome, seconds, ideal: EVENTS / RATE };
+				results.push(result);
+				expectEachArchivedOnce(answers, { archived, ...outcome });
+				expect(result.rejected).toBeLessThanOrEqual(EVENTS * 0.15);
+			},
+			180_000,
+		);
 
-	test("n8n's log says when an execution starts behind the pace others learned, and never holds the key", () => {
-		const log = n8n.log();
-		expect(log).toContain(`Outreach Sequences: this execution waits its turn at the pace that ${sandbox().url}`);
-		expect(log).not.toContain(sandbox().apiKey);
-	});
-});
+		test("n8n's log says when an execution starts behind the pace others learned, and never holds the key", () => {
+			const log = n8n.log();
+			expect(log).toContain(
+				`Outreach Sequences: this execution waits its turn at the pace that ${sandbox().url}`,
+			);
+			expect(log).not.toContain(sandbox().apiKey);
+		});
+	},
+);

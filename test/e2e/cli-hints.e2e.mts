@@ -3,7 +3,10 @@
 // run, a push-back, failures and Retry On Fail; and the shipped send-again
 // example, which sends again only what the service did not act on.
 import { DEFAULT_MAX_WAIT_SECONDS } from '../../nodes/OutreachSequences/describe/defaults.ts';
-import { RETRY_ON_FAIL_TEXT, earlierTryHint } from '../../nodes/OutreachSequences/run/outcome/hints.ts';
+import {
+	RETRY_ON_FAIL_TEXT,
+	earlierTryHint,
+} from '../../nodes/OutreachSequences/run/outcome/hints.ts';
 import { RunReport } from '../../nodes/OutreachSequences/run/outcome/runReport.ts';
 import { TEST_API_KEYS } from '../harness/keys.mts';
 import type { RecordedRequest } from '../harness/sandbox.mts';
@@ -42,11 +45,25 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: what a run says about itse
 			name: `cli-${version}`,
 			run: 'cli',
 			// The credential the fixtures and the example refer to, stored as a user would create it.
-			credentials: [{ ...sendAgainCredential(), type: 'outreachSequencesApi', data: { apiKey: sandbox().apiKey, baseUrl: sandbox().url } }],
+			credentials: [
+				{
+					...sendAgainCredential(),
+					type: 'outreachSequencesApi',
+					data: { apiKey: sandbox().apiKey, baseUrl: sandbox().url },
+				},
+			],
 			workflows: [
 				fixtureCopy('contact-archive', HINTS_WORKFLOW, { ...onContinue, inputs }),
-				fixtureCopy('contact-archive', RETRY_ON_FAIL_WORKFLOW, { ...onContinue, inputs, retryOnFail: true, maxTries: RETRY_ON_FAIL_TRIES }),
-				fixtureCopy('use-case-get', READ_ONLY_RETRY_ON_FAIL_WORKFLOW, { ...onContinue, retryOnFail: true }),
+				fixtureCopy('contact-archive', RETRY_ON_FAIL_WORKFLOW, {
+					...onContinue,
+					inputs,
+					retryOnFail: true,
+					maxTries: RETRY_ON_FAIL_TRIES,
+				}),
+				fixtureCopy('use-case-get', READ_ONLY_RETRY_ON_FAIL_WORKFLOW, {
+					...onContinue,
+					retryOnFail: true,
+				}),
 				SEND_AGAIN_FILE,
 			],
 		};
@@ -55,7 +72,14 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: what a run says about itse
 	const archivePath = (id: string) => `/v1/contacts/${encodeURIComponent(id)}/archive`;
 	/** The statuses the sandbox answered each hint contact's archive with, in order. */
 	const statusesByContact = (requests: RecordedRequest[]) =>
-		Object.fromEntries(HINT_CONTACTS.map((id) => [id, requests.filter((request) => request.url === archivePath(id)).map((request) => request.status)]));
+		Object.fromEntries(
+			HINT_CONTACTS.map((id) => [
+				id,
+				requests
+					.filter((request) => request.url === archivePath(id))
+					.map((request) => request.status),
+			]),
+		);
 
 	describe('execution hints in the run data', () => {
 		test('a clean run has no hints', async () => {
@@ -64,63 +88,130 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: what a run says about itse
 			const [items] = outputsOf(run, 'Outreach Sequences');
 			expect(items.map((item) => item.json.id)).toEqual(HINT_CONTACTS);
 			expect(hintsOf(run, 'Outreach Sequences')).toEqual([]);
-			expect(statusesByContact(requests)).toEqual(Object.fromEntries(HINT_CONTACTS.map((id) => [id, [200]])));
+			expect(statusesByContact(requests)).toEqual(
+				Object.fromEntries(HINT_CONTACTS.map((id) => [id, [200]])),
+			);
 		});
 
 		test('the service pushes back once with Retry-After: one info hint that says so and that every item succeeded; no warning', async () => {
 			const limited = HINT_CONTACTS[1];
-			const { run, requests } = await executeWith(n8n, sandbox(), 'hints-pushed-back', HINTS_WORKFLOW, [
-				{ pathPrefix: archivePath(limited), status: 429, headers: { 'Retry-After': '1' }, body: { message: 'Too many requests' }, times: 1 },
-			]);
+			const { run, requests } = await executeWith(
+				n8n,
+				sandbox(),
+				'hints-pushed-back',
+				HINTS_WORKFLOW,
+				[
+					{
+						pathPrefix: archivePath(limited),
+						status: 429,
+						headers: { 'Retry-After': '1' },
+						body: { message: 'Too many requests' },
+						times: 1,
+					},
+				],
+			);
 			expect(run.error).toBeUndefined();
 			const [items] = outputsOf(run, 'Outreach Sequences');
 			expect(items.map((item) => item.json.id)).toEqual(HINT_CONTACTS);
 			// The limited contact was sent again after its 429, once; the others once.
-			expect(statusesByContact(requests)).toEqual(Object.fromEntries(HINT_CONTACTS.map((id) => [id, id === limited ? [429, 200] : [200]])));
+			expect(statusesByContact(requests)).toEqual(
+				Object.fromEntries(HINT_CONTACTS.map((id) => [id, id === limited ? [429, 200] : [200]])),
+			);
 
 			const hints = hintsOf(run, 'Outreach Sequences');
 			expect(hints).toHaveLength(1);
-			expect(hints[0]).toEqual({ type: 'info', location: 'outputPane', message: expect.any(String) });
-			expect(hints[0].message).toMatch(/^The outreach service pushed back 1 time \(HTTP 429 or 503/);
+			expect(hints[0]).toEqual({
+				type: 'info',
+				location: 'outputPane',
+				message: expect.any(String),
+			});
+			expect(hints[0].message).toMatch(
+				/^The outreach service pushed back 1 time \(HTTP 429 or 503/,
+			);
 			expect(hints[0].message).toContain('1 item was sent again; it succeeded.');
-			expect(hints[0].message).toMatch(new RegExp(`All ${HINT_CONTACTS.length} items succeeded\\.$`));
+			expect(hints[0].message).toMatch(
+				new RegExp(`All ${HINT_CONTACTS.length} items succeeded\\.$`),
+			);
 		});
 
 		test('Continue with a 404 and a 500: a warning names the failed items by cause, and each failed item carries its facts', async () => {
 			const [ok, rejected, mayHaveActed] = HINT_CONTACTS;
-			const { run, requests } = await executeWith(n8n, sandbox(), 'hints-failures', HINTS_WORKFLOW, [
-				{ pathPrefix: archivePath(rejected), status: 404, body: { message: 'Resource not found' } },
-				{ pathPrefix: archivePath(mayHaveActed), status: 500, body: { message: 'Internal error' } },
-			]);
+			const { run, requests } = await executeWith(
+				n8n,
+				sandbox(),
+				'hints-failures',
+				HINTS_WORKFLOW,
+				[
+					{
+						pathPrefix: archivePath(rejected),
+						status: 404,
+						body: { message: 'Resource not found' },
+					},
+					{
+						pathPrefix: archivePath(mayHaveActed),
+						status: 500,
+						body: { message: 'Internal error' },
+					},
+				],
+			);
 			expect(run.error).toBeUndefined();
 			const [items] = outputsOf(run, 'Outreach Sequences');
-			expect(items.map((item) => item.pairedItem)).toEqual(HINT_CONTACTS.map((_, item) => ({ item })));
+			expect(items.map((item) => item.pairedItem)).toEqual(
+				HINT_CONTACTS.map((_, item) => ({ item })),
+			);
 			expect(items[0].json.id).toBe(ok);
-			expect(items[1].json).toEqual({ error: expect.stringContaining('HTTP 404'), ...sentOnce({ statusCode: 404, outcome: 'notActed' }) });
-			expect(items[2].json).toEqual({ error: expect.stringContaining('HTTP 500'), ...sentOnce({ statusCode: 500, outcome: 'mayHaveActed' }) });
+			expect(items[1].json).toEqual({
+				error: expect.stringContaining('HTTP 404'),
+				...sentOnce({ statusCode: 404, outcome: 'notActed' }),
+			});
+			expect(items[2].json).toEqual({
+				error: expect.stringContaining('HTTP 500'),
+				...sentOnce({ statusCode: 500, outcome: 'mayHaveActed' }),
+			});
 			// An archive is not sent again after a 500: the service may have carried it out.
-			expect(statusesByContact(requests)).toEqual({ [ok]: [200], [rejected]: [404], [mayHaveActed]: [500] });
+			expect(statusesByContact(requests)).toEqual({
+				[ok]: [200],
+				[rejected]: [404],
+				[mayHaveActed]: [500],
+			});
 
 			const hints = hintsOf(run, 'Outreach Sequences');
-			expect(hints).toEqual([failuresWarning(HINT_CONTACTS.length, { rejected: 1, mayHaveActed: 1 })]);
-			expect(hints[0].message).toMatch(new RegExp(`^2 of ${HINT_CONTACTS.length} items failed\\. `));
-			expect(hints[0].message).toMatch(/ Before sending that item again, check in the outreach service whether it was carried out/);
+			expect(hints).toEqual([
+				failuresWarning(HINT_CONTACTS.length, { rejected: 1, mayHaveActed: 1 }),
+			]);
+			expect(hints[0].message).toMatch(
+				new RegExp(`^2 of ${HINT_CONTACTS.length} items failed\\. `),
+			);
+			expect(hints[0].message).toMatch(
+				/ Before sending that item again, check in the outreach service whether it was carried out/,
+			);
 		});
 
 		test('Retry On Fail on an archive: the node says what n8n does when it runs the node again', async () => {
-			const { run } = await executeWith(n8n, sandbox(), 'hints-retry-on-fail', RETRY_ON_FAIL_WORKFLOW);
+			const { run } = await executeWith(
+				n8n,
+				sandbox(),
+				'hints-retry-on-fail',
+				RETRY_ON_FAIL_WORKFLOW,
+			);
 			expect(run.error).toBeUndefined();
 			const [items] = outputsOf(run, 'Outreach Sequences');
 			expect(items.map((item) => item.json.id)).toEqual(HINT_CONTACTS);
-			expect(hintsOf(run, 'Outreach Sequences')).toEqual([{ type: 'warning', location: 'outputPane', message: RETRY_ON_FAIL_TEXT }]);
+			expect(hintsOf(run, 'Outreach Sequences')).toEqual([
+				{ type: 'warning', location: 'outputPane', message: RETRY_ON_FAIL_TEXT },
+			]);
 			expect(RETRY_ON_FAIL_TEXT).toMatch(/^Retry On Fail is on for this node\. /);
 		});
 
 		test('Retry On Fail with Continue, and the first item fails: n8n runs the node again, and only the failed item goes out again', async () => {
 			const [first, ...others] = HINT_CONTACTS;
-			const { run, requests } = await executeWith(n8n, sandbox(), 'hints-retry-on-fail-first-fails', RETRY_ON_FAIL_WORKFLOW, [
-				{ pathPrefix: archivePath(first), status: 404, body: { message: 'Resource not found' } },
-			]);
+			const { run, requests } = await executeWith(
+				n8n,
+				sandbox(),
+				'hints-retry-on-fail-first-fails',
+				RETRY_ON_FAIL_WORKFLOW,
+				[{ pathPrefix: archivePath(first), status: 404, body: { message: 'Resource not found' } }],
+			);
 			expect(run.error).toBeUndefined();
 			// The workflow sets Max Tries to RETRY_ON_FAIL_TRIES: each try sends the failed item again; the others
 			// were archived in the first try and come from the record (run/record.ts) in the next.
@@ -129,7 +220,10 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: what a run says about itse
 				...Object.fromEntries(others.map((id) => [id, [200]])),
 			});
 			const [items] = outputsOf(run, 'Outreach Sequences');
-			expect(items[0].json).toEqual({ error: expect.stringContaining('HTTP 404'), ...sentOnce({ statusCode: 404, outcome: 'notActed' }) });
+			expect(items[0].json).toEqual({
+				error: expect.stringContaining('HTTP 404'),
+				...sentOnce({ statusCode: 404, outcome: 'notActed' }),
+			});
 			expect(items.slice(1).map((item) => item.json.id)).toEqual(others);
 			const lastTry = new RunReport().summarize([]);
 			expect(hintsOf(run, 'Outreach Sequences')).toEqual([
@@ -143,11 +237,18 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: what a run says about itse
 			const expected = EXPECTED.find((entry) => entry.fixture === 'use-case-get');
 			if (!expected) throw new Error('no use-case-get expectations');
 			const failed = expected.items.filter(isError).length;
-			const { run } = await executeWith(n8n, sandbox(), 'hints-read-only-retry-on-fail', READ_ONLY_RETRY_ON_FAIL_WORKFLOW);
+			const { run } = await executeWith(
+				n8n,
+				sandbox(),
+				'hints-read-only-retry-on-fail',
+				READ_ONLY_RETRY_ON_FAIL_WORKFLOW,
+			);
 			expect(run.error).toBeUndefined();
 			// zz-404 is rejected, the blank ID never sent; no Retry On Fail warning.
 			expect(failed).toBe(2);
-			expect(hintsOf(run, 'Outreach Sequences')).toEqual([failuresWarning(expected.items.length, { rejected: 1, notSent: 1 }, true)]);
+			expect(hintsOf(run, 'Outreach Sequences')).toEqual([
+				failuresWarning(expected.items.length, { rejected: 1, notSent: 1 }, true),
+			]);
 		});
 	});
 
@@ -158,14 +259,33 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: what a run says about itse
 		// service did not act). Autumn: a 500 (it may have acted). Spring: no fault.
 		const retryAfter = DEFAULT_MAX_WAIT_SECONDS * 2;
 		const { run, requests } = await executeWith(n8n, sandbox(), 'send-again', SEND_AGAIN.id, [
-			{ pathPrefix: '/v1/sequences', method: 'POST', bodyContains: summer, status: 429, headers: { 'Retry-After': String(retryAfter) }, body: { message: 'Too many requests' }, times: 1 },
-			{ pathPrefix: '/v1/sequences', method: 'POST', bodyContains: autumn, status: 500, body: { message: 'Internal error' } },
+			{
+				pathPrefix: '/v1/sequences',
+				method: 'POST',
+				bodyContains: summer,
+				status: 429,
+				headers: { 'Retry-After': String(retryAfter) },
+				body: { message: 'Too many requests' },
+				times: 1,
+			},
+			{
+				pathPrefix: '/v1/sequences',
+				method: 'POST',
+				bodyContains: autumn,
+				status: 500,
+				body: { message: 'Internal error' },
+			},
 		]);
 		expect(run.error).toBeUndefined();
 
 		// What the service received: each name's creates, with the status it answered.
-		const creates = requests.filter((request) => request.method === 'POST' && request.url === '/v1/sequences');
-		const sent = (name: string) => creates.filter((request) => (JSON.parse(request.body) as { name?: unknown }).name === name).map((request) => request.status);
+		const creates = requests.filter(
+			(request) => request.method === 'POST' && request.url === '/v1/sequences',
+		);
+		const sent = (name: string) =>
+			creates
+				.filter((request) => (JSON.parse(request.body) as { name?: unknown }).name === name)
+				.map((request) => request.status);
 		expect(creates).toHaveLength(4);
 		expect(sent(spring)).toEqual([expect.any(Number)]);
 		expect(sent(spring)[0]).toBeLessThan(300);
@@ -185,11 +305,25 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: what a run says about itse
 		// n8n merges the input's fields into an item on the error output.
 		expect(failure.map((item) => item.json.name)).toEqual([summer, autumn]);
 		expect(failure[0].json.error).toEqual(expect.stringContaining('HTTP 429'));
-		expect(failure[0].json.message).toEqual({ statusCode: 429, networkError: null, timesSent: 1, retryAfterSeconds: retryAfter, outcome: 'notActed' });
+		expect(failure[0].json.message).toEqual({
+			statusCode: 429,
+			networkError: null,
+			timesSent: 1,
+			retryAfterSeconds: retryAfter,
+			outcome: 'notActed',
+		});
 		expect(failure[1].json.error).toEqual(expect.stringContaining('HTTP 500'));
-		expect(failure[1].json.message).toEqual({ statusCode: 500, networkError: null, timesSent: 1, retryAfterSeconds: null, outcome: 'mayHaveActed' });
+		expect(failure[1].json.message).toEqual({
+			statusCode: 500,
+			networkError: null,
+			timesSent: 1,
+			retryAfterSeconds: null,
+			outcome: 'mayHaveActed',
+		});
 		const createHints = hintsOf(run, 'Create Sequence');
-		expect(createHints.filter((hint) => hint.type === 'warning')).toEqual([failuresWarning(SEND_AGAIN_NAMES.length, { rejected: 1, mayHaveActed: 1 })]);
+		expect(createHints.filter((hint) => hint.type === 'warning')).toEqual([
+			failuresWarning(SEND_AGAIN_NAMES.length, { rejected: 1, mayHaveActed: 1 }),
+		]);
 		// Summer's 429 was a push-back, though the node did not wait for it.
 		expect(createHints.filter((hint) => hint.type !== 'warning')).toEqual([
 			{
@@ -210,8 +344,9 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: what a run says about itse
 		expect(again[0].pairedItem).toEqual({ item: 0 });
 		expect(again[0].json).toMatchObject({ id: expect.stringMatching(/^seq-/), name: summer });
 		expect(again[0].json).not.toHaveProperty('error');
-		expect(await sandbox().record('sequences', String(again[0].json.id))).toMatchObject({ name: summer });
+		expect(await sandbox().record('sequences', String(again[0].json.id))).toMatchObject({
+			name: summer,
+		});
 		expect(hintsOf(run, 'Create Sequence again')).toEqual([]);
 	});
-
 });

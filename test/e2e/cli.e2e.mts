@@ -9,7 +9,18 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { TEST_API_KEYS } from '../harness/keys.mts';
-import { EXPECTED, MODES, executeWith, expectSuccess, expectText, fixtureCopy, inputItems, isError, sentOnce, type Mode } from './harness/cli.mts';
+import {
+	EXPECTED,
+	MODES,
+	executeWith,
+	expectSuccess,
+	expectText,
+	fixtureCopy,
+	inputItems,
+	isError,
+	sentOnce,
+	type Mode,
+} from './harness/cli.mts';
 import { SAYS, UNKNOWN_HOST_URL, outreachApiCredential } from './harness/credentials.mts';
 import { N8N_CURRENT, N8N_MAINTAINED, freePort, outputsOf } from './harness/n8n.mts';
 import { useN8n, useSandbox } from './harness/stage.mts';
@@ -17,175 +28,263 @@ import { useN8n, useSandbox } from './harness/stage.mts';
 const workflowId = (fixture: string, mode: Mode) => `e2e-${fixture}-${mode}`;
 /** contact-archive under Continue, with Request Options › Timeout at 300 ms. */
 const FAULTS_WORKFLOW = 'e2e-network-faults';
-const faultsSettings = { onError: 'continueRegularOutput', parameters: { requestOptions: { timeout: 300 } } };
+const faultsSettings = {
+	onError: 'continueRegularOutput',
+	parameters: { requestOptions: { timeout: 300 } },
+};
 /** The same, with credentials whose Base URL answers nothing: a closed port, and a host DNS does not know. */
 const UNREACHABLE = {
 	'e2e-refused': { id: 'e2eRefused', name: 'Outreach refused' },
 	'e2e-unknown-host': { id: 'e2eUnknownHost', name: 'Outreach unknown host' },
 };
 
-describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s, package installed from its tarball', (version) => {
-	const sandbox = useSandbox(TEST_API_KEYS.cli);
-	let refusedUrl = '';
-	beforeAll(async () => {
-		refusedUrl = `http://127.0.0.1:${await freePort()}`;
-	});
-	const n8n = useN8n(() => ({
-		version,
-		name: `cli-${version}`,
-		run: 'cli',
-		sandbox: sandbox(),
-		credentials: [
-			outreachApiCredential(UNREACHABLE['e2e-refused'].id, sandbox().apiKey, refusedUrl, UNREACHABLE['e2e-refused'].name),
-			outreachApiCredential(UNREACHABLE['e2e-unknown-host'].id, sandbox().apiKey, UNKNOWN_HOST_URL, UNREACHABLE['e2e-unknown-host'].name),
-		],
-		workflows: [
-			...EXPECTED.flatMap(({ fixture }) => MODES.map((mode) => fixtureCopy(fixture, workflowId(fixture, mode), { onError: mode }))),
-			fixtureCopy('contact-archive', FAULTS_WORKFLOW, faultsSettings),
-			...Object.entries(UNREACHABLE).map(([id, credential]) => fixtureCopy('contact-archive', id, { ...faultsSettings, credentials: { outreachSequencesApi: credential } })),
-		],
-	}));
-
-	const execute = (fixture: string, mode: Mode) => executeWith(n8n, sandbox(), `${fixture}-${mode}`, workflowId(fixture, mode));
-
-	test('a redirect from the service is not followed: the key never reaches the other host', async () => {
-		const received: string[] = [];
-		const elsewhere = http.createServer((req, res) => {
-			received.push(`${req.method} ${req.url} ${JSON.stringify(req.headers)}`);
-			res.setHeader('content-type', 'application/json');
-			res.end('{"id":"c-42","stolen":true}');
+describe.each([N8N_CURRENT, N8N_MAINTAINED])(
+	'n8n %s, package installed from its tarball',
+	(version) => {
+		const sandbox = useSandbox(TEST_API_KEYS.cli);
+		let refusedUrl = '';
+		beforeAll(async () => {
+			refusedUrl = `http://127.0.0.1:${await freePort()}`;
 		});
-		await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.2', resolve));
-		const location = `http://127.0.0.2:${(elsewhere.address() as AddressInfo).port}/steal`;
-		try {
-			const { run } = await executeWith(n8n, sandbox(), 'redirect', workflowId('contact-archive', 'continueRegularOutput'), [
-				{ pathPrefix: '/v1/contacts/c-42/', status: 302, headers: { Location: location } },
-			]);
-			const [items] = outputsOf(run, 'Outreach Sequences');
-			// A redirect is the service's answer, and it refused the request: it did not act on it.
-			expect(items[0].json).toEqual({
-				error: `The outreach service redirected the request to archive contact "c-42" (HTTP 302 to ${location}). Redirects are not followed, so the API key only goes to the credential's Base URL: set the Base URL to the service's current address.`,
-				...sentOnce({ statusCode: 302, outcome: 'notActed' }),
+		const n8n = useN8n(() => ({
+			version,
+			name: `cli-${version}`,
+			run: 'cli',
+			sandbox: sandbox(),
+			credentials: [
+				outreachApiCredential(
+					UNREACHABLE['e2e-refused'].id,
+					sandbox().apiKey,
+					refusedUrl,
+					UNREACHABLE['e2e-refused'].name,
+				),
+				outreachApiCredential(
+					UNREACHABLE['e2e-unknown-host'].id,
+					sandbox().apiKey,
+					UNKNOWN_HOST_URL,
+					UNREACHABLE['e2e-unknown-host'].name,
+				),
+			],
+			workflows: [
+				...EXPECTED.flatMap(({ fixture }) =>
+					MODES.map((mode) => fixtureCopy(fixture, workflowId(fixture, mode), { onError: mode })),
+				),
+				fixtureCopy('contact-archive', FAULTS_WORKFLOW, faultsSettings),
+				...Object.entries(UNREACHABLE).map(([id, credential]) =>
+					fixtureCopy('contact-archive', id, {
+						...faultsSettings,
+						credentials: { outreachSequencesApi: credential },
+					}),
+				),
+			],
+		}));
+
+		const execute = (fixture: string, mode: Mode) =>
+			executeWith(n8n, sandbox(), `${fixture}-${mode}`, workflowId(fixture, mode));
+
+		test('a redirect from the service is not followed: the key never reaches the other host', async () => {
+			const received: string[] = [];
+			const elsewhere = http.createServer((req, res) => {
+				received.push(`${req.method} ${req.url} ${JSON.stringify(req.headers)}`);
+				res.setHeader('content-type', 'application/json');
+				res.end('{"id":"c-42","stolen":true}');
 			});
-			expect(received).toEqual([]);
-		} finally {
-			elsewhere.close();
-		}
-	});
-
-	test.each([
-		{
-			fault: 'an answer slower than Request Options › Timeout',
-			setup: { delayMs: 1500 },
-			error: 'The outreach service did not answer the request to archive contact "c-42" within 300 ms, the limit set in Request Options › Timeout (Ms). It may have carried the request out: check before sending it again.',
-			networkError: 'timeout',
-		},
-		{
-			fault: 'a connection dropped before the answer',
-			setup: { drop: 'before-response' as const },
-			error: 'The connection to the outreach service was reset before its answer to archive contact "c-42" was complete. It may have carried the request out: check before sending it again.',
-			networkError: 'reset',
-		},
-		{
-			fault: 'a reset in the middle of the answer',
-			setup: { drop: 'mid-body' as const, status: 200, body: { id: 'c-42', status: 'archived' } },
-			error: 'The connection to the outreach service was reset before its answer to archive contact "c-42" was complete. It may have carried the request out: check before sending it again.',
-			networkError: 'reset',
-		},
-	])('$fault: the item says so in those words, the others are unaffected', async ({ setup, error, networkError }) => {
-		const label = ('drop' in setup && setup.drop) || 'timeout';
-		const { run } = await executeWith(n8n, sandbox(), label, FAULTS_WORKFLOW, [{ pathPrefix: '/v1/contacts/c-42/', ...setup }]);
-		const [items] = outputsOf(run, 'Outreach Sequences');
-		expect(items.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
-		// The request went out and no answer came back: the service may have archived the contact.
-		expect(items[0].json).toEqual({ error, ...sentOnce({ networkError, outcome: 'mayHaveActed' }) });
-		expect(items[3].json.id).toBe('a/b?c#d');
-	});
-
-	test.each([
-		{
-			workflow: 'e2e-refused',
-			networkError: 'refused',
-			error: () => SAYS.refused(refusedUrl),
-		},
-		{
-			workflow: 'e2e-unknown-host',
-			networkError: 'dns',
-			error: () => SAYS.unknownHost,
-		},
-	])('$workflow: every item says what is wrong with the Base URL', async ({ workflow, error, networkError }) => {
-		const { run } = await executeWith(n8n, sandbox(), workflow, workflow);
-		const [items] = outputsOf(run, 'Outreach Sequences');
-		expect(items.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
-		// Item 2 has an empty ID: it fails validation whatever the Base URL.
-		expect(items.map((item) => item.json.error)).toEqual([error(), error(), expect.stringMatching(/^Contact ID is empty/), error()]);
-		// Nothing reached the service: every item says it did not act; the empty ID was never sent at all.
-		const unreached = { statusCode: null, networkError, timesSent: 1, retryAfterSeconds: null, outcome: 'notActed' };
-		const neverSent = { statusCode: null, networkError: null, timesSent: 0, retryAfterSeconds: null, outcome: 'notActed' };
-		expect(items.map(({ json: { error: _, ...facts } }) => facts)).toEqual([unreached, unreached, neverSent, unreached]);
-	});
-
-	describe.each(EXPECTED)('$fixture', (expected) => {
-		const inputs = inputItems(expected.fixture);
-		const firstFailure = expected.items.findIndex(isError);
-
-		test('fixture inputs line up with the expectations', () => {
-			expect(inputs).toHaveLength(expected.items.length);
+			await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.2', resolve));
+			const location = `http://127.0.0.2:${(elsewhere.address() as AddressInfo).port}/steal`;
+			try {
+				const { run } = await executeWith(
+					n8n,
+					sandbox(),
+					'redirect',
+					workflowId('contact-archive', 'continueRegularOutput'),
+					[{ pathPrefix: '/v1/contacts/c-42/', status: 302, headers: { Location: location } }],
+				);
+				const [items] = outputsOf(run, 'Outreach Sequences');
+				// A redirect is the service's answer, and it refused the request: it did not act on it.
+				expect(items[0].json).toEqual({
+					error: `The outreach service redirected the request to archive contact "c-42" (HTTP 302 to ${location}). Redirects are not followed, so the API key only goes to the credential's Base URL: set the Base URL to the service's current address.`,
+					...sentOnce({ statusCode: 302, outcome: 'notActed' }),
+				});
+				expect(received).toEqual([]);
+			} finally {
+				elsewhere.close();
+			}
 		});
 
-		test('Continue (using error output): successes and failures on their own outputs, each linked to its input', async () => {
-			const { run, requests } = await execute(expected.fixture, 'continueErrorOutput');
-			expect(run.error).toBeUndefined();
-			const [success, failure] = outputsOf(run, 'Outreach Sequences');
-			const okIndexes = expected.items.flatMap((entry, index) => (isError(entry) ? [] : [index]));
-			const failIndexes = expected.items.flatMap((entry, index) => (isError(entry) ? [index] : []));
-			expect(success.map((item) => item.pairedItem)).toEqual(okIndexes.map((item) => ({ item })));
-			expect(failure.map((item) => item.pairedItem)).toEqual(failIndexes.map((item) => ({ item })));
-			success.forEach((item, position) => expectSuccess(item.json, expected.items[okIndexes[position]] as { id: string }));
-			failure.forEach((item, position) => {
-				const entry = expected.items[failIndexes[position]] as { error: string | RegExp };
-				expectText(item.json.error, entry.error);
+		test.each([
+			{
+				fault: 'an answer slower than Request Options › Timeout',
+				setup: { delayMs: 1500 },
+				error:
+					'The outreach service did not answer the request to archive contact "c-42" within 300 ms, the limit set in Request Options › Timeout (Ms). It may have carried the request out: check before sending it again.',
+				networkError: 'timeout',
+			},
+			{
+				fault: 'a connection dropped before the answer',
+				setup: { drop: 'before-response' as const },
+				error:
+					'The connection to the outreach service was reset before its answer to archive contact "c-42" was complete. It may have carried the request out: check before sending it again.',
+				networkError: 'reset',
+			},
+			{
+				fault: 'a reset in the middle of the answer',
+				setup: { drop: 'mid-body' as const, status: 200, body: { id: 'c-42', status: 'archived' } },
+				error:
+					'The connection to the outreach service was reset before its answer to archive contact "c-42" was complete. It may have carried the request out: check before sending it again.',
+				networkError: 'reset',
+			},
+		])(
+			'$fault: the item says so in those words, the others are unaffected',
+			async ({ setup, error, networkError }) => {
+				const label = ('drop' in setup && setup.drop) || 'timeout';
+				const { run } = await executeWith(n8n, sandbox(), label, FAULTS_WORKFLOW, [
+					{ pathPrefix: '/v1/contacts/c-42/', ...setup },
+				]);
+				const [items] = outputsOf(run, 'Outreach Sequences');
+				expect(items.map((item) => item.pairedItem)).toEqual(
+					[0, 1, 2, 3].map((item) => ({ item })),
+				);
+				// The request went out and no answer came back: the service may have archived the contact.
+				expect(items[0].json).toEqual({
+					error,
+					...sentOnce({ networkError, outcome: 'mayHaveActed' }),
+				});
+				expect(items[3].json.id).toBe('a/b?c#d');
+			},
+		);
+
+		test.each([
+			{
+				workflow: 'e2e-refused',
+				networkError: 'refused',
+				error: () => SAYS.refused(refusedUrl),
+			},
+			{
+				workflow: 'e2e-unknown-host',
+				networkError: 'dns',
+				error: () => SAYS.unknownHost,
+			},
+		])(
+			'$workflow: every item says what is wrong with the Base URL',
+			async ({ workflow, error, networkError }) => {
+				const { run } = await executeWith(n8n, sandbox(), workflow, workflow);
+				const [items] = outputsOf(run, 'Outreach Sequences');
+				expect(items.map((item) => item.pairedItem)).toEqual(
+					[0, 1, 2, 3].map((item) => ({ item })),
+				);
+				// Item 2 has an empty ID: it fails validation whatever the Base URL.
+				expect(items.map((item) => item.json.error)).toEqual([
+					error(),
+					error(),
+					expect.stringMatching(/^Contact ID is empty/),
+					error(),
+				]);
+				// Nothing reached the service: every item says it did not act; the empty ID was never sent at all.
+				const unreached = {
+					statusCode: null,
+					networkError,
+					timesSent: 1,
+					retryAfterSeconds: null,
+					outcome: 'notActed',
+				};
+				const neverSent = {
+					statusCode: null,
+					networkError: null,
+					timesSent: 0,
+					retryAfterSeconds: null,
+					outcome: 'notActed',
+				};
+				expect(items.map(({ json: { error: _, ...facts } }) => facts)).toEqual([
+					unreached,
+					unreached,
+					neverSent,
+					unreached,
+				]);
+			},
+		);
+
+		describe.each(EXPECTED)('$fixture', (expected) => {
+			const inputs = inputItems(expected.fixture);
+			const firstFailure = expected.items.findIndex(isError);
+
+			test('fixture inputs line up with the expectations', () => {
+				expect(inputs).toHaveLength(expected.items.length);
 			});
 
-			const [afterSuccess] = outputsOf(run, 'After Success');
-			expect(afterSuccess.map((item) => item.json.input)).toEqual(okIndexes.map((index) => inputs[index]));
-			expect(afterSuccess.map((item) => item.json.result)).toEqual(success.map((item) => item.json));
-			const [afterError] = outputsOf(run, 'After Error');
-			expect(afterError.map((item) => item.json.input)).toEqual(failIndexes.map((index) => inputs[index]));
-			expect(afterError.map((item) => item.json.result)).toEqual(failure.map((item) => item.json));
+			test('Continue (using error output): successes and failures on their own outputs, each linked to its input', async () => {
+				const { run, requests } = await execute(expected.fixture, 'continueErrorOutput');
+				expect(run.error).toBeUndefined();
+				const [success, failure] = outputsOf(run, 'Outreach Sequences');
+				const okIndexes = expected.items.flatMap((entry, index) => (isError(entry) ? [] : [index]));
+				const failIndexes = expected.items.flatMap((entry, index) =>
+					isError(entry) ? [index] : [],
+				);
+				expect(success.map((item) => item.pairedItem)).toEqual(okIndexes.map((item) => ({ item })));
+				expect(failure.map((item) => item.pairedItem)).toEqual(
+					failIndexes.map((item) => ({ item })),
+				);
+				success.forEach((item, position) =>
+					expectSuccess(item.json, expected.items[okIndexes[position]] as { id: string }),
+				);
+				failure.forEach((item, position) => {
+					const entry = expected.items[failIndexes[position]] as { error: string | RegExp };
+					expectText(item.json.error, entry.error);
+				});
 
-			expect(requests.map((request) => `${request.method} ${request.url}`).sort()).toEqual([...expected.requests].sort());
-			for (const request of requests) expect(request.headers['x-api-key']).toBe(sandbox().apiKey);
-		});
+				const [afterSuccess] = outputsOf(run, 'After Success');
+				expect(afterSuccess.map((item) => item.json.input)).toEqual(
+					okIndexes.map((index) => inputs[index]),
+				);
+				expect(afterSuccess.map((item) => item.json.result)).toEqual(
+					success.map((item) => item.json),
+				);
+				const [afterError] = outputsOf(run, 'After Error');
+				expect(afterError.map((item) => item.json.input)).toEqual(
+					failIndexes.map((index) => inputs[index]),
+				);
+				expect(afterError.map((item) => item.json.result)).toEqual(
+					failure.map((item) => item.json),
+				);
 
-		test('Continue: one item per input, in order, errors as items, each linked to its input', async () => {
-			const { run, requests } = await execute(expected.fixture, 'continueRegularOutput');
-			expect(run.error).toBeUndefined();
-			const outputs = outputsOf(run, 'Outreach Sequences');
-			expect(outputs).toHaveLength(1);
-			const [items] = outputs;
-			expect(items.map((item) => item.pairedItem)).toEqual(inputs.map((_, item) => ({ item })));
-			items.forEach((item, index) => {
-				const entry = expected.items[index];
-				if (isError(entry)) expectText(item.json.error, entry.error);
-				else expectSuccess(item.json, entry);
+				expect(requests.map((request) => `${request.method} ${request.url}`).sort()).toEqual(
+					[...expected.requests].sort(),
+				);
+				for (const request of requests) expect(request.headers['x-api-key']).toBe(sandbox().apiKey);
 			});
-			const [afterSuccess] = outputsOf(run, 'After Success');
-			expect(afterSuccess.map((item) => item.json.input)).toEqual(inputs);
-			expect(afterSuccess.map((item) => item.json.result)).toEqual(items.map((item) => item.json));
-			expect(outputsOf(run, 'After Error')).toEqual([]);
-			expect(requests.map((request) => `${request.method} ${request.url}`).sort()).toEqual([...expected.requests].sort());
-		});
 
-		test('Stop Workflow: the run fails with the first failing item’s error, and nothing runs after the node', async () => {
-			const { run, requests } = await execute(expected.fixture, 'stopWorkflow');
-			const failure = expected.items[firstFailure] as { error: string | RegExp };
-			expectText(run.error?.message, failure.error);
-			expect(run.runData['Outreach Sequences'][0].executionStatus).toBe('error');
-			expect(run.runData['After Success']).toBeUndefined();
-			expect(run.runData['After Error']).toBeUndefined();
-			const sent = requests.map((request) => `${request.method} ${request.url}`);
-			for (const request of sent) expect(expected.requests).toContain(request);
+			test('Continue: one item per input, in order, errors as items, each linked to its input', async () => {
+				const { run, requests } = await execute(expected.fixture, 'continueRegularOutput');
+				expect(run.error).toBeUndefined();
+				const outputs = outputsOf(run, 'Outreach Sequences');
+				expect(outputs).toHaveLength(1);
+				const [items] = outputs;
+				expect(items.map((item) => item.pairedItem)).toEqual(inputs.map((_, item) => ({ item })));
+				items.forEach((item, index) => {
+					const entry = expected.items[index];
+					if (isError(entry)) expectText(item.json.error, entry.error);
+					else expectSuccess(item.json, entry);
+				});
+				const [afterSuccess] = outputsOf(run, 'After Success');
+				expect(afterSuccess.map((item) => item.json.input)).toEqual(inputs);
+				expect(afterSuccess.map((item) => item.json.result)).toEqual(
+					items.map((item) => item.json),
+				);
+				expect(outputsOf(run, 'After Error')).toEqual([]);
+				expect(requests.map((request) => `${request.method} ${request.url}`).sort()).toEqual(
+					[...expected.requests].sort(),
+				);
+			});
+
+			test('Stop Workflow: the run fails with the first failing item’s error, and nothing runs after the node', async () => {
+				const { run, requests } = await execute(expected.fixture, 'stopWorkflow');
+				const failure = expected.items[firstFailure] as { error: string | RegExp };
+				expectText(run.error?.message, failure.error);
+				expect(run.runData['Outreach Sequences'][0].executionStatus).toBe('error');
+				expect(run.runData['After Success']).toBeUndefined();
+				expect(run.runData['After Error']).toBeUndefined();
+				const sent = requests.map((request) => `${request.method} ${request.url}`);
+				for (const request of sent) expect(expected.requests).toContain(request);
+			});
 		});
-	});
-});
+	},
+);

@@ -15,47 +15,77 @@ interface Case {
 	result: () => { status: 'OK' | 'Error'; message: string };
 }
 
-describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: the credential test, as the credential dialog runs it', (version) => {
-	const sandbox = useSandbox(TEST_API_KEYS.credentialTest);
-	let refusedUrl: string;
-	const schemeless = () => sandbox().url.replace(/^http:\/\//, '');
+describe.each([N8N_CURRENT, N8N_MAINTAINED])(
+	'n8n %s: the credential test, as the credential dialog runs it',
+	(version) => {
+		const sandbox = useSandbox(TEST_API_KEYS.credentialTest);
+		let refusedUrl: string;
+		const schemeless = () => sandbox().url.replace(/^http:\/\//, '');
 
-	const cases: Case[] = [
-		{ id: 'credTestGood', data: () => ({ apiKey: sandbox().apiKey, baseUrl: sandbox().url }), result: () => ({ status: 'OK', message: SAYS.accepted }) },
-		{ id: 'credTestWrongKey', data: () => ({ apiKey: 'not-the-key', baseUrl: sandbox().url }), result: () => ({ status: 'Error', message: SAYS.wrongKey }) },
-		{
-			id: 'credTestSchemeless',
-			data: () => ({ apiKey: sandbox().apiKey, baseUrl: schemeless() }),
-			result: () => ({ status: 'Error', message: SAYS.schemeless(schemeless()) }),
-		},
-		{ id: 'credTestRefused', data: () => ({ apiKey: sandbox().apiKey, baseUrl: refusedUrl }), result: () => ({ status: 'Error', message: SAYS.refused(refusedUrl) }) },
-		{ id: 'credTestNoHost', data: () => ({ apiKey: sandbox().apiKey, baseUrl: UNKNOWN_HOST_URL }), result: () => ({ status: 'Error', message: SAYS.unknownHost }) },
-	];
+		const cases: Case[] = [
+			{
+				id: 'credTestGood',
+				data: () => ({ apiKey: sandbox().apiKey, baseUrl: sandbox().url }),
+				result: () => ({ status: 'OK', message: SAYS.accepted }),
+			},
+			{
+				id: 'credTestWrongKey',
+				data: () => ({ apiKey: 'not-the-key', baseUrl: sandbox().url }),
+				result: () => ({ status: 'Error', message: SAYS.wrongKey }),
+			},
+			{
+				id: 'credTestSchemeless',
+				data: () => ({ apiKey: sandbox().apiKey, baseUrl: schemeless() }),
+				result: () => ({ status: 'Error', message: SAYS.schemeless(schemeless()) }),
+			},
+			{
+				id: 'credTestRefused',
+				data: () => ({ apiKey: sandbox().apiKey, baseUrl: refusedUrl }),
+				result: () => ({ status: 'Error', message: SAYS.refused(refusedUrl) }),
+			},
+			{
+				id: 'credTestNoHost',
+				data: () => ({ apiKey: sandbox().apiKey, baseUrl: UNKNOWN_HOST_URL }),
+				result: () => ({ status: 'Error', message: SAYS.unknownHost }),
+			},
+		];
 
-	beforeAll(async () => {
-		// A free port: nothing listens there.
-		refusedUrl = `http://127.0.0.1:${await freePort()}`;
-	});
-	const n8n = useN8n(() => ({
-		version,
-		name: `credential-test-${version}`,
-		run: 'server',
-		credentials: cases.map(({ id, data }) => outreachApiCredential(id, data().apiKey, data().baseUrl)),
-	}));
-
-	test.each(cases.map((entry) => [entry.id, entry] as const))('%s', async (_, { id, data, result }) => {
-		const answer = await n8n.rest<{ status: string; message: string }>('POST', '/credentials/test', {
-			credentials: { id, name: id, type: 'outreachSequencesApi', data: data() },
+		beforeAll(async () => {
+			// A free port: nothing listens there.
+			refusedUrl = `http://127.0.0.1:${await freePort()}`;
 		});
-		expect(answer).toEqual(result());
-		expect(answer.message).not.toContain(sandbox().apiKey);
-	});
+		const n8n = useN8n(() => ({
+			version,
+			name: `credential-test-${version}`,
+			run: 'server',
+			credentials: cases.map(({ id, data }) =>
+				outreachApiCredential(id, data().apiKey, data().baseUrl),
+			),
+		}));
 
-	test('only the tests whose Base URL is the sandbox reached it, each with one GET of the probe', async () => {
-		const requests = await sandbox().requests();
-		expect(requests.map((request) => `${request.method} ${request.url} ${request.status}`)).toEqual([
-			'GET /v1/use_cases/n8n-credential-test 404',
-			'GET /v1/use_cases/n8n-credential-test 401',
-		]);
-	});
-});
+		test.each(cases.map((entry) => [entry.id, entry] as const))(
+			'%s',
+			async (_, { id, data, result }) => {
+				const answer = await n8n.rest<{ status: string; message: string }>(
+					'POST',
+					'/credentials/test',
+					{
+						credentials: { id, name: id, type: 'outreachSequencesApi', data: data() },
+					},
+				);
+				expect(answer).toEqual(result());
+				expect(answer.message).not.toContain(sandbox().apiKey);
+			},
+		);
+
+		test('only the tests whose Base URL is the sandbox reached it, each with one GET of the probe', async () => {
+			const requests = await sandbox().requests();
+			expect(
+				requests.map((request) => `${request.method} ${request.url} ${request.status}`),
+			).toEqual([
+				'GET /v1/use_cases/n8n-credential-test 404',
+				'GET /v1/use_cases/n8n-credential-test 401',
+			]);
+		});
+	},
+);

@@ -24,11 +24,48 @@ const REFUSED = 'outreachRefused';
 
 /** One example workflow per operation (examples/ is what `npm start` imports), and the labels its panel shows. */
 const PANELS = [
-	{ workflow: 'outreach-archive-contact', node: 'Archive Contact', shot: 'contact-archive', labels: ['Resource', 'Operation', 'Contact ID', 'Request Options'] },
-	{ workflow: 'outreach-archive-contact-list', node: 'Archive Contact List', shot: 'contact-list-archive', labels: ['Resource', 'Operation', 'Contact List ID', 'Request Options'] },
-	{ workflow: 'outreach-get-use-case', node: 'Get Use Case', shot: 'use-case-get', labels: ['Resource', 'Operation', 'Use Case ID', 'Request Options'] },
-	{ workflow: 'outreach-create-sequence', node: 'Create Sequence', shot: 'sequence-create-fields', labels: ['Resource', 'Operation', 'Send Body', 'Name', 'Additional Fields', 'Schedules', 'Day Offset', 'Hour', 'Minute', 'Delay in Minutes', 'Sequence Scripts'] },
-	{ workflow: 'outreach-all-operations', node: 'Create Sequence (JSON)', shot: 'sequence-create-json', labels: ['Resource', 'Operation', 'Send Body', 'JSON Body'] },
+	{
+		workflow: 'outreach-archive-contact',
+		node: 'Archive Contact',
+		shot: 'contact-archive',
+		labels: ['Resource', 'Operation', 'Contact ID', 'Request Options'],
+	},
+	{
+		workflow: 'outreach-archive-contact-list',
+		node: 'Archive Contact List',
+		shot: 'contact-list-archive',
+		labels: ['Resource', 'Operation', 'Contact List ID', 'Request Options'],
+	},
+	{
+		workflow: 'outreach-get-use-case',
+		node: 'Get Use Case',
+		shot: 'use-case-get',
+		labels: ['Resource', 'Operation', 'Use Case ID', 'Request Options'],
+	},
+	{
+		workflow: 'outreach-create-sequence',
+		node: 'Create Sequence',
+		shot: 'sequence-create-fields',
+		labels: [
+			'Resource',
+			'Operation',
+			'Send Body',
+			'Name',
+			'Additional Fields',
+			'Schedules',
+			'Day Offset',
+			'Hour',
+			'Minute',
+			'Delay in Minutes',
+			'Sequence Scripts',
+		],
+	},
+	{
+		workflow: 'outreach-all-operations',
+		node: 'Create Sequence (JSON)',
+		shot: 'sequence-create-json',
+		labels: ['Resource', 'Operation', 'Send Body', 'JSON Body'],
+	},
 ];
 
 /**
@@ -43,16 +80,39 @@ const HINTS_CONTACTS = ['zz-404', 'c-42'];
 const HINTS_FAILED = 1;
 
 function hintsWorkflow() {
-	const example = JSON.parse(readFileSync(path.join(ROOT, 'examples', 'archive-contact.workflow.json'), 'utf8')) as { nodes: WorkflowNode[] };
+	const example = JSON.parse(
+		readFileSync(path.join(ROOT, 'examples', 'archive-contact.workflow.json'), 'utf8'),
+	) as { nodes: WorkflowNode[] };
 	const node = (name: string) => example.nodes.find((candidate) => candidate.name === name)!;
 	const input = node('Input');
 	const workflow = workflowOf(HINTS_WORKFLOW, [
 		node('Start'),
-		{ ...input, parameters: { ...input.parameters, jsonOutput: JSON.stringify({ contacts: HINTS_CONTACTS.map((id) => ({ id })) }) } },
-		{ name: 'One item per contact', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [440, 0], parameters: { fieldToSplitOut: 'contacts', options: {} } },
-		{ ...node('Archive Contact'), position: [660, 0], onError: 'continueRegularOutput', retryOnFail: true },
+		{
+			...input,
+			parameters: {
+				...input.parameters,
+				jsonOutput: JSON.stringify({ contacts: HINTS_CONTACTS.map((id) => ({ id })) }),
+			},
+		},
+		{
+			name: 'One item per contact',
+			type: 'n8n-nodes-base.splitOut',
+			typeVersion: 1,
+			position: [440, 0],
+			parameters: { fieldToSplitOut: 'contacts', options: {} },
+		},
+		{
+			...node('Archive Contact'),
+			position: [660, 0],
+			onError: 'continueRegularOutput',
+			retryOnFail: true,
+		},
 	]);
-	return { ...workflow, name: 'Outreach: execution hints (e2e)', versionId: '5d0c3a6e-2f4b-4f7e-9a51-0e6f2b8c7d11' };
+	return {
+		...workflow,
+		name: 'Outreach: execution hints (e2e)',
+		versionId: '5d0c3a6e-2f4b-4f7e-9a51-0e6f2b8c7d11',
+	};
 }
 
 describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
@@ -81,18 +141,26 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 	let context: BrowserContext;
 
 	async function newPage(theme: 'light' | 'dark'): Promise<{ page: Page; icons: Response[] }> {
-		context = await signedInContext(browser(), n8n.server, { viewport: { width: 1440, height: 900 }, colorScheme: theme });
-		await context.addInitScript({ content: `localStorage.setItem('N8N_THEME', ${JSON.stringify(theme)});` });
+		context = await signedInContext(browser(), n8n.server, {
+			viewport: { width: 1440, height: 900 },
+			colorScheme: theme,
+		});
+		await context.addInitScript({
+			content: `localStorage.setItem('N8N_THEME', ${JSON.stringify(theme)});`,
+		});
 		const page = await context.newPage();
 		const icons: Response[] = [];
 		page.on('response', (response) => {
-			if (response.url().includes(PACKAGE_NAME) && response.url().endsWith('.svg')) icons.push(response);
+			if (response.url().includes(PACKAGE_NAME) && response.url().endsWith('.svg'))
+				icons.push(response);
 		});
 		return { page, icons };
 	}
 
 	test('on n8n 2.x the running server offers the node as an AI tool', async () => {
-		const response = await fetch(`${n8n.server.url}/types/nodes.json`, { headers: { cookie: n8n.server.cookie } });
+		const response = await fetch(`${n8n.server.url}/types/nodes.json`, {
+			headers: { cookie: n8n.server.cookie },
+		});
 		expect(response.status).toBe(200);
 		const types = (await response.json()) as Array<{ name: string }>;
 		const names = types.map((type) => type.name);
@@ -100,18 +168,21 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 		expect(names).toContain(`${PACKAGE_NAME}.outreachSequencesTool`);
 	});
 
-	test.each(PANELS)('$shot: the parameter panel renders its fields, with the node icon', async (panel) => {
-		const { page, icons } = await newPage('light');
-		await openNode(page, n8n.server, panel.workflow, panel.node);
-		const ndv = page.locator('[data-test-id="ndv"]');
-		for (const label of panel.labels) {
-			await expect(ndv.getByText(label, { exact: true }).first().isVisible()).resolves.toBe(true);
-		}
-		await page.screenshot({ path: screenshotPath(`operation-${panel.shot}`) });
-		expect(icons.length).toBeGreaterThan(0);
-		for (const icon of icons) expect(icon.status()).toBe(200);
-		await context.close();
-	});
+	test.each(PANELS)(
+		'$shot: the parameter panel renders its fields, with the node icon',
+		async (panel) => {
+			const { page, icons } = await newPage('light');
+			await openNode(page, n8n.server, panel.workflow, panel.node);
+			const ndv = page.locator('[data-test-id="ndv"]');
+			for (const label of panel.labels) {
+				await expect(ndv.getByText(label, { exact: true }).first().isVisible()).resolves.toBe(true);
+			}
+			await page.screenshot({ path: screenshotPath(`operation-${panel.shot}`) });
+			expect(icons.length).toBeGreaterThan(0);
+			for (const icon of icons) expect(icon.status()).toBe(200);
+			await context.close();
+		},
+	);
 
 	test.each(['light', 'dark'] as const)('the node icon loads in the %s theme', async (theme) => {
 		const { page, icons } = await newPage(theme);
@@ -138,15 +209,27 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 		// Opening a saved credential runs its test.
 		const dialog = await openCredential(page, GOOD);
 		await dialog.getByText('Connection tested successfully').waitFor({ timeout: 30_000 });
-		await expect(dialog.getByText(/^API Key/).first().isVisible()).resolves.toBe(true);
-		await expect(dialog.getByText(/^Base URL/).first().isVisible()).resolves.toBe(true);
+		await expect(
+			dialog
+				.getByText(/^API Key/)
+				.first()
+				.isVisible(),
+		).resolves.toBe(true);
+		await expect(
+			dialog
+				.getByText(/^Base URL/)
+				.first()
+				.isVisible(),
+		).resolves.toBe(true);
 		const secret = dialog.locator('input[type="password"]');
 		await expect(secret.count()).resolves.toBe(1);
 		await expect(secret.inputValue()).resolves.not.toContain(sandbox().apiKey);
 		await expect(dialog.locator(`input[value="${sandbox().url}"]`).count()).resolves.toBe(1);
 		await page.screenshot({ path: screenshotPath('credential-form-good-key') });
 		const requests = await sandbox().requests();
-		expect(requests.map((request) => `${request.method} ${request.url}`)).toContain('GET /v1/use_cases/n8n-credential-test');
+		expect(requests.map((request) => `${request.method} ${request.url}`)).toContain(
+			'GET /v1/use_cases/n8n-credential-test',
+		);
 		await context.close();
 	});
 
@@ -170,33 +253,44 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 			sentence: () => SAYS.refused(refusedUrl),
 			reaches: false,
 		},
-	])('the credential test says what went wrong in a sentence: $shot', async ({ id, shot, sentence, reaches }) => {
-		await sandbox().reset();
-		const { page } = await newPage('light');
-		const dialog = await openCredential(page, id);
-		await dialog.getByText(/Couldn.t connect with these settings/).waitFor({ timeout: 30_000 });
-		await dialog.getByText('More details').click();
-		const shown = dialog.getByText(sentence(), { exact: true });
-		await shown.waitFor();
-		await expect(shown.isVisible()).resolves.toBe(true);
-		await page.screenshot({ path: screenshotPath(shot) });
-		const requests = (await sandbox().requests()).map((request) => `${request.method} ${request.url}`);
-		expect(requests).toEqual(reaches ? ['GET /v1/use_cases/n8n-credential-test'] : []);
-		await context.close();
-	});
+	])(
+		'the credential test says what went wrong in a sentence: $shot',
+		async ({ id, shot, sentence, reaches }) => {
+			await sandbox().reset();
+			const { page } = await newPage('light');
+			const dialog = await openCredential(page, id);
+			await dialog.getByText(/Couldn.t connect with these settings/).waitFor({ timeout: 30_000 });
+			await dialog.getByText('More details').click();
+			const shown = dialog.getByText(sentence(), { exact: true });
+			await shown.waitFor();
+			await expect(shown.isVisible()).resolves.toBe(true);
+			await page.screenshot({ path: screenshotPath(shot) });
+			const requests = (await sandbox().requests()).map(
+				(request) => `${request.method} ${request.url}`,
+			);
+			expect(requests).toEqual(reaches ? ['GET /v1/use_cases/n8n-credential-test'] : []);
+			await context.close();
+		},
+	);
 
 	test('Execute workflow on an example runs the node against the sandbox, as the README tells users to do', async () => {
 		await sandbox().reset();
 		const { page } = await newPage('light');
 		await page.goto(`${n8n.server.url}/workflow/outreach-get-use-case`);
-		await page.locator('[data-test-id="canvas-node"][data-node-name="Get Use Case"]').waitFor({ timeout: 60_000 });
+		await page
+			.locator('[data-test-id="canvas-node"][data-node-name="Get Use Case"]')
+			.waitFor({ timeout: 60_000 });
 		await page.locator('[data-test-id="execute-workflow-button"]').click();
 		await page
-			.locator('[data-test-id="canvas-node"][data-node-name="Get Use Case"] [data-test-id="canvas-node-status-success"]')
+			.locator(
+				'[data-test-id="canvas-node"][data-node-name="Get Use Case"] [data-test-id="canvas-node-status-success"]',
+			)
 			.waitFor({ timeout: 60_000 });
 		await page.screenshot({ path: screenshotPath('example-executed') });
 		const requests = await sandbox().requests();
-		expect(requests.map((request) => `${request.method} ${request.url}`)).toEqual(['GET /v1/use_cases/uc-1']);
+		expect(requests.map((request) => `${request.method} ${request.url}`)).toEqual([
+			'GET /v1/use_cases/uc-1',
+		]);
 		expect(requests[0].headers['x-api-key']).toBe(sandbox().apiKey);
 		await context.close();
 	});
@@ -206,15 +300,21 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 		const { page } = await newPage('light');
 		await page.setViewportSize({ width: 1400, height: 900 });
 		await page.goto(`${n8n.server.url}/workflow/${HINTS_WORKFLOW}`);
-		const canvasNode = page.locator('[data-test-id="canvas-node"][data-node-name="Archive Contact"]');
+		const canvasNode = page.locator(
+			'[data-test-id="canvas-node"][data-node-name="Archive Contact"]',
+		);
 		await canvasNode.waitFor({ timeout: 60_000 });
 		await page.locator('[data-test-id="execute-workflow-button"]').click();
 		// On Error › Continue: the run succeeds, with the failed item as an output item.
-		await canvasNode.locator('[data-test-id="canvas-node-status-success"]').waitFor({ timeout: 60_000 });
+		await canvasNode
+			.locator('[data-test-id="canvas-node-status-success"]')
+			.waitFor({ timeout: 60_000 });
 		await canvasNode.dblclick();
 		const output = page.locator('[data-test-id="output-panel"]');
 		await output.waitFor();
-		const retry = output.locator('[data-test-id="node-hint"]').filter({ hasText: 'Retry On Fail is on for this node' });
+		const retry = output
+			.locator('[data-test-id="node-hint"]')
+			.filter({ hasText: 'Retry On Fail is on for this node' });
 		const failed = output.locator('[data-test-id="node-hint"]').filter({
 			hasText: `${HINTS_FAILED} of ${HINTS_CONTACTS.length} items failed`,
 		});
@@ -222,27 +322,38 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 		await failed.waitFor();
 		await expect(retry.isVisible()).resolves.toBe(true);
 		await expect(failed.isVisible()).resolves.toBe(true);
-		await expect(failed.innerText()).resolves.toContain('refused by the service, which did not act on it');
+		await expect(failed.innerText()).resolves.toContain(
+			'refused by the service, which did not act on it',
+		);
 		// The table takes its columns from the first item only; JSON shows both items as they are.
 		await page.screenshot({ path: screenshotPath('execution-hints-table') });
-		await output.locator('[data-test-id="ndv-run-data-display-mode"]').getByText('JSON', { exact: true }).click();
+		await output
+			.locator('[data-test-id="ndv-run-data-display-mode"]')
+			.getByText('JSON', { exact: true })
+			.click();
 		await output.locator('[data-test-id="ndv-json-actions"]').waitFor();
 		await expect(output.innerText()).resolves.toMatch(/"outcome":\s*"notActed"/);
 		// The "Workflow executed successfully" toast covers the output pane's corner: close it if it is still up.
 		const toast = page.getByRole('alert').filter({ hasText: 'Workflow executed successfully' });
-		await toast.locator('.el-notification__closeBtn').click({ timeout: 5_000 }).catch(() => undefined);
+		await toast
+			.locator('.el-notification__closeBtn')
+			.click({ timeout: 5_000 })
+			.catch(() => undefined);
 		await toast.waitFor({ state: 'hidden' });
 		const shot = screenshotPath('execution-hints');
 		await page.screenshot({ path: shot });
 		// README's picture is refreshed on request only, so a test run leaves the working tree as it was.
-		if (process.env.UPDATE_DOCS_SCREENSHOTS === '1') copyFileSync(shot, path.join(ROOT, 'docs', 'execution-hints.png'));
+		if (process.env.UPDATE_DOCS_SCREENSHOTS === '1')
+			copyFileSync(shot, path.join(ROOT, 'docs', 'execution-hints.png'));
 		// What the warning is about: with On Error › Continue, n8n retries the whole node when
 		// its first output item has an `error`. The failed contact went out Max Tries (3) times;
 		// the one archived the first time came from the record in the later tries.
 		const requests = await sandbox().requests();
 		const [failedContact, ...archived] = HINTS_CONTACTS;
 		expect(requests.map((request) => `${request.method} ${request.url}`).sort()).toEqual(
-			[...Array<string>(3).fill(failedContact), ...archived].map((id) => `POST /v1/contacts/${id}/archive`).sort(),
+			[...Array<string>(3).fill(failedContact), ...archived]
+				.map((id) => `POST /v1/contacts/${id}/archive`)
+				.sort(),
 		);
 		await context.close();
 	});

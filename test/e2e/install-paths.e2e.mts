@@ -13,20 +13,33 @@ import type { AddressInfo } from 'node:net';
 import { TEST_API_KEYS } from '../harness/keys.mts';
 import { N8N_CURRENT, N8N_MAINTAINED, outputsOf } from './harness/n8n.mts';
 import { useN8n, useSandbox } from './harness/stage.mts';
-import { MANUAL_TRIGGER, outreachCredential, outreachNode, workflowOf, type WorkflowNode } from './harness/workflows.mts';
+import {
+	MANUAL_TRIGGER,
+	outreachCredential,
+	outreachNode,
+	workflowOf,
+	type WorkflowNode,
+} from './harness/workflows.mts';
 
 const OURS = 'Get Use Case';
 const HTTP = 'HTTP Request';
 
 /** Manual Trigger → one node, with `credential` as its Outreach Sequences API credential. */
-const workflow = (id: string, node: WorkflowNode, credential: string) => workflowOf(id, [MANUAL_TRIGGER, { ...node, credentials: outreachCredential(credential) }]);
+const workflow = (id: string, node: WorkflowNode, credential: string) =>
+	workflowOf(id, [MANUAL_TRIGGER, { ...node, credentials: outreachCredential(credential) }]);
 
 const ours = outreachNode(OURS, { resource: 'useCase', operation: 'get', useCaseId: 'uc-1' });
 const httpRequest = (url: string): WorkflowNode => ({
 	name: HTTP,
 	type: 'n8n-nodes-base.httpRequest',
 	typeVersion: 4.2,
-	parameters: { method: 'GET', url, authentication: 'predefinedCredentialType', nodeCredentialType: 'outreachSequencesApi', options: {} },
+	parameters: {
+		method: 'GET',
+		url,
+		authentication: 'predefinedCredentialType',
+		nodeCredentialType: 'outreachSequencesApi',
+		options: {},
+	},
 });
 
 /** A forward proxy for plain-HTTP requests: records each one (method, absolute URL, whether it carried the key) and passes it on. */
@@ -36,7 +49,13 @@ async function startProxy(): Promise<{ url: string; seen: string[]; close: () =>
 		seen.push(`${req.method} ${req.url} key:${req.headers['x-api-key'] ? 'yes' : 'no'}`);
 		const target = new URL(req.url ?? '');
 		const upstream = http.request(
-			{ host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: req.method, headers: req.headers },
+			{
+				host: target.hostname,
+				port: target.port,
+				path: `${target.pathname}${target.search}`,
+				method: req.method,
+				headers: req.headers,
+			},
 			(answer) => {
 				res.writeHead(answer.statusCode ?? 502, answer.headers);
 				answer.pipe(res);
@@ -46,7 +65,11 @@ async function startProxy(): Promise<{ url: string; seen: string[]; close: () =>
 		req.pipe(upstream);
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, close: () => server.close() };
+	return {
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		seen,
+		close: () => server.close(),
+	};
 }
 
 describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: install paths', (version) => {
@@ -59,12 +82,25 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: install paths', (version) 
 			run: 'cli',
 			credentials: [
 				{ id: 'pathsOpen', name: 'pathsOpen', type: 'outreachSequencesApi', data },
-				{ id: 'pathsRestricted', name: 'pathsRestricted', type: 'outreachSequencesApi', data: { ...data, allowedHttpRequestDomains: 'domains', allowedDomains: 'api.example.com' } },
+				{
+					id: 'pathsRestricted',
+					name: 'pathsRestricted',
+					type: 'outreachSequencesApi',
+					data: {
+						...data,
+						allowedHttpRequestDomains: 'domains',
+						allowedDomains: 'api.example.com',
+					},
+				},
 			],
 			workflows: [
 				workflow('pathsOurs', ours, 'pathsOpen'),
 				workflow('pathsHttp', httpRequest(`${sandbox().url}/v1/use_cases/uc-1`), 'pathsOpen'),
-				workflow('pathsHttpRestricted', httpRequest(`${sandbox().url}/v1/use_cases/uc-1`), 'pathsRestricted'),
+				workflow(
+					'pathsHttpRestricted',
+					httpRequest(`${sandbox().url}/v1/use_cases/uc-1`),
+					'pathsRestricted',
+				),
 				workflow('pathsOursRestricted', ours, 'pathsRestricted'),
 			],
 		};
@@ -81,7 +117,9 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: install paths', (version) 
 		expect(run.error).toBeUndefined();
 		const [[item]] = outputsOf(run, HTTP);
 		expect(item.json).toMatchObject({ id: 'uc-1', title: 'Book a demo' });
-		expect(requests.map((request) => [request.method, request.url, request.headers['x-api-key']])).toEqual([['GET', '/v1/use_cases/uc-1', sandbox().apiKey]]);
+		expect(
+			requests.map((request) => [request.method, request.url, request.headers['x-api-key']]),
+		).toEqual([['GET', '/v1/use_cases/uc-1', sandbox().apiKey]]);
 	});
 
 	if (version !== N8N_CURRENT) return;
@@ -103,12 +141,25 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: install paths', (version) 
 	});
 
 	test.each([
-		{ label: 'HTTP_PROXY: every request goes through the proxy, with the key', noProxy: '', through: true },
-		{ label: 'NO_PROXY naming the service: the proxy is bypassed', noProxy: '127.0.0.1', through: false },
+		{
+			label: 'HTTP_PROXY: every request goes through the proxy, with the key',
+			noProxy: '',
+			through: true,
+		},
+		{
+			label: 'NO_PROXY naming the service: the proxy is bypassed',
+			noProxy: '127.0.0.1',
+			through: false,
+		},
 	])('behind a proxy, $label', async ({ noProxy, through }) => {
 		const proxy = await startProxy();
 		try {
-			const { run, requests } = await execute('pathsOurs', { HTTP_PROXY: proxy.url, http_proxy: proxy.url, NO_PROXY: noProxy, no_proxy: noProxy });
+			const { run, requests } = await execute('pathsOurs', {
+				HTTP_PROXY: proxy.url,
+				http_proxy: proxy.url,
+				NO_PROXY: noProxy,
+				no_proxy: noProxy,
+			});
 			expect(run.error).toBeUndefined();
 			const [[item]] = outputsOf(run, OURS);
 			expect(item.json).toMatchObject({ id: 'uc-1' });

@@ -9,7 +9,18 @@ import path from 'node:path';
 
 import { ARTIFACTS, ROOT } from './harness/n8n.mts';
 import { recordLog } from './harness/logs.mts';
-import { cloneProject, descendants, diskMb, newcomerEnv, olderNodeDir, portIsFree, runCommand, statusOf, stillRunning, until } from './harness/clone.mts';
+import {
+	cloneProject,
+	descendants,
+	diskMb,
+	newcomerEnv,
+	olderNodeDir,
+	portIsFree,
+	runCommand,
+	statusOf,
+	stillRunning,
+	until,
+} from './harness/clone.mts';
 
 /** The shell commands of the code block of README › Try it without an account, comments left out. */
 function quickStartCommands(): string[] {
@@ -35,7 +46,10 @@ function npmConfigWarnings(output: string): number {
 }
 
 const commands = quickStartCommands();
-const report: Record<string, unknown> = { commands, node: execFileSync(path.join(olderNodeDir(), 'node'), ['--version'], { encoding: 'utf8' }).trim() };
+const report: Record<string, unknown> = {
+	commands,
+	node: execFileSync(path.join(olderNodeDir(), 'node'), ['--version'], { encoding: 'utf8' }).trim(),
+};
 const minutes = (ms: number) => Math.round(ms / 600) / 100;
 
 describe('a new user: a fresh clone and the two commands of README › Try it without an account', () => {
@@ -57,15 +71,21 @@ describe('a new user: a fresh clone and the two commands of README › Try it wi
 	test("a contributor's shell, as .ci/run starts: `source scripts/node24.sh` under set -euo pipefail fetches Node 24 and prints nothing a shell would run but exports", () => {
 		// A clone of its own: the one above has Node 24 once npm start ran.
 		const fresh = cloneProject();
-		const script = 'set -euo pipefail; source scripts/node24.sh; node --version; node scripts/dev.mjs --env 2>/dev/null';
-		const result = spawnSync('bash', ['-c', script], { cwd: fresh, env: newcomerEnv(), encoding: 'utf8' });
+		const script =
+			'set -euo pipefail; source scripts/node24.sh; node --version; node scripts/dev.mjs --env 2>/dev/null';
+		const result = spawnSync('bash', ['-c', script], {
+			cwd: fresh,
+			env: newcomerEnv(),
+			encoding: 'utf8',
+		});
 		const [version, ...exports] = result.stdout.trim().split('\n');
 		report.sourceNode24 = { exitCode: result.status, version };
 		expect([result.status, result.stderr.slice(-1000)]).toEqual([0, expect.anything()]);
 		expect(result.stderr).toContain('Fetching Node 24');
 		expect(version).toMatch(/^v24\./);
 		// Fetched now, the shell has Node 24 first: nothing left to export but npm's settings.
-		for (const line of exports) expect(line).toMatch(/^(export [A-Za-z_]+='[^']*'|unset npm_config_nodedir)$/);
+		for (const line of exports)
+			expect(line).toMatch(/^(export [A-Za-z_]+='[^']*'|unset npm_config_nodedir)$/);
 		rmSync(path.dirname(fresh), { recursive: true, force: true });
 	});
 
@@ -82,7 +102,9 @@ describe('a new user: a fresh clone and the two commands of README › Try it wi
 				await until(
 					async () =>
 						(await statusOf('http://localhost:5678/healthz/readiness')) === 200 &&
-						(await statusOf('http://127.0.0.1:4010/v1/use_cases/uc-1', { headers: { 'X-API-Key': 'sandbox-key-0123456789' } })) === 200 &&
+						(await statusOf('http://127.0.0.1:4010/v1/use_cases/uc-1', {
+							headers: { 'X-API-Key': 'sandbox-key-0123456789' },
+						})) === 200 &&
 						// The MCP Server Trigger's URL is registered: without a token it refuses, it does not 404.
 						(await statusOf('http://localhost:5678/mcp/outreach', { method: 'POST' })) === 403 &&
 						demo.output().includes('Ctrl-C stops n8n and the sandbox'),
@@ -97,9 +119,15 @@ describe('a new user: a fresh clone and the two commands of README › Try it wi
 				const stopAsked = Date.now();
 				demo.child.kill('SIGINT');
 				const { code, signal } = await demo.exited;
-				report.start = { ...(report.start as object), exitCode: code, signal, stoppedInSeconds: Math.round((Date.now() - stopAsked) / 1000) };
+				report.start = {
+					...(report.start as object),
+					exitCode: code,
+					signal,
+					stoppedInSeconds: Math.round((Date.now() - stopAsked) / 1000),
+				};
 				expect(stillRunning(processes)).toEqual([]);
-				for (const port of [5678, 5679, 4010]) expect([port, await portIsFree(port)]).toEqual([port, true]);
+				for (const port of [5678, 5679, 4010])
+					expect([port, await portIsFree(port)]).toEqual([port, true]);
 				expect(demo.output()).toContain('Fetching Node 24');
 				expect(demo.output()).toContain('Installing them with npm ci');
 				expect(npmConfigWarnings(demo.output())).toBeLessThanOrEqual(1);
@@ -118,9 +146,15 @@ describe('a new user: a fresh clone and the two commands of README › Try it wi
 			const tests = runCommand(commands[1], clone, newcomerEnv());
 			const { code } = await tests.exited;
 			recordLog('newcomer-test', tests.output());
-			report.test = { exitCode: code, minutes: minutes(Date.now() - started), summary: /Tests:.*$/m.exec(tests.output())?.[0] };
+			report.test = {
+				exitCode: code,
+				minutes: minutes(Date.now() - started),
+				summary: /Tests:.*$/m.exec(tests.output())?.[0],
+			};
 			expect([code, tests.output().slice(-2000)]).toEqual([0, expect.anything()]);
-			expect(tests.output()).toMatch(/Skipped: the check of the output schemas against the service's contract, as \.\.\/shared\/api-contract\.md is not there/);
+			expect(tests.output()).toMatch(
+				/Skipped: the check of the output schemas against the service's contract, as \.\.\/shared\/api-contract\.md is not there/,
+			);
 			expect(tests.output()).toMatch(/Tests: +1 skipped, \d+ passed/);
 			expect(npmConfigWarnings(tests.output())).toBeLessThanOrEqual(1);
 		},

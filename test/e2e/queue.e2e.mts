@@ -36,14 +36,24 @@ describe(`n8n ${N8N_CURRENT} in queue mode, with two workers`, () => {
 		run: 'queue',
 		workers: 2,
 		sandbox: sandbox(),
-		credentials: [{ id: 'outreachMcpToken', name: 'MCP client token', type: 'httpBearerAuth', data: { token: MCP_TOKEN } }],
+		credentials: [
+			{
+				id: 'outreachMcpToken',
+				name: 'MCP client token',
+				type: 'httpBearerAuth',
+				data: { token: MCP_TOKEN },
+			},
+		],
 		workflows: [WORKFLOW, MCP_EXAMPLE, BURST_WORKFLOW],
 		publish: ['outreach-queue-webhook', 'outreach-burst-webhook', 'outreach-mcp-server'],
 		ready: ['/mcp/outreach'],
 	}));
 	const url = () => n8n.server.url;
 	const workers = () => n8n.workers;
-	const workerLogs = () => workers().map((worker) => worker.log()).join('\n');
+	const workerLogs = () =>
+		workers()
+			.map((worker) => worker.log())
+			.join('\n');
 
 	test('a webhook-triggered workflow runs the node on a worker and answers with the sandbox’s data', async () => {
 		await sandbox().reset();
@@ -53,7 +63,9 @@ describe(`n8n ${N8N_CURRENT} in queue mode, with two workers`, () => {
 		expect(JSON.parse(body)).toEqual(await sandbox().record('useCases', 'uc-2'));
 
 		const requests = await sandbox().requests();
-		expect(requests.map((request) => `${request.method} ${request.url}`)).toEqual(['GET /v1/use_cases/uc-2']);
+		expect(requests.map((request) => `${request.method} ${request.url}`)).toEqual([
+			'GET /v1/use_cases/uc-2',
+		]);
 		expect(requests[0].headers['x-api-key']).toBe(sandbox().apiKey);
 
 		// A worker, not main, ran it.
@@ -64,25 +76,44 @@ describe(`n8n ${N8N_CURRENT} in queue mode, with two workers`, () => {
 
 	test('the MCP example: a client on main lists the four tools; the worker runs the calls; a 404 is an error result (isError)', async () => {
 		const client = new Client({ name: 'outreach-e2e-queue', version: '1.0.0' });
-		await client.connect(new StreamableHTTPClientTransport(new URL(`${url()}/mcp/outreach`), { requestInit: { headers: { Authorization: `Bearer ${MCP_TOKEN}` } } }));
+		await client.connect(
+			new StreamableHTTPClientTransport(new URL(`${url()}/mcp/outreach`), {
+				requestInit: { headers: { Authorization: `Bearer ${MCP_TOKEN}` } },
+			}),
+		);
 		try {
 			const { tools } = await client.listTools();
-			expect(tools.map((tool) => tool.name).sort()).toEqual(['Archive_Contact', 'Archive_Contact_List', 'Create_Sequence', 'Get_Use_Case']);
+			expect(tools.map((tool) => tool.name).sort()).toEqual([
+				'Archive_Contact',
+				'Archive_Contact_List',
+				'Create_Sequence',
+				'Get_Use_Case',
+			]);
 
 			await sandbox().reset();
-			const found = (await client.callTool({ name: 'Get_Use_Case', arguments: { useCaseId: 'uc-2' } })) as McpToolResult;
+			const found = (await client.callTool({
+				name: 'Get_Use_Case',
+				arguments: { useCaseId: 'uc-2' },
+			})) as McpToolResult;
 			expect(found.isError).toBeFalsy();
-			expect(JSON.parse(found.content[0].text!)).toEqual([await sandbox().record('useCases', 'uc-2')]);
+			expect(JSON.parse(found.content[0].text!)).toEqual([
+				await sandbox().record('useCases', 'uc-2'),
+			]);
 
 			await sandbox().reset();
-			const missing = (await client.callTool({ name: 'Get_Use_Case', arguments: { useCaseId: 'zz-404' } })) as McpToolResult;
+			const missing = (await client.callTool({
+				name: 'Get_Use_Case',
+				arguments: { useCaseId: 'zz-404' },
+			})) as McpToolResult;
 			expect(missing.isError).toBe(true);
 			// In queue mode n8n's worker sends the thrown error as JSON: {"error":{"message":…,"name":…}}.
 			const { error } = JSON.parse(missing.content[0].text!) as { error: { message: string } };
 			expect(error.message).toBe('Use case "zz-404" was not found (HTTP 404): Resource not found');
 			expect(workerLogs()).toMatch(/Tool call failed for MCP Trigger/);
 			const requests = await sandbox().requests();
-			expect(requests.map((request) => `${request.method} ${request.url} ${request.status}`)).toEqual(['GET /v1/use_cases/zz-404 404']);
+			expect(
+				requests.map((request) => `${request.method} ${request.url} ${request.status}`),
+			).toEqual(['GET /v1/use_cases/zz-404 404']);
 		} finally {
 			await client.close();
 		}
@@ -91,11 +122,16 @@ describe(`n8n ${N8N_CURRENT} in queue mode, with two workers`, () => {
 	test(`a burst of ${EVENTS} events shared by both workers against one limit of ${RATE} per second: nothing lost, nothing archived twice`, async () => {
 		await sandbox().reset();
 		await sandbox().setRateLimit({ rate: RATE, burst: RATE, retryAfter: 'seconds' });
-		const before = workers().map((worker) => (worker.log().match(/Worker finished execution/g) ?? []).length);
+		const before = workers().map(
+			(worker) => (worker.log().match(/Worker finished execution/g) ?? []).length,
+		);
 		const { answers, seconds } = await postBurst(`${url()}/webhook/outreach-burst`, EVENTS);
 		await sandbox().setRateLimit(undefined);
 		const { archived, ...outcome } = burstOutcome(answers, await sandbox().requests());
-		const ranOnEach = workers().map((worker, index) => (worker.log().match(/Worker finished execution/g) ?? []).length - before[index]);
+		const ranOnEach = workers().map(
+			(worker, index) =>
+				(worker.log().match(/Worker finished execution/g) ?? []).length - before[index],
+		);
 		const result = {
 			events: EVENTS,
 			rate: RATE,

@@ -8,7 +8,12 @@ import { TEST_API_KEYS } from '../harness/keys.mts';
 import type { RecordedRequest, SandboxProcess } from '../harness/sandbox.mts';
 import { N8N_CURRENT, N8N_MAINTAINED } from './harness/n8n.mts';
 import { SANDBOX_CREDENTIAL_ID, useN8n, useSandbox, type N8n } from './harness/stage.mts';
-import { outreachCredential, outreachNode, webhookTrigger, workflowOf } from './harness/workflows.mts';
+import {
+	outreachCredential,
+	outreachNode,
+	webhookTrigger,
+	workflowOf,
+} from './harness/workflows.mts';
 
 const STOP = 'outreach-rerun-stop';
 const RETRY_ON_FAIL = 'outreach-rerun-retry-on-fail';
@@ -17,18 +22,39 @@ const RETRY_ON_FAIL = 'outreach-rerun-retry-on-fail';
 function createsWhatTheEventLists(id: string, settings: Record<string, unknown> = {}) {
 	return workflowOf(id, [
 		webhookTrigger(id, { responseData: 'allEntries' }),
-		{ name: 'Split Out', type: 'n8n-nodes-base.splitOut', typeVersion: 1, parameters: { fieldToSplitOut: 'body.names', include: 'noOtherFields', options: {} } },
-		outreachNode('Create Sequence', { resource: 'sequence', operation: 'create', name: '={{ $json.name }}' }, { credentials: outreachCredential(SANDBOX_CREDENTIAL_ID, 'Outreach sandbox'), ...settings }),
+		{
+			name: 'Split Out',
+			type: 'n8n-nodes-base.splitOut',
+			typeVersion: 1,
+			parameters: { fieldToSplitOut: 'body.names', include: 'noOtherFields', options: {} },
+		},
+		outreachNode(
+			'Create Sequence',
+			{ resource: 'sequence', operation: 'create', name: '={{ $json.name }}' },
+			{ credentials: outreachCredential(SANDBOX_CREDENTIAL_ID, 'Outreach sandbox'), ...settings },
+		),
 	]);
 }
 
-const names = (count: number) => Array.from({ length: count }, (_, index) => ({ name: `S${index + 1}` }));
+const names = (count: number) =>
+	Array.from({ length: count }, (_, index) => ({ name: `S${index + 1}` }));
 const nameOf = (request: RecordedRequest) => (JSON.parse(request.body) as { name: string }).name;
 
 /** A create of `name` answered 500 once, before the service wrote it. */
-const failsOnceBeforeWriting = (name: string) => ({ method: 'POST', pathPrefix: '/v1/sequences', bodyContains: `"name":"${name}"`, status: 500, body: { message: 'gateway' }, times: 1 });
+const failsOnceBeforeWriting = (name: string) => ({
+	method: 'POST',
+	pathPrefix: '/v1/sequences',
+	bodyContains: `"name":"${name}"`,
+	status: 500,
+	body: { message: 'gateway' },
+	times: 1,
+});
 
-async function post(n8n: N8n, path: string, count: number): Promise<{ status: number; body: unknown }> {
+async function post(
+	n8n: N8n,
+	path: string,
+	count: number,
+): Promise<{ status: number; body: unknown }> {
 	const response = await fetch(`${n8n.server.url}/webhook/${path}`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
@@ -40,8 +66,14 @@ async function post(n8n: N8n, path: string, count: number): Promise<{ status: nu
 /** The sandbox holds each name once, and the sequences it holds are the ones listed. */
 async function expectEachCreatedOnce(sandbox: SandboxProcess, count: number): Promise<void> {
 	expect(await sandbox.summary()).toMatchObject({ sequencesCreated: count, duplicateNames: 0 });
-	const created = (await sandbox.requests()).filter((request) => request.status === 201).map(nameOf);
-	expect(created.sort()).toEqual(names(count).map((item) => item.name).sort());
+	const created = (await sandbox.requests())
+		.filter((request) => request.status === 201)
+		.map(nameOf);
+	expect(created.sort()).toEqual(
+		names(count)
+			.map((item) => item.name)
+			.sort(),
+	);
 }
 
 /** Under Stop, the 24th of 40 creates fails once before it is written; the execution fails. */
@@ -70,7 +102,14 @@ function suite(version: string, run: 'server' | 'queue') {
 		name: `re-runs-${run}-${version}`,
 		run,
 		sandbox: sandbox(),
-		workflows: [createsWhatTheEventLists(STOP), createsWhatTheEventLists(RETRY_ON_FAIL, { retryOnFail: true, maxTries: 3, waitBetweenTries: 100 })],
+		workflows: [
+			createsWhatTheEventLists(STOP),
+			createsWhatTheEventLists(RETRY_ON_FAIL, {
+				retryOnFail: true,
+				maxTries: 3,
+				waitBetweenTries: 100,
+			}),
+		],
 		publish: [STOP, RETRY_ON_FAIL],
 		ready: [`/webhook/${STOP}`, `/webhook/${RETRY_ON_FAIL}`],
 	}));
@@ -95,7 +134,8 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: n8n runs the node again', 
 		// The output is the service's answers, as a clean run would give them: each the sequence it holds.
 		const output = answer.body as Array<{ id: string; name: string }>;
 		expect(output.map((sequence) => sequence.name)).toEqual(names(24).map((item) => item.name));
-		for (const sequence of output) expect(await sandbox().record('sequences', sequence.id)).toEqual(sequence);
+		for (const sequence of output)
+			expect(await sandbox().record('sequences', sequence.id)).toEqual(sequence);
 	});
 
 	test('Stop: the error says how many sequences were created, and the IDs it names are the sandbox’s', async () => {
@@ -103,23 +143,31 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: n8n runs the node again', 
 		const { data } = await n8n.execution(id);
 		const created = (await sandbox().summary()).sequencesCreated;
 		const description = String(data.resultData.error?.description);
-		expect(description).toMatch(new RegExp(`^${created} of 40 sequences were created before item 24 failed\\. The service's answers are kept with this execution`));
+		expect(description).toMatch(
+			new RegExp(
+				`^${created} of 40 sequences were created before item 24 failed\\. The service's answers are kept with this execution`,
+			),
+		);
 		const named = /IDs: (.*?)(?: and \d+ more)?\./.exec(description)?.[1].split(', ') ?? [];
 		expect(named).toHaveLength(Math.min(5, created));
-		for (const sequence of named) expect(await sandbox().record('sequences', sequence)).toMatchObject({ id: sequence });
+		for (const sequence of named)
+			expect(await sandbox().record('sequences', sequence)).toMatchObject({ id: sequence });
 	});
 
-	test.each([false, true])('Executions › Retry with loadWorkflow %s: the retry succeeds, and each sequence exists exactly once', async (loadWorkflow) => {
-		const id = await failedExecution(n8n, sandbox());
-		const retried = await retry(n8n, id, loadWorkflow);
-		expect(retried).toMatchObject({ status: 'success', mode: 'retry' });
-		await expectEachCreatedOnce(sandbox(), 40);
-		// Only the item that failed went out twice: the record answered the rest.
-		const sent = (await sandbox().requests()).map(nameOf);
-		expect(sent.filter((name) => name === 'S24')).toHaveLength(2);
-		expect(sent).toHaveLength(41);
-		expect(new Set(sent).size).toBe(40);
-	});
+	test.each([false, true])(
+		'Executions › Retry with loadWorkflow %s: the retry succeeds, and each sequence exists exactly once',
+		async (loadWorkflow) => {
+			const id = await failedExecution(n8n, sandbox());
+			const retried = await retry(n8n, id, loadWorkflow);
+			expect(retried).toMatchObject({ status: 'success', mode: 'retry' });
+			await expectEachCreatedOnce(sandbox(), 40);
+			// Only the item that failed went out twice: the record answered the rest.
+			const sent = (await sandbox().requests()).map(nameOf);
+			expect(sent.filter((name) => name === 'S24')).toHaveLength(2);
+			expect(sent).toHaveLength(41);
+			expect(new Set(sent).size).toBe(40);
+		},
+	);
 });
 
 describe(`n8n ${N8N_CURRENT} in queue mode: a retry runs on a worker`, () => {
@@ -130,6 +178,8 @@ describe(`n8n ${N8N_CURRENT} in queue mode: a retry runs on a worker`, () => {
 		const retried = await retry(n8n, id, false);
 		expect(retried).toMatchObject({ status: 'success', mode: 'retry' });
 		await expectEachCreatedOnce(sandbox(), 40);
-		expect(n8n.workers.map((worker) => worker.log()).join('\n')).toMatch(new RegExp(`Worker started execution ${retried.id}\\b`));
+		expect(n8n.workers.map((worker) => worker.log()).join('\n')).toMatch(
+			new RegExp(`Worker started execution ${retried.id}\\b`),
+		);
 	});
 });

@@ -15,7 +15,17 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { TEST_API_KEYS } from '../harness/keys.mts';
 import { recordLog } from './harness/logs.mts';
 import { freePort } from './harness/n8n.mts';
-import { cloneProject, descendants, newcomerEnv, portIsFree, runCommand, statusOf, stillRunning, until, type Command } from './harness/clone.mts';
+import {
+	cloneProject,
+	descendants,
+	newcomerEnv,
+	portIsFree,
+	runCommand,
+	statusOf,
+	stillRunning,
+	until,
+	type Command,
+} from './harness/clone.mts';
 
 const API_KEY = TEST_API_KEYS.start;
 const MCP_TOKEN = 'e2e-start-mcp-token-55d1';
@@ -43,10 +53,15 @@ describe('npm start survives mistakes', () => {
 	async function useCaseThroughMcp(id: string): Promise<string> {
 		const client = new Client({ name: 'e2e-start', version: '1.0.0' });
 		await client.connect(
-			new StreamableHTTPClientTransport(new URL(`${n8nUrl()}/mcp/outreach`), { requestInit: { headers: { Authorization: `Bearer ${MCP_TOKEN}` } } }),
+			new StreamableHTTPClientTransport(new URL(`${n8nUrl()}/mcp/outreach`), {
+				requestInit: { headers: { Authorization: `Bearer ${MCP_TOKEN}` } },
+			}),
 		);
 		try {
-			const result = (await client.callTool({ name: 'Get_Use_Case', arguments: { useCaseId: id } })) as { isError?: boolean; content: Array<{ text?: string }> };
+			const result = (await client.callTool({
+				name: 'Get_Use_Case',
+				arguments: { useCaseId: id },
+			})) as { isError?: boolean; content: Array<{ text?: string }> };
 			expect(result.isError).toBeFalsy();
 			return result.content[0]?.text ?? '';
 		} finally {
@@ -83,7 +98,9 @@ describe('npm start survives mistakes', () => {
 			expect(code).toBe(1);
 			expect(attempt.output()).toContain(`port ${ports.broker}, for n8n's task broker`);
 			expect(attempt.output()).toContain('set N8N_RUNNERS_BROKER_PORT to use another');
-			expect(attempt.output()).toContain('Another npm start, or another n8n, may be running. Nothing was changed.');
+			expect(attempt.output()).toContain(
+				'Another npm start, or another n8n, may be running. Nothing was changed.',
+			);
 			expect(attempt.output()).not.toContain(`port ${ports.n8n}`);
 			// Nothing was built, installed or imported.
 			expect(existsSync(path.join(clone, 'dist'))).toBe(false);
@@ -95,7 +112,11 @@ describe('npm start survives mistakes', () => {
 
 	/** Takes `port` on 127.0.0.1 once `start`'s output shows `line`, as another program would while npm start is busy. */
 	async function takePortWhen(command: Command, line: string, port: number): Promise<net.Server> {
-		await until(() => command.output().includes(line) || command.child.exitCode !== null, 10 * 60_000, () => command.output().slice(-2000));
+		await until(
+			() => command.output().includes(line) || command.child.exitCode !== null,
+			10 * 60_000,
+			() => command.output().slice(-2000),
+		);
 		expect(command.output()).toContain(line);
 		const blocker = net.createServer();
 		await new Promise<void>((resolve) => blocker.listen(port, '127.0.0.1', resolve));
@@ -136,8 +157,12 @@ describe('npm start survives mistakes', () => {
 		async () => {
 			// n8n takes seconds to reach its task broker: the port goes between the check and n8n's bind.
 			const output = await failsWithBrokerPortTaken('port-taken-by-n8n-start', '▸ Starting n8n');
-			expect(output).toContain(`✖ n8n stopped as it started. A port that npm start needs is taken by another program:\n  • port ${ports.broker}, for n8n's task broker`);
-			expect(output).toContain(`set N8N_RUNNERS_BROKER_PORT to use another, for example N8N_RUNNERS_BROKER_PORT=${ports.broker + 100} npm start`);
+			expect(output).toContain(
+				`✖ n8n stopped as it started. A port that npm start needs is taken by another program:\n  • port ${ports.broker}, for n8n's task broker`,
+			);
+			expect(output).toContain(
+				`set N8N_RUNNERS_BROKER_PORT to use another, for example N8N_RUNNERS_BROKER_PORT=${ports.broker + 100} npm start`,
+			);
 			expect(await portIsFree(ports.sandbox, '127.0.0.1')).toBe(true);
 			expect(await portIsFree(ports.n8n)).toBe(true);
 		},
@@ -146,13 +171,18 @@ describe('npm start survives mistakes', () => {
 
 	test('a wrong N8N_VERSION: it names the tested versions and leaves no half-made n8n install', async () => {
 		// The n8n installs in .cache/ (n8n-<version>, and while one is made, its .partial folder and lock).
-		const n8nInstalls = () => readdirSync(path.join(clone, '.cache')).filter((name) => name.startsWith('n8n')).sort();
+		const n8nInstalls = () =>
+			readdirSync(path.join(clone, '.cache'))
+				.filter((name) => name.startsWith('n8n'))
+				.sort();
 		const before = n8nInstalls();
 		expect(before).toContain('n8n-2.41.1');
 		const attempt = start('wrong-version', { N8N_VERSION: '9.9.9' });
 		const { code } = await attempt.exited;
 		expect(code).toBe(1);
-		expect(attempt.output()).toContain('There is no n8n 9.9.9 on the npm registry. Tested versions: 2.41.1 (the default), 1.123.81');
+		expect(attempt.output()).toContain(
+			'There is no n8n 9.9.9 on the npm registry. Tested versions: 2.41.1 (the default), 1.123.81',
+		);
 		expect(n8nInstalls()).toEqual(before);
 		expect(attempt.output()).not.toMatch(/^\s+at /m);
 	});
@@ -161,11 +191,17 @@ describe('npm start survives mistakes', () => {
 		'killed during its imports, then started again: the second start stops what the first left and works',
 		async () => {
 			const first = start('killed');
-			await until(() => first.output().includes('Importing the credentials'), 10 * 60_000, () => first.output().slice(-2000));
+			await until(
+				() => first.output().includes('Importing the credentials'),
+				10 * 60_000,
+				() => first.output().slice(-2000),
+			);
 			// `kill -9` of npm start's own processes (npm, the bootstrap, start.mts and the n8n import), at
 			// once, with no chance to clean up. The sandbox, which it started in a process group of its own, is left.
 			const processes = [first.child.pid!, ...descendants(first.child.pid!)];
-			const sandbox = processes.filter((pid) => stillRunning([pid]).join('').includes('sandbox/cli.mts'));
+			const sandbox = processes.filter((pid) =>
+				stillRunning([pid]).join('').includes('sandbox/cli.mts'),
+			);
 			expect(sandbox).toHaveLength(1);
 			for (const pid of processes.filter((candidate) => !sandbox.includes(candidate))) {
 				try {
@@ -179,14 +215,24 @@ describe('npm start survives mistakes', () => {
 			expect(await portIsFree(ports.sandbox, '127.0.0.1')).toBe(false);
 
 			running = start('restarted');
-			await until(() => ready(running!), 5 * 60_000, () => running!.output().slice(-3000));
+			await until(
+				() => ready(running!),
+				5 * 60_000,
+				() => running!.output().slice(-3000),
+			);
 			expect(running.output()).toContain('An earlier npm start');
 			// The key and token the user set are never echoed; the variable that holds them is named instead.
 			expect(running.output()).toContain('(API key: the SANDBOX_API_KEY you set)');
 			expect(running.output()).toContain('Authorization: Bearer the MCP_TOKEN you set');
-			for (const command of [first, running]) expect([command.output().includes(API_KEY), command.output().includes(MCP_TOKEN)]).toEqual([false, false]);
+			for (const command of [first, running])
+				expect([command.output().includes(API_KEY), command.output().includes(MCP_TOKEN)]).toEqual([
+					false,
+					false,
+				]);
 			expect(stillRunning(processes)).toEqual([]);
-			expect(JSON.parse(await useCaseThroughMcp('uc-1'))).toEqual([expect.objectContaining({ id: 'uc-1' })]);
+			expect(JSON.parse(await useCaseThroughMcp('uc-1'))).toEqual([
+				expect.objectContaining({ id: 'uc-1' }),
+			]);
 		},
 		15 * 60_000,
 	);
@@ -197,13 +243,23 @@ describe('npm start survives mistakes', () => {
 		const second = start('second');
 		const { code } = await second.exited;
 		expect(code).toBe(1);
-		expect(second.output()).toContain(`npm start is already running (process ${JSON.parse(state).pid}), with n8n at ${n8nUrl()}`);
+		expect(second.output()).toContain(
+			`npm start is already running (process ${JSON.parse(state).pid}), with n8n at ${n8nUrl()}`,
+		);
 		expect(second.output()).not.toContain('Importing');
 		expect(readFileSync(path.join(clone, '.n8n-local', 'start.json'), 'utf8')).toBe(state);
 		// The credential still points at the running sandbox: a call through it reaches the sandbox's record.
-		expect(JSON.parse(await useCaseThroughMcp('uc-2'))).toEqual([expect.objectContaining({ id: 'uc-2' })]);
-		const requests = (await (await fetch(`http://127.0.0.1:${ports.sandbox}/__sandbox/requests`)).json()) as { requests: Array<{ url: string; headers: Record<string, string> }> };
-		expect(requests.requests.filter((request) => request.url === '/v1/use_cases/uc-2').map((request) => request.headers['x-api-key'])).toEqual([API_KEY]);
+		expect(JSON.parse(await useCaseThroughMcp('uc-2'))).toEqual([
+			expect.objectContaining({ id: 'uc-2' }),
+		]);
+		const requests = (await (
+			await fetch(`http://127.0.0.1:${ports.sandbox}/__sandbox/requests`)
+		).json()) as { requests: Array<{ url: string; headers: Record<string, string> }> };
+		expect(
+			requests.requests
+				.filter((request) => request.url === '/v1/use_cases/uc-2')
+				.map((request) => request.headers['x-api-key']),
+		).toEqual([API_KEY]);
 	});
 
 	test('SIGINT to the npm process stops n8n, its task runners and the sandbox, and frees every port', async () => {
@@ -215,8 +271,12 @@ describe('npm start survives mistakes', () => {
 		const { code } = await command.exited;
 		expect(code).toBe(0);
 		expect(stillRunning(processes)).toEqual([]);
-		for (const port of [ports.n8n, ports.sandbox]) expect([port, await portIsFree(port)]).toEqual([port, true]);
-		expect([ports.broker, await portIsFree(ports.broker, '127.0.0.1')]).toEqual([ports.broker, true]);
+		for (const port of [ports.n8n, ports.sandbox])
+			expect([port, await portIsFree(port)]).toEqual([port, true]);
+		expect([ports.broker, await portIsFree(ports.broker, '127.0.0.1')]).toEqual([
+			ports.broker,
+			true,
+		]);
 		expect(existsSync(path.join(clone, '.n8n-local', 'start.json'))).toBe(false);
 		expect(await statusOf(`${n8nUrl()}/healthz`)).toBe(0);
 	});

@@ -4,7 +4,15 @@
 // copy's sandbox, which reads the copy's OpenAPI document.
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+	cpSync,
+	existsSync,
+	mkdtempSync,
+	readFileSync,
+	rmSync,
+	symlinkSync,
+	writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -18,7 +26,18 @@ import { TEST_API_KEYS } from '../harness/keys.mts';
 import { runFixture } from '../harness/workflows.mts';
 
 /** What the build and the sandbox need; dist/ is built anew. */
-const COPIED = ['package.json', 'package-lock.json', 'tsconfig.json', 'gulpfile.js', 'nodes', 'credentials', 'icons', 'openapi', 'sandbox', 'scripts'];
+const COPIED = [
+	'package.json',
+	'package-lock.json',
+	'tsconfig.json',
+	'gulpfile.js',
+	'nodes',
+	'credentials',
+	'icons',
+	'openapi',
+	'sandbox',
+	'scripts',
+];
 const SCHEMAS = path.join('dist', 'nodes', 'OutreachSequences', '__schema__', 'v1.0.0', 'contact');
 
 /** The recipe's code blocks, each with the file last named before it. */
@@ -29,7 +48,9 @@ function recipe(): Array<{ file: string; language: string; text: string }> {
 	const blocks: Array<{ file: string; language: string; text: string }> = [];
 	let before = 0;
 	for (const match of section.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)) {
-		const named = [...section.slice(before, match.index).matchAll(/`([\w-]+\/[\w./-]+\.(?:yaml|ts))`/g)].map((file) => file[1]);
+		const named = [
+			...section.slice(before, match.index).matchAll(/`([\w-]+\/[\w./-]+\.(?:yaml|ts))`/g),
+		].map((file) => file[1]);
 		blocks.push({ file: named[named.length - 1], language: match[1], text: match[2] });
 		before = match.index + match[0].length;
 	}
@@ -44,18 +65,27 @@ let url: string;
 
 /** The copy's sandbox, as `npm run sandbox` starts it; resolves with its URL. */
 async function startCopySandbox(): Promise<string> {
-	sandbox = spawn(process.execPath, [path.join(copy, 'sandbox', 'cli.mts'), '--port', '0', '--key', TEST_API_KEYS.engine], { stdio: ['ignore', 'pipe', 'pipe'] });
+	sandbox = spawn(
+		process.execPath,
+		[path.join(copy, 'sandbox', 'cli.mts'), '--port', '0', '--key', TEST_API_KEYS.engine],
+		{ stdio: ['ignore', 'pipe', 'pipe'] },
+	);
 	let errors = '';
 	sandbox.stderr!.on('data', (chunk) => (errors += String(chunk)));
 	return await new Promise<string>((resolve, reject) => {
-		createInterface({ input: sandbox.stdout! }).once('line', (line) => resolve((JSON.parse(line) as { url: string }).url));
-		sandbox.once('exit', (code) => reject(new Error(`The copy's sandbox stopped (exit code ${code}): ${errors}`)));
+		createInterface({ input: sandbox.stdout! }).once('line', (line) =>
+			resolve((JSON.parse(line) as { url: string }).url),
+		);
+		sandbox.once('exit', (code) =>
+			reject(new Error(`The copy's sandbox stopped (exit code ${code}): ${errors}`)),
+		);
 	});
 }
 
 beforeAll(async () => {
 	copy = mkdtempSync(path.join(tmpdir(), 'outreach-add-operation-'));
-	for (const entry of COPIED) cpSync(path.join(PACKAGE_DIR, entry), path.join(copy, entry), { recursive: true });
+	for (const entry of COPIED)
+		cpSync(path.join(PACKAGE_DIR, entry), path.join(copy, entry), { recursive: true });
 	symlinkSync(path.join(PACKAGE_DIR, 'node_modules'), path.join(copy, 'node_modules'));
 	for (const step of steps) {
 		const file = path.join(copy, step.file);
@@ -67,9 +97,14 @@ beforeAll(async () => {
 		} else writeFileSync(file, step.text);
 	}
 	// The toolchain is this process's: npm run's own checks are skipped (scripts/dev.mjs).
-	const env = { ...process.env, OUTREACH_DEV_READY: '1', PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}` };
+	const env = {
+		...process.env,
+		OUTREACH_DEV_READY: '1',
+		PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`,
+	};
 	const build = spawnSync('npm', ['run', '-s', 'build'], { cwd: copy, env, encoding: 'utf8' });
-	if (build.status !== 0) throw new Error(`npm run build failed in the copy:\n${build.stdout}\n${build.stderr}`);
+	if (build.status !== 0)
+		throw new Error(`npm run build failed in the copy:\n${build.stdout}\n${build.stderr}`);
 	engine = await createEngine(copy);
 	url = await startCopySandbox();
 }, 180_000);
@@ -86,20 +121,31 @@ test('the recipe changes the document, writes a new operation file, and register
 		['ts', 'nodes/OutreachSequences/resources/contact/get.ts'],
 		['ts', 'nodes/OutreachSequences/resources/contact/index.ts'],
 	]);
-	expect(steps.map((step) => existsSync(path.join(PACKAGE_DIR, step.file)))).toEqual([true, false, true]);
+	expect(steps.map((step) => existsSync(path.join(PACKAGE_DIR, step.file)))).toEqual([
+		true,
+		false,
+		true,
+	]);
 });
 
 test('the built node offers Contact › Get, with its field, and Contact still defaults to Archive', () => {
 	const { properties } = engine.nodeType.description;
 	const shownFor = (property: INodeProperties, resource: string, operation?: string) =>
-		Boolean(property.displayOptions?.show?.resource?.includes(resource)) && (!operation || Boolean(property.displayOptions?.show?.operation?.includes(operation)));
-	const selector = properties.find((property) => property.name === 'operation' && shownFor(property, 'contact'))!;
-	expect((selector.options as INodePropertyOptions[]).map((option) => [option.value, option.action])).toEqual([
+		Boolean(property.displayOptions?.show?.resource?.includes(resource)) &&
+		(!operation || Boolean(property.displayOptions?.show?.operation?.includes(operation)));
+	const selector = properties.find(
+		(property) => property.name === 'operation' && shownFor(property, 'contact'),
+	)!;
+	expect(
+		(selector.options as INodePropertyOptions[]).map((option) => [option.value, option.action]),
+	).toEqual([
 		['archive', 'Archive a contact'],
 		['get', 'Get a contact'],
 	]);
 	expect(selector.default).toBe('archive');
-	const fields = properties.filter((property) => shownFor(property, 'contact', 'get')).map((property) => [property.name, property.required ?? false]);
+	const fields = properties
+		.filter((property) => shownFor(property, 'contact', 'get'))
+		.map((property) => [property.name, property.required ?? false]);
 	expect(fields).toEqual([
 		['contactId', true],
 		['toolDescription', false],
@@ -107,21 +153,35 @@ test('the built node offers Contact › Get, with its field, and Contact still d
 });
 
 test("the build wrote its output schema from the document's getContact: a Contact, as Contact › Archive outputs", () => {
-	const schema = (operation: string) => JSON.parse(readFileSync(path.join(copy, SCHEMAS, `${operation}.json`), 'utf8')) as Record<string, unknown>;
+	const schema = (operation: string) =>
+		JSON.parse(readFileSync(path.join(copy, SCHEMAS, `${operation}.json`), 'utf8')) as Record<
+			string,
+			unknown
+		>;
 	expect(schema('get')).toEqual(schema('archive'));
-	expect(schema('get')).toMatchObject({ type: 'object', version: 1, required: expect.arrayContaining(['id', 'contactListIds']) });
+	expect(schema('get')).toMatchObject({
+		type: 'object',
+		version: 1,
+		required: expect.arrayContaining(['id', 'contactListIds']),
+	});
 });
 
-test('it runs in n8n\'s engine against the sandbox, which serves getContact by its shape and changes nothing', async () => {
+test("it runs in n8n's engine against the sandbox, which serves getContact by its shape and changes nothing", async () => {
 	const ids = ['c-42', 'a/b?c#d'];
 	const run = await runFixture(engine, { url, apiKey: TEST_API_KEYS.engine }, 'contact-archive', {
 		items: ids.map((id) => ({ id })),
 		parameters: { operation: 'get' },
 	});
 	const seeded = seedData().contacts;
-	expect(run.all.map((item) => item.json)).toEqual(ids.map((id) => seeded.find((contact) => contact.id === id)));
-	const { requests } = (await (await fetch(`${url}/__sandbox/requests`)).json()) as { requests: Array<{ method: string; url: string; operationId: string; status: number }> };
-	expect(requests.map((request) => [request.method, request.url, request.operationId, request.status])).toEqual([
+	expect(run.all.map((item) => item.json)).toEqual(
+		ids.map((id) => seeded.find((contact) => contact.id === id)),
+	);
+	const { requests } = (await (await fetch(`${url}/__sandbox/requests`)).json()) as {
+		requests: Array<{ method: string; url: string; operationId: string; status: number }>;
+	};
+	expect(
+		requests.map((request) => [request.method, request.url, request.operationId, request.status]),
+	).toEqual([
 		['GET', '/v1/contacts/c-42', 'getContact', 200],
 		['GET', '/v1/contacts/a%2Fb%3Fc%23d', 'getContact', 200],
 	]);

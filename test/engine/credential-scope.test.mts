@@ -41,14 +41,29 @@ describe.each([301, 302, 303, 307, 308])('HTTP %i', (status) => {
 	])('to %s is not followed, under every On Error mode', async (_, location) => {
 		for (const mode of MODES) {
 			await env.sandbox.reset();
-			await env.sandbox.addFault({ pathPrefix: '/v1/contacts/c-43/', status, headers: { Location: location() } });
-			const run = await runFixture(env.engine, env.sandbox, 'contact-archive', { items: [{ id: 'c-42' }, { id: 'c-43' }], onError: mode });
+			await env.sandbox.addFault({
+				pathPrefix: '/v1/contacts/c-43/',
+				status,
+				headers: { Location: location() },
+			});
+			const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
+				items: [{ id: 'c-42' }, { id: 'c-43' }],
+				onError: mode,
+			});
 			const expected = `The outreach service redirected the request to archive contact "c-43" (HTTP ${status} to ${location()}). Redirects are not followed, so the API key only goes to the credential's Base URL: set the Base URL to the service's current address.`;
 			if (mode === 'stopWorkflow') expect(run.error?.message).toBe(expected);
-			else expect(run.all.find((item) => item.pairedItem && (item.pairedItem as { item: number }).item === 1)?.json.error).toBe(expected);
+			else
+				expect(
+					run.all.find(
+						(item) => item.pairedItem && (item.pairedItem as { item: number }).item === 1,
+					)?.json.error,
+				).toBe(expected);
 			// Exactly the two original requests: the redirect was not followed anywhere.
 			const requests = await env.sandbox.requests();
-			expect(requests.map((request) => request.url).sort()).toEqual(['/v1/contacts/c-42/archive', '/v1/contacts/c-43/archive']);
+			expect(requests.map((request) => request.url).sort()).toEqual([
+				'/v1/contacts/c-42/archive',
+				'/v1/contacts/c-43/archive',
+			]);
 			expect(received).toEqual([]);
 		}
 	});
@@ -59,10 +74,18 @@ test('every operation sends the key to the Base URL host only', async () => {
 		runFixture(env.engine, env.sandbox, 'contact-archive', { items: [{ id: 'c-42' }] }),
 		runFixture(env.engine, env.sandbox, 'contact-list-archive', { items: [{ id: 'list-1' }] }),
 		runFixture(env.engine, env.sandbox, 'use-case-get', { items: [{ id: 'uc-1' }] }),
-		runFixture(env.engine, env.sandbox, 'sequence-create-fields', { items: [{ name: elsewhereUrl }] }),
+		runFixture(env.engine, env.sandbox, 'sequence-create-fields', {
+			items: [{ name: elsewhereUrl }],
+		}),
 		runFixture(env.engine, env.sandbox, 'sequence-create-json', {
 			items: [{}],
-			parameters: { jsonBody: JSON.stringify({ name: 'x', callback: elsewhereUrl, url: `${elsewhereUrl}/v1/sequences` }) },
+			parameters: {
+				jsonBody: JSON.stringify({
+					name: 'x',
+					callback: elsewhereUrl,
+					url: `${elsewhereUrl}/v1/sequences`,
+				}),
+			},
 		}),
 	];
 	for (const run of await Promise.all(runs)) expect(run.error).toBeUndefined();

@@ -16,8 +16,10 @@ import { useEnvironment } from '../harness/setup.mts';
 
 const env = useEnvironment();
 
-const KEY_REJECTED_401 = "The service rejected the API key (HTTP 401). Copy a key from the service's portal: General › Integrations › API Keys.";
-const NOT_THE_API = "The Base URL answered, but not with JSON: it does not look like the outreach service's API. Check the Base URL.";
+const KEY_REJECTED_401 =
+	"The service rejected the API key (HTTP 401). Copy a key from the service's portal: General › Integrations › API Keys.";
+const NOT_THE_API =
+	"The Base URL answered, but not with JSON: it does not look like the outreach service's API. Check the Base URL.";
 
 async function listen(server: http.Server | https.Server): Promise<string> {
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -39,47 +41,72 @@ async function closedPort(): Promise<string> {
 }
 
 test('passes for a valid key, with one GET of /v1/use_cases/n8n-credential-test carrying the key', async () => {
-	const result = await env.engine.testCredential({ apiKey: env.sandbox.apiKey, baseUrl: `${env.sandbox.url}/v1/ ` });
+	const result = await env.engine.testCredential({
+		apiKey: env.sandbox.apiKey,
+		baseUrl: `${env.sandbox.url}/v1/ `,
+	});
 	expect(result).toEqual({ status: 'OK', message: 'The outreach service accepted the API key.' });
 	const requests = await env.sandbox.requests();
-	expect(requests.map((request) => `${request.method} ${request.url} ${request.status}`)).toEqual(['GET /v1/use_cases/n8n-credential-test 404']);
+	expect(requests.map((request) => `${request.method} ${request.url} ${request.status}`)).toEqual([
+		'GET /v1/use_cases/n8n-credential-test 404',
+	]);
 	expect(requests[0].headers['x-api-key']).toBe(env.sandbox.apiKey);
 });
 
 test('a wrong key: the 401 sentence, saying where a key comes from', async () => {
-	const result = await env.engine.testCredential({ apiKey: 'wrong-key-0123', baseUrl: env.sandbox.url });
+	const result = await env.engine.testCredential({
+		apiKey: 'wrong-key-0123',
+		baseUrl: env.sandbox.url,
+	});
 	expect(result).toEqual({ status: 'Error', message: KEY_REJECTED_401 });
 	const [request] = await env.sandbox.requests();
 	expect([request.status, request.headers['x-api-key']]).toEqual([401, 'wrong-key-0123']);
 });
 
 test('a 403 is a rejected key too', async () => {
-	await env.sandbox.addFault({ pathPrefix: '/v1/use_cases/', status: 403, body: { message: 'forbidden' } });
-	const result = await env.engine.testCredential({ apiKey: env.sandbox.apiKey, baseUrl: env.sandbox.url });
+	await env.sandbox.addFault({
+		pathPrefix: '/v1/use_cases/',
+		status: 403,
+		body: { message: 'forbidden' },
+	});
+	const result = await env.engine.testCredential({
+		apiKey: env.sandbox.apiKey,
+		baseUrl: env.sandbox.url,
+	});
 	expect(result).toEqual({ status: 'Error', message: KEY_REJECTED_401.replace('401', '403') });
 });
 
-test('a port where nothing listens: the run\'s sentence for a refused connection, naming the Base URL', async () => {
+test("a port where nothing listens: the run's sentence for a refused connection, naming the Base URL", async () => {
 	const host = await closedPort();
-	const result = await env.engine.testCredential({ apiKey: env.sandbox.apiKey, baseUrl: `http://${host}` });
+	const result = await env.engine.testCredential({
+		apiKey: env.sandbox.apiKey,
+		baseUrl: `http://${host}`,
+	});
 	expect(result).toEqual({
 		status: 'Error',
 		message: `Could not connect to the outreach service at http://${host}: the connection was refused. Check the credential's Base URL and that the service is running.`,
 	});
 });
 
-test('a host that does not resolve: the run\'s sentence for a failed DNS lookup, naming the host', async () => {
+test("a host that does not resolve: the run's sentence for a failed DNS lookup, naming the host", async () => {
 	// .invalid never resolves (RFC 6761).
-	const result = await env.engine.testCredential({ apiKey: env.sandbox.apiKey, baseUrl: 'http://outreach-sandbox.invalid' });
+	const result = await env.engine.testCredential({
+		apiKey: env.sandbox.apiKey,
+		baseUrl: 'http://outreach-sandbox.invalid',
+	});
 	expect(result).toEqual({
 		status: 'Error',
-		message: 'The host "outreach-sandbox.invalid" in the credential\'s Base URL could not be found: the DNS lookup failed.',
+		message:
+			'The host "outreach-sandbox.invalid" in the credential\'s Base URL could not be found: the DNS lookup failed.',
 	});
 });
 
 test('a Base URL without http:// or https:// is refused with the sentence that says so, and nothing is sent', async () => {
 	const schemeless = env.sandbox.url.replace(/^http:\/\//, '');
-	const result = await env.engine.testCredential({ apiKey: env.sandbox.apiKey, baseUrl: schemeless });
+	const result = await env.engine.testCredential({
+		apiKey: env.sandbox.apiKey,
+		baseUrl: schemeless,
+	});
 	expect(result).toEqual({
 		status: 'Error',
 		message: `The credential's Base URL "${schemeless}" has no http:// or https:// at the start. Add the one the service uses, for example https://${schemeless}.`,
@@ -94,16 +121,26 @@ test('a web server that is not the service: answered, but not JSON', async () =>
 	});
 	const host = await listen(website);
 	try {
-		const result = await env.engine.testCredential({ apiKey: env.sandbox.apiKey, baseUrl: `http://${host}` });
+		const result = await env.engine.testCredential({
+			apiKey: env.sandbox.apiKey,
+			baseUrl: `http://${host}`,
+		});
 		expect(result).toEqual({ status: 'Error', message: NOT_THE_API });
 	} finally {
 		stop(website);
 	}
 });
 
-test('a server error: the status and the service\'s words, and the key could not be checked', async () => {
-	await env.sandbox.addFault({ pathPrefix: '/v1/use_cases/', status: 503, body: { message: 'down for maintenance' } });
-	const result = await env.engine.testCredential({ apiKey: env.sandbox.apiKey, baseUrl: env.sandbox.url });
+test("a server error: the status and the service's words, and the key could not be checked", async () => {
+	await env.sandbox.addFault({
+		pathPrefix: '/v1/use_cases/',
+		status: 503,
+		body: { message: 'down for maintenance' },
+	});
+	const result = await env.engine.testCredential({
+		apiKey: env.sandbox.apiKey,
+		baseUrl: env.sandbox.url,
+	});
 	expect(result).toEqual({
 		status: 'Error',
 		message:
@@ -124,7 +161,10 @@ test('a redirect is not followed, so the key goes nowhere else, and the sentence
 	});
 	const host = await listen(redirecting);
 	try {
-		const result = await env.engine.testCredential({ apiKey: env.sandbox.apiKey, baseUrl: `http://${host}` });
+		const result = await env.engine.testCredential({
+			apiKey: env.sandbox.apiKey,
+			baseUrl: `http://${host}`,
+		});
 		expect(result).toEqual({
 			status: 'Error',
 			message: `The Base URL answered with a redirect (HTTP 302 to http://${otherHost}/v1/use_cases/n8n-credential-test). Redirects are not followed, so the API key only goes to the Base URL: set it to the address the service answers at.`,
@@ -136,19 +176,46 @@ test('a redirect is not followed, so the key goes nowhere else, and the sentence
 	}
 });
 
-test('a certificate that can\'t be verified: the run\'s sentence for TLS, and what the node can do about it', async () => {
+test("a certificate that can't be verified: the run's sentence for TLS, and what the node can do about it", async () => {
 	const folder = mkdtempSync(path.join(os.tmpdir(), 'outreach-tls-'));
 	try {
-		execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', path.join(folder, 'key.pem'), '-out', path.join(folder, 'cert.pem')], {
-			stdio: 'ignore',
-		});
-		const server = https.createServer({ key: readFileSync(path.join(folder, 'key.pem')), cert: readFileSync(path.join(folder, 'cert.pem')) }, (_, res) => {
-			res.writeHead(404, { 'Content-Type': 'application/json' });
-			res.end('{"message":"Resource not found"}');
-		});
+		execFileSync(
+			'openssl',
+			[
+				'req',
+				'-x509',
+				'-newkey',
+				'rsa:2048',
+				'-nodes',
+				'-days',
+				'1',
+				'-subj',
+				'/CN=127.0.0.1',
+				'-keyout',
+				path.join(folder, 'key.pem'),
+				'-out',
+				path.join(folder, 'cert.pem'),
+			],
+			{
+				stdio: 'ignore',
+			},
+		);
+		const server = https.createServer(
+			{
+				key: readFileSync(path.join(folder, 'key.pem')),
+				cert: readFileSync(path.join(folder, 'cert.pem')),
+			},
+			(_, res) => {
+				res.writeHead(404, { 'Content-Type': 'application/json' });
+				res.end('{"message":"Resource not found"}');
+			},
+		);
 		const host = await listen(server);
 		try {
-			const result = await env.engine.testCredential({ apiKey: env.sandbox.apiKey, baseUrl: `https://${host}` });
+			const result = await env.engine.testCredential({
+				apiKey: env.sandbox.apiKey,
+				baseUrl: `https://${host}`,
+			});
 			expect(result).toEqual({
 				status: 'Error',
 				message: `The TLS certificate of https://${host} was not accepted. This test always checks it; if you trust this server, the node's Request Options › Ignore SSL Issues (Insecure) can skip the check.`,
@@ -162,8 +229,15 @@ test('a certificate that can\'t be verified: the run\'s sentence for TLS, and wh
 });
 
 test('the API key is in no message, even when the service quotes it back', async () => {
-	await env.sandbox.addFault({ pathPrefix: '/v1/use_cases/', status: 500, body: { message: `no such key ${env.sandbox.apiKey}` } });
-	const result = await env.engine.testCredential({ apiKey: env.sandbox.apiKey, baseUrl: env.sandbox.url });
+	await env.sandbox.addFault({
+		pathPrefix: '/v1/use_cases/',
+		status: 500,
+		body: { message: `no such key ${env.sandbox.apiKey}` },
+	});
+	const result = await env.engine.testCredential({
+		apiKey: env.sandbox.apiKey,
+		baseUrl: env.sandbox.url,
+	});
 	expect(result.message).toBe(
 		'The Base URL answered HTTP 500: no such key [API key], so the API key could not be checked. Try the test again later; if it keeps failing, check the Base URL.',
 	);

@@ -31,7 +31,10 @@ async function archiveWithFault(fault: Fault, parameters = {}) {
 
 	await env.sandbox.reset();
 	await env.sandbox.addFault(faulty);
-	const stopped = await runFixture(env.engine, env.sandbox, 'contact-archive', { items: [{ id: 'c-43' }], parameters });
+	const stopped = await runFixture(env.engine, env.sandbox, 'contact-archive', {
+		items: [{ id: 'c-43' }],
+		parameters,
+	});
 	const error = stopped.error as (Error & { httpCode?: string; description?: string }) | undefined;
 	expect(error?.message).toBe(run.all[1].json.error);
 	expect(JSON.stringify(stopped.run.data)).not.toContain(env.sandbox.apiKey);
@@ -40,18 +43,58 @@ async function archiveWithFault(fault: Fault, parameters = {}) {
 
 describe('HTTP answers', () => {
 	test.each([
-		[401, { message: 'Invalid key' }, /^The outreach service rejected the API key \(HTTP 401\): Invalid key\. Check the API Key in the credential "Outreach sandbox": keys are made in the service's portal under General › Integrations › API Keys\.$/],
+		[
+			401,
+			{ message: 'Invalid key' },
+			/^The outreach service rejected the API key \(HTTP 401\): Invalid key\. Check the API Key in the credential "Outreach sandbox": keys are made in the service's portal under General › Integrations › API Keys\.$/,
+		],
 		[403, '', /^The outreach service rejected the API key \(HTTP 403\)\. Check the API Key/],
-		[400, { message: 'name is too long' }, /^The outreach service refused to archive contact "c-43" \(HTTP 400\): name is too long$/],
-		[409, { error: 'already archived' }, /^The outreach service refused to archive contact "c-43" \(HTTP 409\): already archived$/],
-		[422, { detail: 'bad state' }, /^The outreach service refused to archive contact "c-43" \(HTTP 422\): bad state$/],
-		[404, { message: 'Resource not found' }, /^Contact "c-43" was not found \(HTTP 404\): Resource not found$/],
+		[
+			400,
+			{ message: 'name is too long' },
+			/^The outreach service refused to archive contact "c-43" \(HTTP 400\): name is too long$/,
+		],
+		[
+			409,
+			{ error: 'already archived' },
+			/^The outreach service refused to archive contact "c-43" \(HTTP 409\): already archived$/,
+		],
+		[
+			422,
+			{ detail: 'bad state' },
+			/^The outreach service refused to archive contact "c-43" \(HTTP 422\): bad state$/,
+		],
+		[
+			404,
+			{ message: 'Resource not found' },
+			/^Contact "c-43" was not found \(HTTP 404\): Resource not found$/,
+		],
 		[404, '', /^Contact "c-43" was not found \(HTTP 404\)$/],
-		[500, { message: 'boom' }, /^The outreach service failed \(HTTP 500\) to archive contact "c-43": boom\. It may have carried the request out: check before sending it again\.$/],
-		[502, '<html><body>Bad gateway</body></html>', /^The outreach service failed \(HTTP 502\) to archive contact "c-43", and its answer is not JSON\./],
-		[503, '', /^The outreach service failed \(HTTP 503\) to archive contact "c-43"\. Try again later.* The item was sent once; Request Options › Rate Limit Handling is off/],
-		[504, { message: 'upstream timeout' }, /^The outreach service failed \(HTTP 504\) to archive contact "c-43": upstream timeout\./],
-		[418, 'I am a teapot', /^The outreach service failed \(HTTP 418\) to archive contact "c-43", and its answer is not JSON\. Check that the credential's Base URL is the address of the service's API\.$/],
+		[
+			500,
+			{ message: 'boom' },
+			/^The outreach service failed \(HTTP 500\) to archive contact "c-43": boom\. It may have carried the request out: check before sending it again\.$/,
+		],
+		[
+			502,
+			'<html><body>Bad gateway</body></html>',
+			/^The outreach service failed \(HTTP 502\) to archive contact "c-43", and its answer is not JSON\./,
+		],
+		[
+			503,
+			'',
+			/^The outreach service failed \(HTTP 503\) to archive contact "c-43"\. Try again later.* The item was sent once; Request Options › Rate Limit Handling is off/,
+		],
+		[
+			504,
+			{ message: 'upstream timeout' },
+			/^The outreach service failed \(HTTP 504\) to archive contact "c-43": upstream timeout\./,
+		],
+		[
+			418,
+			'I am a teapot',
+			/^The outreach service failed \(HTTP 418\) to archive contact "c-43", and its answer is not JSON\. Check that the credential's Base URL is the address of the service's API\.$/,
+		],
 	])('HTTP %i with body %j', async (status, body, expected) => {
 		const { message, error } = await archiveWithFault({ status, body, times: 1 }, RETRY_OFF);
 		expect(message).toMatch(expected);
@@ -70,11 +113,17 @@ describe('HTTP answers', () => {
 
 	test('429 without Retry-After, with Rate Limit Handling off', async () => {
 		const { message } = await archiveWithFault({ status: 429, body: '' }, RETRY_OFF);
-		expect(message).toBe(`The outreach service is rate-limiting requests (HTTP 429). ${NOT_SENT_AGAIN}`);
+		expect(message).toBe(
+			`The outreach service is rate-limiting requests (HTTP 429). ${NOT_SENT_AGAIN}`,
+		);
 	});
 
 	test('429 asking for a longer wait than Max Wait fails at once, and says so', async () => {
-		const { message } = await archiveWithFault({ status: 429, body: '', headers: { 'Retry-After': '3600' } });
+		const { message } = await archiveWithFault({
+			status: 429,
+			body: '',
+			headers: { 'Retry-After': '3600' },
+		});
 		expect(message).toBe(
 			'The outreach service is rate-limiting requests (HTTP 429). It asked to wait 3600 seconds (Retry-After: 3600). The item was sent once; that wait (3600 seconds) is longer than the 60 seconds that Request Options › Rate Limit Handling › Max Wait (Seconds) allows, so it was not sent again.',
 		);
@@ -86,7 +135,11 @@ describe('HTTP answers', () => {
 		['a JSON list', '[{"id": "c-43"}]', 'application/json'],
 		['an HTML page', '<html>ok</html>', 'text/html'],
 	])('a 200 with %s is an error, not an item holding text', async (_, body, type) => {
-		const { message, error } = await archiveWithFault({ status: 200, body, headers: { 'Content-Type': type } });
+		const { message, error } = await archiveWithFault({
+			status: 200,
+			body,
+			headers: { 'Content-Type': type },
+		});
 		expect(message).toBe(
 			`The outreach service answered HTTP 200 to archive contact "c-43", but not with a JSON object, so there is no result to output. Check that the credential's Base URL is the address of the service's API. It may have carried the request out: check before sending it again.`,
 		);
@@ -122,13 +175,22 @@ describe('network faults', () => {
 	});
 
 	test('a reset in the middle of the answer', async () => {
-		const { message } = await archiveWithFault({ drop: 'mid-body', status: 200, body: { id: 'c-43', status: 'archived' } });
+		const { message } = await archiveWithFault({
+			drop: 'mid-body',
+			status: 200,
+			body: { id: 'c-43', status: 'archived' },
+		});
 		expect(message).toMatch(/^The connection to the outreach service was reset before its answer/);
 	});
 
 	test('an answer slower than Request Options › Timeout names the limit', async () => {
-		const { message } = await archiveWithFault({ delayMs: 1500 }, { requestOptions: { timeout: 300 } });
-		expect(message).toBe('The outreach service did not answer the request to archive contact "c-43" within 300 ms, the limit set in Request Options › Timeout (Ms). It may have carried the request out: check before sending it again.');
+		const { message } = await archiveWithFault(
+			{ delayMs: 1500 },
+			{ requestOptions: { timeout: 300 } },
+		);
+		expect(message).toBe(
+			'The outreach service did not answer the request to archive contact "c-43" within 300 ms, the limit set in Request Options › Timeout (Ms). It may have carried the request out: check before sending it again.',
+		);
 	});
 
 	test('connection refused', async () => {
@@ -159,13 +221,20 @@ describe('network faults', () => {
 			items: [{ id: 'c-42' }],
 			credential: { apiKey: env.sandbox.apiKey, baseUrl: 'http://outreach-sandbox.invalid' },
 		});
-		expect((stopped.error as { description?: string }).description).toMatch(/Network error: (ENOTFOUND|EAI_AGAIN|EAI_FAIL|EAI_NONAME)/);
+		expect((stopped.error as { description?: string }).description).toMatch(
+			/Network error: (ENOTFOUND|EAI_AGAIN|EAI_FAIL|EAI_NONAME)/,
+		);
 	});
 });
 
 test('the API key never appears in an error, even when the service echoes it', async () => {
-	const { message, error } = await archiveWithFault({ status: 400, body: { message: `bad key ${env.sandbox.apiKey}` } });
-	expect(message).toBe('The outreach service refused to archive contact "c-43" (HTTP 400): bad key [API key]');
+	const { message, error } = await archiveWithFault({
+		status: 400,
+		body: { message: `bad key ${env.sandbox.apiKey}` },
+	});
+	expect(message).toBe(
+		'The outreach service refused to archive contact "c-43" (HTTP 400): bad key [API key]',
+	);
 	expect(JSON.stringify(error)).not.toContain(env.sandbox.apiKey);
 });
 
@@ -174,11 +243,15 @@ test("n8n logs a failed item's message to artifacts/engine/n8n.log, not to the c
 	const consoleLog = console.log;
 	console.log = (...args: unknown[]) => void printed.push(args.map(String).join(' '));
 	try {
-		const { message } = await archiveWithFault({ status: 409, body: { error: `already archived, said at ${Date.now()}` } });
+		const { message } = await archiveWithFault({
+			status: 409,
+			body: { error: `already archived, said at ${Date.now()}` },
+		});
 		// As JSON in the file; n8n's logger writes it there in the background.
 		const logged = JSON.stringify(message).slice(1, -1);
 		const deadline = Date.now() + 10_000;
-		while (!readFileSync(ENGINE_LOG, 'utf8').includes(logged) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+		while (!readFileSync(ENGINE_LOG, 'utf8').includes(logged) && Date.now() < deadline)
+			await new Promise((resolve) => setTimeout(resolve, 100));
 		expect(readFileSync(ENGINE_LOG, 'utf8')).toContain(logged);
 		expect(printed.join('\n')).not.toContain(message);
 	} finally {

@@ -8,7 +8,13 @@ import type { AddressInfo } from 'node:net';
 import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workflow';
 
 import type { Fault } from '../harness/sandbox.mts';
-import { NOT_SENT_AGAIN, RETRY_OFF, runFixture, type FixtureRun, type OnError } from '../harness/workflows.mts';
+import {
+	NOT_SENT_AGAIN,
+	RETRY_OFF,
+	runFixture,
+	type FixtureRun,
+	type OnError,
+} from '../harness/workflows.mts';
 import { useEnvironment } from '../harness/setup.mts';
 
 const env = useEnvironment();
@@ -23,8 +29,14 @@ const CREDENTIAL = 'Outreach sandbox';
 function visibleText(run: FixtureRun): string {
 	const error = run.error as (Error & { description?: string; cause?: unknown }) | undefined;
 	const parts = [JSON.stringify(run.run.data)];
-	if (error) parts.push(error.message, String(error.description ?? ''), JSON.stringify(error, Object.getOwnPropertyNames(error)));
-	if (error?.cause) parts.push(JSON.stringify(error.cause, Object.getOwnPropertyNames(error.cause)));
+	if (error)
+		parts.push(
+			error.message,
+			String(error.description ?? ''),
+			JSON.stringify(error, Object.getOwnPropertyNames(error)),
+		);
+	if (error?.cause)
+		parts.push(JSON.stringify(error.cause, Object.getOwnPropertyNames(error.cause)));
 	return parts.join('\n');
 }
 
@@ -62,7 +74,13 @@ interface Facts {
 /** An HTTP failure sent once: the service did not act when it refused (4xx) or was unavailable (503). */
 function httpFacts(status: number, retryAfterSeconds: number | null = null): Facts {
 	const notActed = (status >= 400 && status < 500) || status === 503;
-	return { statusCode: status, networkError: null, timesSent: 1, retryAfterSeconds, outcome: notActed ? 'notActed' : 'mayHaveActed' };
+	return {
+		statusCode: status,
+		networkError: null,
+		timesSent: 1,
+		retryAfterSeconds,
+		outcome: notActed ? 'notActed' : 'mayHaveActed',
+	};
 }
 
 function networkFacts(networkError: string, outcome: Facts['outcome']): Facts {
@@ -70,7 +88,8 @@ function networkFacts(networkError: string, outcome: Facts['outcome']): Facts {
 }
 
 async function runCase(testCase: Case, mode: OnError): Promise<void> {
-	if (testCase.fault) await env.sandbox.addFault({ pathPrefix: '/v1/contacts/c-43/', ...testCase.fault });
+	if (testCase.fault)
+		await env.sandbox.addFault({ pathPrefix: '/v1/contacts/c-43/', ...testCase.fault });
 	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
 		items: ITEMS,
 		onError: mode,
@@ -78,21 +97,30 @@ async function runCase(testCase: Case, mode: OnError): Promise<void> {
 		credential: testCase.credential?.(),
 	});
 	const message = typeof testCase.message === 'function' ? testCase.message() : testCase.message;
-	const healthy = ITEMS.map((_, index) => index).filter((index) => !testCase.failing.includes(index));
+	const healthy = ITEMS.map((_, index) => index).filter(
+		(index) => !testCase.failing.includes(index),
+	);
 
 	if (mode === 'stopWorkflow') {
 		expectText(run.error?.message, message);
 		expect(run.error).toMatchObject({ context: { itemIndex: testCase.failing[0] } });
 		// The details come last; before them, what the items before the failed one did (texts.ts, doneBeforeStopText).
-		const paragraphs = String((run.error as { description?: string }).description ?? '').split('\n\n');
+		const paragraphs = String((run.error as { description?: string }).description ?? '').split(
+			'\n\n',
+		);
 		if (testCase.details) expectText(paragraphs[paragraphs.length - 1], testCase.details);
-		if (paragraphs.length > 1) expect(paragraphs[0]).toMatch(/^\d+ of 3 contacts? (was|were) archived before item \d+ failed\./);
+		if (paragraphs.length > 1)
+			expect(paragraphs[0]).toMatch(
+				/^\d+ of 3 contacts? (was|were) archived before item \d+ failed\./,
+			);
 		expect(run.output('After Success')).toEqual([]);
 		expect(run.output('After Error')).toEqual([]);
 	} else if (mode === 'continueRegularOutput') {
 		expect(run.error).toBeUndefined();
 		expect(run.outputs).toHaveLength(1);
-		expect(run.outputs[0].map((item) => item.pairedItem)).toEqual(ITEMS.map((_, item) => ({ item })));
+		expect(run.outputs[0].map((item) => item.pairedItem)).toEqual(
+			ITEMS.map((_, item) => ({ item })),
+		);
 		for (const index of testCase.failing) {
 			const { error, ...facts } = run.outputs[0][index].json;
 			expectText(error, message);
@@ -104,7 +132,9 @@ async function runCase(testCase: Case, mode: OnError): Promise<void> {
 		const [success, failure] = run.outputs;
 		expect(success.map((item) => item.pairedItem)).toEqual(healthy.map((item) => ({ item })));
 		expect(success.map((item) => item.json.id)).toEqual(healthy.map((index) => ITEMS[index].id));
-		expect(failure.map((item) => item.pairedItem)).toEqual(testCase.failing.map((item) => ({ item })));
+		expect(failure.map((item) => item.pairedItem)).toEqual(
+			testCase.failing.map((item) => ({ item })),
+		);
 		for (const item of failure) {
 			expectText(item.json.error, message);
 			// Only error and message are the node's: n8n adds the input item's fields (id) on the error output.
@@ -112,7 +142,9 @@ async function runCase(testCase: Case, mode: OnError): Promise<void> {
 			expect(item.json.message).toEqual(testCase.facts);
 		}
 		// Downstream nodes still reach each input item.
-		const readBack = run.output('After Error')[0].map((item) => (item.json.read as { input: { id: string } }).input.id);
+		const readBack = run
+			.output('After Error')[0]
+			.map((item) => (item.json.read as { input: { id: string } }).input.id);
 		expect(readBack).toEqual(testCase.failing.map((index) => ITEMS[index].id));
 	}
 	expect(visibleText(run)).not.toContain(env.sandbox.apiKey);
@@ -120,7 +152,12 @@ async function runCase(testCase: Case, mode: OnError): Promise<void> {
 
 // ── HTTP statuses × error bodies ────────────────────────────────────────────
 const BODIES = {
-	json: { body: { message: 'Service says no' }, quoted: ': Service says no', notJson: false, shown: '{"message":"Service says no"}' },
+	json: {
+		body: { message: 'Service says no' },
+		quoted: ': Service says no',
+		notJson: false,
+		shown: '{"message":"Service says no"}',
+	},
 	html: {
 		body: '<html><body><h1>Something broke</h1></body></html>',
 		headers: { 'Content-Type': 'text/html' },
@@ -146,14 +183,19 @@ function httpMessage(status: number, kind: BodyKind, retryAfter?: string): strin
 		return `The outreach service rejected the API key (HTTP ${status})${quoted}. Check the API Key in the credential "${CREDENTIAL}": keys are made in the service's portal under General › Integrations › API Keys.`;
 	}
 	if (status === 429) {
-		const wait = retryAfter ? ` It asked to wait ${retryAfter} seconds (Retry-After: ${retryAfter}).` : '';
+		const wait = retryAfter
+			? ` It asked to wait ${retryAfter} seconds (Retry-After: ${retryAfter}).`
+			: '';
 		return `The outreach service is rate-limiting requests (HTTP 429)${quoted}.${wait} ${NOT_SENT_AGAIN}`;
 	}
 	const notJsonText = notJson ? ', and its answer is not JSON' : '';
 	if (status >= 500) {
 		const notSentAgain = status === 503 ? ` ${NOT_SENT_AGAIN}` : '';
 		// A 503 says the service did not act; any other 5xx may come after it did.
-		const advice = status === 503 ? 'Try again later.' : 'It may have carried the request out: check before sending it again.';
+		const advice =
+			status === 503
+				? 'Try again later.'
+				: 'It may have carried the request out: check before sending it again.';
 		return `The outreach service failed (HTTP ${status}) to ${SUBJECT}${quoted}${notJsonText}. ${advice}${notSentAgain}`;
 	}
 	if (notJson) {
@@ -167,7 +209,10 @@ const STATUSES = [400, 401, 403, 404, 409, 422, 429, 500, 502, 503, 504];
 const httpCases: Case[] = STATUSES.flatMap((status) =>
 	(Object.keys(BODIES) as BodyKind[]).map((kind) => {
 		const { body, shown } = BODIES[kind];
-		const headers = 'headers' in BODIES[kind] ? (BODIES[kind] as { headers: Record<string, string> }).headers : undefined;
+		const headers =
+			'headers' in BODIES[kind]
+				? (BODIES[kind] as { headers: Record<string, string> }).headers
+				: undefined;
 		return {
 			name: `HTTP ${status} with a ${kind} body`,
 			// 429 and 503 would be sent again; here their texts are under test.
@@ -176,7 +221,10 @@ const httpCases: Case[] = STATUSES.flatMap((status) =>
 			failing: [FAULTY],
 			message: httpMessage(status, kind),
 			facts: httpFacts(status),
-			details: new RegExp(`^The service answered HTTP ${status}.*${shown.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'm'),
+			details: new RegExp(
+				`^The service answered HTTP ${status}.*${shown.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`,
+				'm',
+			),
 		};
 	}),
 );
@@ -214,7 +262,13 @@ const okCases: Case[] = okBodies.map(([name, body, type]) => ({
 const reset = `The connection to the outreach service was reset before its answer to ${SUBJECT} was complete. It may have carried the request out: check before sending it again.`;
 let refusedUrl = '';
 const networkCases: Case[] = [
-	{ name: 'a connection dropped before the answer', fault: { drop: 'before-response' }, failing: [FAULTY], message: reset, facts: networkFacts('reset', 'mayHaveActed') },
+	{
+		name: 'a connection dropped before the answer',
+		fault: { drop: 'before-response' },
+		failing: [FAULTY],
+		message: reset,
+		facts: networkFacts('reset', 'mayHaveActed'),
+	},
 	{
 		name: 'a reset in the middle of the answer',
 		fault: { drop: 'mid-body', status: 200, body: { id: 'c-43', status: 'archived' } },
@@ -244,7 +298,8 @@ const networkCases: Case[] = [
 		name: 'a DNS failure',
 		credential: () => ({ apiKey: env.sandbox.apiKey, baseUrl: 'http://outreach-sandbox.invalid' }),
 		failing: [0, 1, 2],
-		message: 'The host "outreach-sandbox.invalid" in the credential\'s Base URL could not be found: the DNS lookup failed.',
+		message:
+			'The host "outreach-sandbox.invalid" in the credential\'s Base URL could not be found: the DNS lookup failed.',
 		details: /Network error: (ENOTFOUND|EAI_AGAIN|EAI_FAIL|EAI_NONAME)/,
 		facts: networkFacts('dns', 'notActed'),
 	},
@@ -265,6 +320,8 @@ describe.each([...httpCases, ...okCases, ...networkCases])('$name', (testCase) =
 });
 
 test('the matrix covers every status and body the issue names', () => {
-	expect(httpCases.map((testCase) => testCase.fault?.status)).toEqual(expect.arrayContaining(STATUSES));
+	expect(httpCases.map((testCase) => testCase.fault?.status)).toEqual(
+		expect.arrayContaining(STATUSES),
+	);
 	expect(httpCases).toHaveLength(STATUSES.length * 4 + 1);
 });

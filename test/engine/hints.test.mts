@@ -9,26 +9,40 @@ import { useEnvironment } from '../harness/setup.mts';
 const env = useEnvironment();
 
 function hintsOf(run: FixtureRun): NodeExecutionHint[] {
-	const data = run.run.data.resultData.runData['Outreach Sequences']?.[0] as { hints?: NodeExecutionHint[] } | undefined;
+	const data = run.run.data.resultData.runData['Outreach Sequences']?.[0] as
+		| { hints?: NodeExecutionHint[] }
+		| undefined;
 	return data?.hints ?? [];
 }
 
 test('a clean run shows no hint', async () => {
-	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', { items: [{ id: 'c-42' }, { id: 'c-43' }] });
+	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
+		items: [{ id: 'c-42' }, { id: 'c-43' }],
+	});
 	expect(run.error).toBeUndefined();
 	expect(hintsOf(run)).toEqual([]);
 });
 
 test('a rate-limited run: one info hint, with the push-back, the retried item and that every item succeeded', async () => {
 	// c-43 is answered 429 twice, asking for 1 s each time, then archived.
-	await env.sandbox.addFault({ pathPrefix: '/v1/contacts/c-43/', status: 429, headers: { 'Retry-After': '1' }, body: { message: 'slow down' }, times: 2 });
-	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', { items: [{ id: 'c-42' }, { id: 'c-43' }, { id: '42' }] });
+	await env.sandbox.addFault({
+		pathPrefix: '/v1/contacts/c-43/',
+		status: 429,
+		headers: { 'Retry-After': '1' },
+		body: { message: 'slow down' },
+		times: 2,
+	});
+	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
+		items: [{ id: 'c-42' }, { id: 'c-43' }, { id: '42' }],
+	});
 	expect(run.error).toBeUndefined();
 	const hints = hintsOf(run);
 	expect(hints).toHaveLength(1);
 	expect(hints[0]).toMatchObject({ type: 'info', location: 'outputPane' });
 	expect(hints[0].message).toMatch(/^The outreach service pushed back 2 times \(HTTP 429 or 503/);
-	expect(hints[0].message).toMatch(/ \d+ requests? waited before going out: [\d.]+ seconds in all, the longest wait [\d.]+ seconds?\./);
+	expect(hints[0].message).toMatch(
+		/ \d+ requests? waited before going out: [\d.]+ seconds in all, the longest wait [\d.]+ seconds?\./,
+	);
 	expect(hints[0].message).toContain('1 item was sent again; it succeeded. All 3 items succeeded.');
 	const longest = Number(/the longest wait ([\d.]+) second/.exec(hints[0].message)?.[1]);
 	expect(longest).toBeGreaterThanOrEqual(1);
@@ -36,13 +50,19 @@ test('a rate-limited run: one info hint, with the push-back, the retried item an
 
 test('failed items under Continue: a warning grouped by cause, and the facts on each item', async () => {
 	// c-43 is not known (404, rejected); 42 fails with 500 after it was sent (may have been carried out); the empty ID is never sent.
-	await env.sandbox.addFault({ pathPrefix: '/v1/contacts/42/', status: 500, body: { message: 'boom' } });
+	await env.sandbox.addFault({
+		pathPrefix: '/v1/contacts/42/',
+		status: 500,
+		body: { message: 'boom' },
+	});
 	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
 		items: [{ id: 'c-42' }, { id: 'zz-404' }, { id: '42' }, { id: '' }],
 		onError: 'continueRegularOutput',
 	});
 	const [items] = run.outputs;
-	expect(items.map((item) => [item.json.outcome, item.json.statusCode, item.json.timesSent])).toEqual([
+	expect(
+		items.map((item) => [item.json.outcome, item.json.statusCode, item.json.timesSent]),
+	).toEqual([
 		[undefined, undefined, undefined],
 		['notActed', 404, 1],
 		['mayHaveActed', 500, 1],
@@ -50,7 +70,9 @@ test('failed items under Continue: a warning grouped by cause, and the facts on 
 	]);
 	const hints = hintsOf(run);
 	expect(hints.map((hint) => hint.type)).toEqual(['warning']);
-	expect(hints[0].message).toMatch(/^3 of 4 items failed\. 1 was refused by the service, which did not act on it \(outcome "notActed"\); 1 was never sent: .*; 1 may have been carried out: .* Before sending that item again, check in the outreach service whether it was carried out/);
+	expect(hints[0].message).toMatch(
+		/^3 of 4 items failed\. 1 was refused by the service, which did not act on it \(outcome "notActed"\); 1 was never sent: .*; 1 may have been carried out: .* Before sending that item again, check in the outreach service whether it was carried out/,
+	);
 });
 
 test('Continue (using error output): each failed item on the error output, with its facts in message and its pairedItem', async () => {
@@ -61,11 +83,23 @@ test('Continue (using error output): each failed item on the error output, with 
 	});
 	const [success, failure] = run.outputs;
 	expect(success.map((item) => item.pairedItem)).toEqual([{ item: 0 }]);
-	expect(failure.map((item) => [item.pairedItem, item.json.id, (item.json.message as { outcome: string }).outcome])).toEqual([
+	expect(
+		failure.map((item) => [
+			item.pairedItem,
+			item.json.id,
+			(item.json.message as { outcome: string }).outcome,
+		]),
+	).toEqual([
 		[{ item: 1 }, 'zz-404', 'notActed'],
 		[{ item: 2 }, '42', 'mayHaveActed'],
 	]);
-	expect(failure[1].json.message).toEqual({ statusCode: null, networkError: 'reset', timesSent: 1, retryAfterSeconds: null, outcome: 'mayHaveActed' });
+	expect(failure[1].json.message).toEqual({
+		statusCode: null,
+		networkError: 'reset',
+		timesSent: 1,
+		retryAfterSeconds: null,
+		outcome: 'mayHaveActed',
+	});
 	expect(hintsOf(run)[0].message).toMatch(/^2 of 3 items failed\./);
 });
 
@@ -75,12 +109,18 @@ test('Retry On Fail on, under Continue: the warning is shown though nothing fail
 		onError: 'continueRegularOutput',
 		settings: { retryOnFail: true },
 	});
-	expect(hintsOf(run)).toEqual([{ type: 'warning', location: 'outputPane', message: RETRY_ON_FAIL_TEXT }]);
+	expect(hintsOf(run)).toEqual([
+		{ type: 'warning', location: 'outputPane', message: RETRY_ON_FAIL_TEXT },
+	]);
 });
 
-test('Retry On Fail on, under Stop: the warning is in the error, and n8n\'s next try sends only the failed item again', async () => {
+test("Retry On Fail on, under Stop: the warning is in the error, and n8n's next try sends only the failed item again", async () => {
 	// Item 2 fails with 500 on every try; n8n re-runs the whole node, and items 0 and 1 come from the record (re-runs.test.mts).
-	await env.sandbox.addFault({ pathPrefix: '/v1/contacts/42/', status: 500, body: { message: 'boom' } });
+	await env.sandbox.addFault({
+		pathPrefix: '/v1/contacts/42/',
+		status: 500,
+		body: { message: 'boom' },
+	});
 	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
 		items: [{ id: 'c-42' }, { id: 'c-43' }, { id: '42' }],
 		settings: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },

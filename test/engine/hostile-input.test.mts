@@ -43,7 +43,9 @@ const identifier = fc.oneof(
 	tricky,
 	fc.string({ unit: 'binary', maxLength: 40 }),
 	fc.string({ unit: 'grapheme', maxLength: 40 }),
-	fc.array(fc.oneof(tricky, fc.string({ unit: 'binary', maxLength: 5 })), { maxLength: 8 }).map((parts) => parts.join('')),
+	fc
+		.array(fc.oneof(tricky, fc.string({ unit: 'binary', maxLength: 5 })), { maxLength: 8 })
+		.map((parts) => parts.join('')),
 	fc.integer(),
 	fc.double({ noNaN: true, noDefaultInfinity: true }),
 	fc.string({ unit: 'binary', minLength: 2000, maxLength: 12_000 }),
@@ -70,42 +72,54 @@ function segmentOf(url: string, prefix: string, suffix: string): string | undefi
 	return decodeURIComponent(segment);
 }
 
-
 const ROUTES = [
 	{ fixture: 'contact-archive', method: 'POST', prefix: '/v1/contacts/', suffix: '/archive' },
-	{ fixture: 'contact-list-archive', method: 'POST', prefix: '/v1/contact_lists/', suffix: '/archive' },
+	{
+		fixture: 'contact-list-archive',
+		method: 'POST',
+		prefix: '/v1/contact_lists/',
+		suffix: '/archive',
+	},
 	{ fixture: 'use-case-get', method: 'GET', prefix: '/v1/use_cases/', suffix: '' },
 ];
 
-describe.each(ROUTES)('$fixture: any identifier is exactly one encoded path segment under its route', (route) => {
-	test('property', async () => {
-		await fc.assert(
-			fc.asyncProperty(fc.array(identifier, { minLength: 1, maxLength: 12 }), async (ids) => {
-				await env.sandbox.reset();
-				const run = await runFixture(env.engine, env.sandbox, route.fixture, {
-					items: ids.map((id) => ({ id })),
-					onError: 'continueRegularOutput',
-				});
-				const requests: RecordedRequest[] = await env.sandbox.requests();
-				const expected = ids.map(expectedIdentifier).filter((id): id is string => id !== undefined);
+describe.each(ROUTES)(
+	'$fixture: any identifier is exactly one encoded path segment under its route',
+	(route) => {
+		test('property', async () => {
+			await fc.assert(
+				fc.asyncProperty(fc.array(identifier, { minLength: 1, maxLength: 12 }), async (ids) => {
+					await env.sandbox.reset();
+					const run = await runFixture(env.engine, env.sandbox, route.fixture, {
+						items: ids.map((id) => ({ id })),
+						onError: 'continueRegularOutput',
+					});
+					const requests: RecordedRequest[] = await env.sandbox.requests();
+					const expected = ids
+						.map(expectedIdentifier)
+						.filter((id): id is string => id !== undefined);
 
-				expect(run.all).toHaveLength(ids.length);
-				expect(run.all.map((item) => item.pairedItem)).toEqual(ids.map((_, item) => ({ item })));
-				ids.forEach((raw, index) => {
-					if (expectedIdentifier(raw) === undefined) expect(run.all[index].json.error).toEqual(expect.any(String));
-				});
-				expect(requests).toHaveLength(expected.length);
-				for (const request of requests) {
-					expect(request.method).toBe(route.method);
-					expect(request.headers.host).toBe(new URL(env.sandbox.url).host);
-				}
-				const sent = requests.map((request) => segmentOf(request.url, route.prefix, route.suffix));
-				expect(sent.sort()).toEqual(expected.sort());
-			}),
-			{ numRuns: RUNS },
-		);
-	});
-});
+					expect(run.all).toHaveLength(ids.length);
+					expect(run.all.map((item) => item.pairedItem)).toEqual(ids.map((_, item) => ({ item })));
+					ids.forEach((raw, index) => {
+						if (expectedIdentifier(raw) === undefined)
+							expect(run.all[index].json.error).toEqual(expect.any(String));
+					});
+					expect(requests).toHaveLength(expected.length);
+					for (const request of requests) {
+						expect(request.method).toBe(route.method);
+						expect(request.headers.host).toBe(new URL(env.sandbox.url).host);
+					}
+					const sent = requests.map((request) =>
+						segmentOf(request.url, route.prefix, route.suffix),
+					);
+					expect(sent.sort()).toEqual(expected.sort());
+				}),
+				{ numRuns: RUNS },
+			);
+		});
+	},
+);
 
 test('identifiers that look like hosts or URLs never reach another host', async () => {
 	const received: string[] = [];
@@ -116,11 +130,23 @@ test('identifiers that look like hosts or URLs never reach another host', async 
 	await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.2', resolve));
 	const other = `127.0.0.2:${(elsewhere.address() as AddressInfo).port}`;
 	try {
-		const ids = [`//${other}/x`, `http://${other}/x`, `@${other}`, `\\\\${other}\\x`, `..%2F..%2F${other}`, `https:${other}`];
-		const run = await runFixture(env.engine, env.sandbox, 'use-case-get', { items: ids.map((id) => ({ id })), onError: 'continueRegularOutput' });
+		const ids = [
+			`//${other}/x`,
+			`http://${other}/x`,
+			`@${other}`,
+			`\\\\${other}\\x`,
+			`..%2F..%2F${other}`,
+			`https:${other}`,
+		];
+		const run = await runFixture(env.engine, env.sandbox, 'use-case-get', {
+			items: ids.map((id) => ({ id })),
+			onError: 'continueRegularOutput',
+		});
 		expect(run.all).toHaveLength(ids.length);
 		const requests = await env.sandbox.requests();
-		expect(requests.map((request) => segmentOf(request.url, '/v1/use_cases/', '')).sort()).toEqual([...ids].sort());
+		expect(requests.map((request) => segmentOf(request.url, '/v1/use_cases/', '')).sort()).toEqual(
+			[...ids].sort(),
+		);
 		expect(received).toEqual([]);
 	} finally {
 		elsewhere.close();
@@ -129,14 +155,23 @@ test('identifiers that look like hosts or URLs never reach another host', async 
 
 // ── JSON bodies ─────────────────────────────────────────────────────────────
 const jsonObjectText = fc
-	.tuple(fc.dictionary(fc.string({ unit: 'grapheme', maxLength: 12 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 6 }), fc.constantFrom(undefined, 0, 2, '\t'), fc.constantFrom('', ' ', '\n  '))
+	.tuple(
+		fc.dictionary(fc.string({ unit: 'grapheme', maxLength: 12 }), fc.jsonValue({ maxDepth: 3 }), {
+			maxKeys: 6,
+		}),
+		fc.constantFrom(undefined, 0, 2, '\t'),
+		fc.constantFrom('', ' ', '\n  '),
+	)
 	.map(([object, indent, pad]) => `${pad}${JSON.stringify(object, null, indent)}${pad}`);
 /** Typos people make when pasting JSON, and JSON that is not an object. */
 const brokenText = fc.oneof(
 	jsonObjectText.map((text) => text.trim().slice(0, -1)),
 	jsonObjectText.map((text) => `${text.trim().slice(0, -1)},}`),
 	jsonObjectText.map((text) => text.replace('{', "{'")),
-	fc.jsonValue({ maxDepth: 2 }).filter((value) => value === null || typeof value !== 'object' || Array.isArray(value)).map((value) => JSON.stringify(value)),
+	fc
+		.jsonValue({ maxDepth: 2 })
+		.filter((value) => value === null || typeof value !== 'object' || Array.isArray(value))
+		.map((value) => JSON.stringify(value)),
 	fc.string({ maxLength: 30 }),
 );
 
@@ -145,7 +180,9 @@ function expectedBody(text: string): string | undefined {
 	try {
 		const parsed: unknown = JSON.parse(text.trim());
 		if (brokenCharacter(text)) return undefined;
-		return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? text.trim() : undefined;
+		return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+			? text.trim()
+			: undefined;
 	} catch {
 		return undefined;
 	}
@@ -153,23 +190,29 @@ function expectedBody(text: string): string | undefined {
 
 test('a JSON body is either sent byte for byte, or refused before any request', async () => {
 	await fc.assert(
-		fc.asyncProperty(fc.array(fc.oneof(jsonObjectText, brokenText), { minLength: 1, maxLength: 12 }), async (texts) => {
-			await env.sandbox.reset();
-			const run = await runFixture(env.engine, env.sandbox, 'sequence-create-json', {
-				items: texts.map((body) => ({ body })),
-				parameters: { jsonBody: '={{ $json.body }}' },
-				onError: 'continueRegularOutput',
-			});
-			expect(run.all).toHaveLength(texts.length);
-			expect(run.all.map((item) => item.pairedItem)).toEqual(texts.map((_, item) => ({ item })));
-			const expected = texts.map(expectedBody);
-			expected.forEach((body, index) => {
-				if (body === undefined) expect(String(run.all[index].json.error)).toMatch(/^JSON Body /);
-			});
-			const requests = await env.sandbox.requests();
-			expect(requests.map((request) => request.body).sort()).toEqual(expected.filter((body) => body !== undefined).sort());
-			for (const request of requests) expect(request.headers['content-type']).toMatch(/^application\/json/);
-		}),
+		fc.asyncProperty(
+			fc.array(fc.oneof(jsonObjectText, brokenText), { minLength: 1, maxLength: 12 }),
+			async (texts) => {
+				await env.sandbox.reset();
+				const run = await runFixture(env.engine, env.sandbox, 'sequence-create-json', {
+					items: texts.map((body) => ({ body })),
+					parameters: { jsonBody: '={{ $json.body }}' },
+					onError: 'continueRegularOutput',
+				});
+				expect(run.all).toHaveLength(texts.length);
+				expect(run.all.map((item) => item.pairedItem)).toEqual(texts.map((_, item) => ({ item })));
+				const expected = texts.map(expectedBody);
+				expected.forEach((body, index) => {
+					if (body === undefined) expect(String(run.all[index].json.error)).toMatch(/^JSON Body /);
+				});
+				const requests = await env.sandbox.requests();
+				expect(requests.map((request) => request.body).sort()).toEqual(
+					expected.filter((body) => body !== undefined).sort(),
+				);
+				for (const request of requests)
+					expect(request.headers['content-type']).toMatch(/^application\/json/);
+			},
+		),
 		{ numRuns: RUNS },
 	);
 });
@@ -180,14 +223,27 @@ const scheduleValue = fc.oneof(
 	fc.double({ noNaN: true, noDefaultInfinity: true }).filter((value) => !Number.isInteger(value)),
 	fc.integer({ min: -1000, max: 1000 }).map((value) => ` ${value} `),
 	fc.integer({ min: 0, max: 1000 }).map((value) => `+${value}`),
-	fc.constantFrom('NaN', 'Infinity', '-Infinity', '1.5', '1e3', '0x10', '', '  ', 'nine', '12abc', '99999999999999999999'),
+	fc.constantFrom(
+		'NaN',
+		'Infinity',
+		'-Infinity',
+		'1.5',
+		'1e3',
+		'0x10',
+		'',
+		'  ',
+		'nine',
+		'12abc',
+		'99999999999999999999',
+	),
 	fc.string({ maxLength: 6 }),
 );
 
 /** The package issue: whole numbers, and text that spells one, are sent as numbers; everything else is refused. */
 function expectedNumber(raw: unknown): number | undefined {
 	if (typeof raw === 'number') return Number.isInteger(raw) ? raw : undefined;
-	if (typeof raw === 'string' && /^\s*[+-]?\d+\s*$/.test(raw) && Number.isSafeInteger(Number(raw))) return Number(raw);
+	if (typeof raw === 'string' && /^\s*[+-]?\d+\s*$/.test(raw) && Number.isSafeInteger(Number(raw)))
+		return Number(raw);
 	return undefined;
 }
 
@@ -198,20 +254,37 @@ test('schedule numbers: whole numbers and text that spells one are sent as numbe
 			const run = await runFixture(env.engine, env.sandbox, 'sequence-create-fields', {
 				items: values.map((hour, index) => ({ name: `Hostile ${index}`, hour })),
 				parameters: {
-					schedules: { schedule: [{ dayOffset: 0, hour: '={{ $json.hour }}', minute: 0, delayInMinutes: 0, sequenceScripts: '' }] },
+					schedules: {
+						schedule: [
+							{
+								dayOffset: 0,
+								hour: '={{ $json.hour }}',
+								minute: 0,
+								delayInMinutes: 0,
+								sequenceScripts: '',
+							},
+						],
+					},
 				},
 				onError: 'continueRegularOutput',
 			});
 			expect(run.all).toHaveLength(values.length);
 			const requests = await env.sandbox.requests();
-			const sent = new Map(requests.map((request) => {
-				const body = JSON.parse(request.body) as { name: string; schedules: Array<{ hour: unknown }> };
-				return [body.name, body.schedules[0].hour];
-			}));
+			const sent = new Map(
+				requests.map((request) => {
+					const body = JSON.parse(request.body) as {
+						name: string;
+						schedules: Array<{ hour: unknown }>;
+					};
+					return [body.name, body.schedules[0].hour];
+				}),
+			);
 			values.forEach((raw, index) => {
 				const expected = expectedNumber(raw);
 				if (expected === undefined) {
-					expect(String(run.all[index].json.error)).toMatch(/^Schedule 1: Hour (must be a whole number|is empty)/);
+					expect(String(run.all[index].json.error)).toMatch(
+						/^Schedule 1: Hour (must be a whole number|is empty)/,
+					);
 					expect(sent.has(`Hostile ${index}`)).toBe(false);
 				} else {
 					expect(sent.get(`Hostile ${index}`)).toBe(expected);
@@ -224,9 +297,23 @@ test('schedule numbers: whole numbers and text that spells one are sent as numbe
 
 test('NaN and Infinity from an expression are refused, not sent', async () => {
 	const run = await runFixture(env.engine, env.sandbox, 'sequence-create-fields', {
-		items: [{ name: 'not a number', hour: 'NaN' }, { name: 'infinite', hour: 'Infinity' }, { name: 'fine', hour: '7' }],
+		items: [
+			{ name: 'not a number', hour: 'NaN' },
+			{ name: 'infinite', hour: 'Infinity' },
+			{ name: 'fine', hour: '7' },
+		],
 		parameters: {
-			schedules: { schedule: [{ dayOffset: 0, hour: '={{ Number($json.hour) }}', minute: 0, delayInMinutes: 0, sequenceScripts: '' }] },
+			schedules: {
+				schedule: [
+					{
+						dayOffset: 0,
+						hour: '={{ Number($json.hour) }}',
+						minute: 0,
+						delayInMinutes: 0,
+						sequenceScripts: '',
+					},
+				],
+			},
 		},
 		onError: 'continueRegularOutput',
 	});
@@ -234,5 +321,7 @@ test('NaN and Infinity from an expression are refused, not sent', async () => {
 	expect(String(run.all[1].json.error)).toMatch(/^Schedule 1: Hour /);
 	expect(run.all[2].json.id).toEqual(expect.any(String));
 	const requests = await env.sandbox.requests();
-	expect(requests.map((request) => (JSON.parse(request.body) as { name: string }).name)).toEqual(['fine']);
+	expect(requests.map((request) => (JSON.parse(request.body) as { name: string }).name)).toEqual([
+		'fine',
+	]);
 });

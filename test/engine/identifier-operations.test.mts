@@ -47,7 +47,9 @@ const operations = [
 describe.each(operations)('$fixture', (op) => {
 	test('sends one request per item, with the key, no body and no query, and outputs the answer unchanged', async () => {
 		const before = await env.sandbox.record(op.kind, op.existing);
-		const run = await runFixture(env.engine, env.sandbox, op.fixture, { items: [{ id: op.existing }] });
+		const run = await runFixture(env.engine, env.sandbox, op.fixture, {
+			items: [{ id: op.existing }],
+		});
 
 		const requests = await env.sandbox.requests();
 		expect(requests).toHaveLength(1);
@@ -93,11 +95,15 @@ describe.each(operations)('$fixture', (op) => {
 			onError: 'continueRegularOutput',
 		});
 		const [emptyText, missing, dots, ok] = run.all;
-		expect(emptyText.json.error).toBe(`${op.label} is empty. Enter an identifier, or map one from the input, for example {{ $json.id }}.`);
+		expect(emptyText.json.error).toBe(
+			`${op.label} is empty. Enter an identifier, or map one from the input, for example {{ $json.id }}.`,
+		);
 		expect(missing.json.error).toBe(emptyText.json.error);
 		expect(dots.json.error).toContain(`${op.label} ".." can't be sent`);
 		expect(ok.json.id).toBe(op.existing);
-		expect((await env.sandbox.requests()).map((request) => request.url)).toEqual([op.route(op.existing)]);
+		expect((await env.sandbox.requests()).map((request) => request.url)).toEqual([
+			op.route(op.existing),
+		]);
 	});
 
 	test('an unknown identifier gives an error that names it, with the service message', async () => {
@@ -108,28 +114,46 @@ describe.each(operations)('$fixture', (op) => {
 		expect(run.all).toEqual([
 			// A 404 sent once: the service did not act on it.
 			expect.objectContaining({
-				json: { error: op.notFound, statusCode: 404, networkError: null, timesSent: 1, retryAfterSeconds: null, outcome: 'notActed' },
+				json: {
+					error: op.notFound,
+					statusCode: 404,
+					networkError: null,
+					timesSent: 1,
+					retryAfterSeconds: null,
+					outcome: 'notActed',
+				},
 				pairedItem: { item: 0 },
 			}),
 		]);
 	});
 
 	test('On Error = Stop: the node fails with the message of the failing item', async () => {
-		const run = await runFixture(env.engine, env.sandbox, op.fixture, { items: [{ id: 'zz-404' }] });
+		const run = await runFixture(env.engine, env.sandbox, op.fixture, {
+			items: [{ id: 'zz-404' }],
+		});
 		expect(run.error?.message).toBe(op.notFound);
 		expect(run.nodeError('Outreach Sequences')?.message).toBe(op.notFound);
 	});
 });
 
 test('nulls and fields the contract does not list pass through unchanged', async () => {
-	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', { items: [{ id: 'c-nulls' }] });
+	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
+		items: [{ id: 'c-nulls' }],
+	});
 	const stored = await env.sandbox.record('contacts', 'c-nulls');
-	expect(stored).toMatchObject({ firstName: null, emails: null, additionalData: null, extraFieldNotInContract: { kept: true } });
+	expect(stored).toMatchObject({
+		firstName: null,
+		emails: null,
+		additionalData: null,
+		extraFieldNotInContract: { kept: true },
+	});
 	expect(run.all[0].json).toEqual(stored);
 });
 
 test('use case actions, with their nulls, pass through', async () => {
-	const run = await runFixture(env.engine, env.sandbox, 'use-case-get', { items: [{ id: 'uc-1' }, { id: 'uc-2' }] });
+	const run = await runFixture(env.engine, env.sandbox, 'use-case-get', {
+		items: [{ id: 'uc-1' }, { id: 'uc-2' }],
+	});
 	expect(run.all.map((item) => item.json)).toEqual([
 		await env.sandbox.record('useCases', 'uc-1'),
 		await env.sandbox.record('useCases', 'uc-2'),

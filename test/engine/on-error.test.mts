@@ -8,35 +8,65 @@ const env = useEnvironment();
 // ok, not found, ok, empty identifier (fails before any request), ok
 const items = [{ id: 'c-42' }, { id: 'zz-404' }, { id: 'c-43' }, { id: '' }, { id: '42' }];
 const notFound = 'Contact "zz-404" was not found (HTTP 404): Resource not found';
-const empty = 'Contact ID is empty. Enter an identifier, or map one from the input, for example {{ $json.id }}.';
+const empty =
+	'Contact ID is empty. Enter an identifier, or map one from the input, for example {{ $json.id }}.';
 
 test('Stop: the node stops with the error of the first failing item', async () => {
-	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', { items, onError: 'stopWorkflow' });
+	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
+		items,
+		onError: 'stopWorkflow',
+	});
 	expect(run.error?.message).toBe(notFound);
 	expect(run.error).toMatchObject({ context: { itemIndex: 1 } });
 	expect(run.output('After Success')).toEqual([]);
-	expect((await env.sandbox.requests()).map((request) => request.url)).not.toContain('/v1/contacts//archive');
-});
-
-test('Continue: one item per input item, in order, errors in json.error, linked back to the input', async () => {
-	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', { items, onError: 'continueRegularOutput' });
-	expect(run.error).toBeUndefined();
-	expect(run.outputs).toHaveLength(1);
-	expect(run.outputs[0].map((item) => item.pairedItem)).toEqual(items.map((_, item) => ({ item })));
-	expect(run.outputs[0].map((item) => item.json.id ?? item.json.error)).toEqual(['c-42', notFound, 'c-43', empty, '42']);
-
-	// A node downstream reads the input item through $('Items').item.
-	const read = run.output('After Success')[0].map((item) => item.json.read as { input: { id: string }; result: Record<string, unknown> });
-	expect(read.map((entry) => entry.input.id)).toEqual(items.map((item) => item.id));
-	expect(read[1].result).toEqual({ error: notFound, statusCode: 404, networkError: null, timesSent: 1, retryAfterSeconds: null, outcome: 'notActed' });
-	expect(read[4].result.id).toBe('42');
-	expect((await env.sandbox.requests()).map((request) => request.url).sort()).toEqual(
-		['/v1/contacts/42/archive', '/v1/contacts/c-42/archive', '/v1/contacts/c-43/archive', '/v1/contacts/zz-404/archive'],
+	expect((await env.sandbox.requests()).map((request) => request.url)).not.toContain(
+		'/v1/contacts//archive',
 	);
 });
 
+test('Continue: one item per input item, in order, errors in json.error, linked back to the input', async () => {
+	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
+		items,
+		onError: 'continueRegularOutput',
+	});
+	expect(run.error).toBeUndefined();
+	expect(run.outputs).toHaveLength(1);
+	expect(run.outputs[0].map((item) => item.pairedItem)).toEqual(items.map((_, item) => ({ item })));
+	expect(run.outputs[0].map((item) => item.json.id ?? item.json.error)).toEqual([
+		'c-42',
+		notFound,
+		'c-43',
+		empty,
+		'42',
+	]);
+
+	// A node downstream reads the input item through $('Items').item.
+	const read = run
+		.output('After Success')[0]
+		.map((item) => item.json.read as { input: { id: string }; result: Record<string, unknown> });
+	expect(read.map((entry) => entry.input.id)).toEqual(items.map((item) => item.id));
+	expect(read[1].result).toEqual({
+		error: notFound,
+		statusCode: 404,
+		networkError: null,
+		timesSent: 1,
+		retryAfterSeconds: null,
+		outcome: 'notActed',
+	});
+	expect(read[4].result.id).toBe('42');
+	expect((await env.sandbox.requests()).map((request) => request.url).sort()).toEqual([
+		'/v1/contacts/42/archive',
+		'/v1/contacts/c-42/archive',
+		'/v1/contacts/c-43/archive',
+		'/v1/contacts/zz-404/archive',
+	]);
+});
+
 test('Continue (using error output): successes and errors on their own outputs, each linked to its input', async () => {
-	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', { items, onError: 'continueErrorOutput' });
+	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
+		items,
+		onError: 'continueErrorOutput',
+	});
 	expect(run.error).toBeUndefined();
 	const [success, failure] = run.outputs;
 	expect(success.map((item) => [item.pairedItem, item.json.id])).toEqual([
@@ -49,8 +79,12 @@ test('Continue (using error output): successes and errors on their own outputs, 
 		[{ item: 3 }, empty],
 	]);
 
-	const readSuccess = run.output('After Success')[0].map((item) => (item.json.read as { input: { id: string } }).input.id);
-	const readError = run.output('After Error')[0].map((item) => item.json.read as { input: { id: string }; result: { error: string } });
+	const readSuccess = run
+		.output('After Success')[0]
+		.map((item) => (item.json.read as { input: { id: string } }).input.id);
+	const readError = run
+		.output('After Error')[0]
+		.map((item) => item.json.read as { input: { id: string }; result: { error: string } });
 	expect(readSuccess).toEqual(['c-42', 'c-43', '42']);
 	expect(readError.map((entry) => [entry.input.id, entry.result.error])).toEqual([
 		['zz-404', notFound],
@@ -67,7 +101,12 @@ test('a Base URL that is not http(s) fails every item with a message naming the 
 	const [success, failure] = run.outputs;
 	expect(success).toEqual([]);
 	expect(failure.map((item) => [item.pairedItem, item.json.error])).toEqual([
-		[{ item: 0 }, expect.stringContaining('The credential\'s Base URL "ftp://outreach.example" must start with http:// or https://')],
+		[
+			{ item: 0 },
+			expect.stringContaining(
+				'The credential\'s Base URL "ftp://outreach.example" must start with http:// or https://',
+			),
+		],
 		[{ item: 1 }, expect.stringContaining("The credential's Base URL")],
 	]);
 	expect(await env.sandbox.requests()).toHaveLength(0);
@@ -83,7 +122,9 @@ test.each([
 		credential: { apiKey: env.sandbox.apiKey, baseUrl: shape(env.sandbox.url) },
 	});
 	expect(run.error).toBeUndefined();
-	expect((await env.sandbox.requests()).map((request) => request.url)).toEqual(['/v1/use_cases/uc-1']);
+	expect((await env.sandbox.requests()).map((request) => request.url)).toEqual([
+		'/v1/use_cases/uc-1',
+	]);
 });
 
 describe('pacing', () => {
@@ -111,8 +152,15 @@ describe('pacing', () => {
 	});
 
 	test('without Batching, requests run in parallel up to the node bound', async () => {
-		await env.sandbox.addFault({ pathPrefix: '/v1/contacts/', delayMs: 30, status: 200, body: { id: 'slow' } });
-		const run = await runFixture(env.engine, env.sandbox, 'contact-archive', { items: [...many, ...many] });
+		await env.sandbox.addFault({
+			pathPrefix: '/v1/contacts/',
+			delayMs: 30,
+			status: 200,
+			body: { id: 'slow' },
+		});
+		const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
+			items: [...many, ...many],
+		});
 		expect(run.all).toHaveLength(120);
 		const peak = await env.sandbox.maxInFlight();
 		expect(peak).toBeGreaterThan(1);
@@ -124,7 +172,10 @@ test('an expression that throws for one item fails only that item, on the error 
 	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
 		items: [{ raw: '{"id":"c-42"}' }, { raw: '{oops' }, { raw: '{"id":"c-43"}' }],
 		// Only the middle item evaluates the reference to a node that does not exist.
-		parameters: { contactId: "={{ $json.raw.startsWith('{o') ? $('No Such Node').item.json.id : JSON.parse($json.raw).id }}" },
+		parameters: {
+			contactId:
+				"={{ $json.raw.startsWith('{o') ? $('No Such Node').item.json.id : JSON.parse($json.raw).id }}",
+		},
 		onError: 'continueErrorOutput',
 	});
 	const [success, failure] = run.outputs;
@@ -135,7 +186,9 @@ test('an expression that throws for one item fails only that item, on the error 
 	expect(failure).toHaveLength(1);
 	expect(failure[0].pairedItem).toEqual({ item: 1 });
 	expect(failure[0].json.error).toBe("Referenced node doesn't exist");
-	const readError = run.output('After Error')[0].map((item) => (item.json.read as { input: unknown }).input);
+	const readError = run
+		.output('After Error')[0]
+		.map((item) => (item.json.read as { input: unknown }).input);
 	expect(readError).toEqual([{ raw: '{oops' }]);
 	expect(await env.sandbox.requests()).toHaveLength(2);
 });

@@ -11,41 +11,58 @@ import { useEnvironment } from '../harness/setup.mts';
 
 const env = useEnvironment();
 
-const names = (count: number) => Array.from({ length: count }, (_, index) => ({ name: `Sequence ${index}` }));
+const names = (count: number) =>
+	Array.from({ length: count }, (_, index) => ({ name: `Sequence ${index}` }));
 
 /** How many requests with each status reached each path. */
 function perPath(requests: RecordedRequest[]): Map<string, number[]> {
 	const paths = new Map<string, number[]>();
-	for (const request of requests) paths.set(request.url, [...(paths.get(request.url) ?? []), request.status ?? 0]);
+	for (const request of requests)
+		paths.set(request.url, [...(paths.get(request.url) ?? []), request.status ?? 0]);
 	return paths;
 }
 
 const createdNames = (requests: RecordedRequest[]) =>
-	requests.filter((request) => request.status === 201).map((request) => (JSON.parse(request.body) as { name: string }).name);
+	requests
+		.filter((request) => request.status === 201)
+		.map((request) => (JSON.parse(request.body) as { name: string }).name);
 
-describe.each<RateLimit['retryAfter']>(['seconds', 'date', 'none'])('a service limited to 40 per second, Retry-After as %s', (retryAfter) => {
-	test('every create succeeds, in order, each sequence created exactly once', async () => {
-		await env.sandbox.setRateLimit({ rate: 40, burst: 10, retryAfter });
-		const items = names(100);
-		const run = await runFixture(env.engine, env.sandbox, 'sequence-create-fields', { items, onError: 'continueRegularOutput' });
+describe.each<RateLimit['retryAfter']>(['seconds', 'date', 'none'])(
+	'a service limited to 40 per second, Retry-After as %s',
+	(retryAfter) => {
+		test('every create succeeds, in order, each sequence created exactly once', async () => {
+			await env.sandbox.setRateLimit({ rate: 40, burst: 10, retryAfter });
+			const items = names(100);
+			const run = await runFixture(env.engine, env.sandbox, 'sequence-create-fields', {
+				items,
+				onError: 'continueRegularOutput',
+			});
 
-		expect(run.outputs[0].map((item) => item.json.error)).toEqual(items.map(() => undefined));
-		expect(run.outputs[0].map((item) => item.json.name)).toEqual(items.map((item) => item.name));
-		expect(run.outputs[0].map((item) => item.pairedItem)).toEqual(items.map((_, item) => ({ item })));
-		const summary = await env.sandbox.summary();
-		expect(summary.sequencesCreated).toBe(100);
-		expect(summary.duplicateNames).toBe(0);
-		expect(summary.byStatus['429']).toBeGreaterThan(0);
-		// The first push-back meets the requests already in flight; after it the node paces itself.
-		expect(summary.byStatus['429']).toBeLessThanOrEqual(60);
-		expect(createdNames(await env.sandbox.requests()).sort()).toEqual(items.map((item) => item.name).sort());
-	}, 60_000);
-});
+			expect(run.outputs[0].map((item) => item.json.error)).toEqual(items.map(() => undefined));
+			expect(run.outputs[0].map((item) => item.json.name)).toEqual(items.map((item) => item.name));
+			expect(run.outputs[0].map((item) => item.pairedItem)).toEqual(
+				items.map((_, item) => ({ item })),
+			);
+			const summary = await env.sandbox.summary();
+			expect(summary.sequencesCreated).toBe(100);
+			expect(summary.duplicateNames).toBe(0);
+			expect(summary.byStatus['429']).toBeGreaterThan(0);
+			// The first push-back meets the requests already in flight; after it the node paces itself.
+			expect(summary.byStatus['429']).toBeLessThanOrEqual(60);
+			expect(createdNames(await env.sandbox.requests()).sort()).toEqual(
+				items.map((item) => item.name).sort(),
+			);
+		}, 60_000);
+	},
+);
 
 test('only rejected requests are sent again: 60 gets give exactly 60 answers of 200, the rest are 429', async () => {
 	await env.sandbox.setRateLimit({ rate: 50, burst: 5, retryAfter: 'seconds' });
 	const items = Array.from({ length: 60 }, (_, index) => ({ id: index % 2 ? 'uc-1' : 'uc-2' }));
-	const run = await runFixture(env.engine, env.sandbox, 'use-case-get', { items, onError: 'continueRegularOutput' });
+	const run = await runFixture(env.engine, env.sandbox, 'use-case-get', {
+		items,
+		onError: 'continueRegularOutput',
+	});
 	expect(run.all.map((item) => item.json.id)).toEqual(items.map((item) => item.id));
 	const statuses = [...perPath(await env.sandbox.requests()).values()].flat();
 	expect(statuses.filter((status) => status === 200)).toHaveLength(60);
@@ -58,7 +75,10 @@ test.each<NonNullable<RateLimit['headers']>>(['ietf', 'x'])(
 	async (headers) => {
 		await env.sandbox.setRateLimit({ rate: 10, burst: 5, retryAfter: 'seconds', headers });
 		const items = Array.from({ length: 80 }, () => ({ id: 'uc-1' }));
-		const run = await runFixture(env.engine, env.sandbox, 'use-case-get', { items, onError: 'continueRegularOutput' });
+		const run = await runFixture(env.engine, env.sandbox, 'use-case-get', {
+			items,
+			onError: 'continueRegularOutput',
+		});
 		expect(run.all.map((item) => item.json.id)).toEqual(items.map(() => 'uc-1'));
 		const statuses = (await env.sandbox.requests()).map((request) => request.status);
 		expect(statuses.filter((status) => status === 200)).toHaveLength(80);
@@ -75,20 +95,89 @@ test.each<NonNullable<RateLimit['headers']>>(['ietf', 'x'])(
 
 describe('what is sent again', () => {
 	test.each([
-		['a create after a reset', 'sequence-create-fields', { name: 'Once' }, { pathPrefix: '/v1/sequences', drop: 'before-response' as const }, 1],
-		['a create after a 500', 'sequence-create-fields', { name: 'Once' }, { pathPrefix: '/v1/sequences', status: 500 }, 1],
-		['a create after a 502', 'sequence-create-fields', { name: 'Once' }, { pathPrefix: '/v1/sequences', status: 502 }, 1],
-		['a create after a 504', 'sequence-create-fields', { name: 'Once' }, { pathPrefix: '/v1/sequences', status: 504 }, 1],
-		['an archive after a 502', 'contact-archive', { id: 'c-42' }, { pathPrefix: '/v1/contacts/', status: 502 }, 1],
-		['an archive after a reset', 'contact-archive', { id: 'c-42' }, { pathPrefix: '/v1/contacts/', drop: 'before-response' as const }, 1],
-		['a create after a 503', 'sequence-create-fields', { name: 'Again' }, { pathPrefix: '/v1/sequences', status: 503 }, 2],
-		['a create after a 429', 'sequence-create-fields', { name: 'Again' }, { pathPrefix: '/v1/sequences', status: 429, headers: { 'Retry-After': '1' } }, 2],
-		['a get after a 502', 'use-case-get', { id: 'uc-1' }, { pathPrefix: '/v1/use_cases/', status: 502 }, 2],
-		['a get after a 504', 'use-case-get', { id: 'uc-1' }, { pathPrefix: '/v1/use_cases/', status: 504 }, 2],
-		['a get after a reset', 'use-case-get', { id: 'uc-1' }, { pathPrefix: '/v1/use_cases/', drop: 'before-response' as const }, 2],
+		[
+			'a create after a reset',
+			'sequence-create-fields',
+			{ name: 'Once' },
+			{ pathPrefix: '/v1/sequences', drop: 'before-response' as const },
+			1,
+		],
+		[
+			'a create after a 500',
+			'sequence-create-fields',
+			{ name: 'Once' },
+			{ pathPrefix: '/v1/sequences', status: 500 },
+			1,
+		],
+		[
+			'a create after a 502',
+			'sequence-create-fields',
+			{ name: 'Once' },
+			{ pathPrefix: '/v1/sequences', status: 502 },
+			1,
+		],
+		[
+			'a create after a 504',
+			'sequence-create-fields',
+			{ name: 'Once' },
+			{ pathPrefix: '/v1/sequences', status: 504 },
+			1,
+		],
+		[
+			'an archive after a 502',
+			'contact-archive',
+			{ id: 'c-42' },
+			{ pathPrefix: '/v1/contacts/', status: 502 },
+			1,
+		],
+		[
+			'an archive after a reset',
+			'contact-archive',
+			{ id: 'c-42' },
+			{ pathPrefix: '/v1/contacts/', drop: 'before-response' as const },
+			1,
+		],
+		[
+			'a create after a 503',
+			'sequence-create-fields',
+			{ name: 'Again' },
+			{ pathPrefix: '/v1/sequences', status: 503 },
+			2,
+		],
+		[
+			'a create after a 429',
+			'sequence-create-fields',
+			{ name: 'Again' },
+			{ pathPrefix: '/v1/sequences', status: 429, headers: { 'Retry-After': '1' } },
+			2,
+		],
+		[
+			'a get after a 502',
+			'use-case-get',
+			{ id: 'uc-1' },
+			{ pathPrefix: '/v1/use_cases/', status: 502 },
+			2,
+		],
+		[
+			'a get after a 504',
+			'use-case-get',
+			{ id: 'uc-1' },
+			{ pathPrefix: '/v1/use_cases/', status: 504 },
+			2,
+		],
+		[
+			'a get after a reset',
+			'use-case-get',
+			{ id: 'uc-1' },
+			{ pathPrefix: '/v1/use_cases/', drop: 'before-response' as const },
+			2,
+		],
 	])('%s', async (_, fixture, item, fault, sends) => {
 		await env.sandbox.addFault({ ...fault, times: 1 });
-		const run = await runFixture(env.engine, env.sandbox, fixture, { items: [item], onError: 'continueRegularOutput' });
+		const run = await runFixture(env.engine, env.sandbox, fixture, {
+			items: [item],
+			onError: 'continueRegularOutput',
+		});
 		const requests = await env.sandbox.requests();
 		expect(requests).toHaveLength(sends);
 		if (sends === 1) {
@@ -117,7 +206,9 @@ describe('what is sent again', () => {
 			parameters: { requestOptions: { timeout: 200 } },
 			onError: 'continueRegularOutput',
 		});
-		expect(create.all[0].json.error).toMatch(/did not answer the request to create the sequence within 200 ms/);
+		expect(create.all[0].json.error).toMatch(
+			/did not answer the request to create the sequence within 200 ms/,
+		);
 		expect(await env.sandbox.requests()).toHaveLength(1);
 	});
 });
@@ -129,7 +220,9 @@ test('a refused connection after the service has answered is sent again once it 
 	const answer = (req: http.IncomingMessage, res: http.ServerResponse) => {
 		served.push(req.url ?? '');
 		res.writeHead(200, { 'Content-Type': 'application/json' });
-		res.end(JSON.stringify({ id: decodeURIComponent((req.url ?? '').split('/')[3]), status: 'archived' }));
+		res.end(
+			JSON.stringify({ id: decodeURIComponent((req.url ?? '').split('/')[3]), status: 'archived' }),
+		);
 		if (served.length === 1) {
 			server.close();
 			server.closeAllConnections();
@@ -157,7 +250,12 @@ test('a refused connection after the service has answered is sent again once it 
 
 describe('limits', () => {
 	test('Max Wait: a Retry-After beyond it fails the item at once', async () => {
-		await env.sandbox.addFault({ pathPrefix: '/v1/contacts/c-43/', status: 429, headers: { 'Retry-After': '5' }, body: '' });
+		await env.sandbox.addFault({
+			pathPrefix: '/v1/contacts/c-43/',
+			status: 429,
+			headers: { 'Retry-After': '5' },
+			body: '',
+		});
 		const started = Date.now();
 		const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
 			items: [{ id: 'c-42' }, { id: 'c-43' }],
@@ -177,20 +275,29 @@ describe('limits', () => {
 	test.each<OnError>(['stopWorkflow', 'continueRegularOutput', 'continueErrorOutput'])(
 		'Max Retries per Item used up, On Error = %s: the item fails after exactly 1 + retries sends',
 		async (mode) => {
-			await env.sandbox.addFault({ pathPrefix: '/v1/contacts/c-43/', status: 429, headers: { 'Retry-After': '0' }, body: { message: 'Too many' } });
+			await env.sandbox.addFault({
+				pathPrefix: '/v1/contacts/c-43/',
+				status: 429,
+				headers: { 'Retry-After': '0' },
+				body: { message: 'Too many' },
+			});
 			const items = [{ id: 'c-42' }, { id: 'c-43' }, { id: '42' }];
 			const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
 				items,
 				parameters: { requestOptions: { rateLimitHandling: { settings: { maxRetries: 2 } } } },
 				onError: mode,
 			});
-			const tries = (await env.sandbox.requests()).filter((request) => request.url === '/v1/contacts/c-43/archive');
+			const tries = (await env.sandbox.requests()).filter(
+				(request) => request.url === '/v1/contacts/c-43/archive',
+			);
 			expect(tries).toHaveLength(3);
 			if (mode === 'stopWorkflow') {
 				expect(run.error?.message).toBe(exhausted);
 				expect(run.error).toMatchObject({ context: { itemIndex: 1 } });
 			} else if (mode === 'continueRegularOutput') {
-				expect(run.outputs[0].map((item) => [item.pairedItem, item.json.id ?? item.json.error])).toEqual([
+				expect(
+					run.outputs[0].map((item) => [item.pairedItem, item.json.id ?? item.json.error]),
+				).toEqual([
 					[{ item: 0 }, 'c-42'],
 					[{ item: 1 }, exhausted],
 					[{ item: 2 }, '42'],
@@ -201,13 +308,20 @@ describe('limits', () => {
 					[{ item: 0 }, 'c-42'],
 					[{ item: 2 }, '42'],
 				]);
-				expect(failure.map((item) => [item.pairedItem, item.json.error])).toEqual([[{ item: 1 }, exhausted]]);
+				expect(failure.map((item) => [item.pairedItem, item.json.error])).toEqual([
+					[{ item: 1 }, exhausted],
+				]);
 			}
 		},
 	);
 
 	test('On Error = Stop: a pushed-back item that then succeeds does not stop the node', async () => {
-		await env.sandbox.addFault({ pathPrefix: '/v1/contacts/c-43/', status: 429, headers: { 'Retry-After': '1' }, times: 1 });
+		await env.sandbox.addFault({
+			pathPrefix: '/v1/contacts/c-43/',
+			status: 429,
+			headers: { 'Retry-After': '1' },
+			times: 1,
+		});
 		const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
 			items: [{ id: 'c-42' }, { id: 'c-43' }],
 			onError: 'stopWorkflow',

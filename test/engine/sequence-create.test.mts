@@ -19,7 +19,11 @@ describe('Using Fields Below', () => {
 		const run = await runFixture(env.engine, env.sandbox, 'sequence-create-fields', {
 			items: [{ name: 'Spring follow-up' }],
 			parameters: {
-				additionalFields: { description: 'After the webinar', criteria: 'status == "lead"', timezone: 'Europe/Berlin' },
+				additionalFields: {
+					description: 'After the webinar',
+					criteria: 'status == "lead"',
+					timezone: 'Europe/Berlin',
+				},
 			},
 		});
 		const request = await onlyRequest();
@@ -30,7 +34,13 @@ describe('Using Fields Below', () => {
 			timezone: 'Europe/Berlin',
 			schedules: [
 				{ dayOffset: 0, hour: 9, minute: 30, delayInMinutes: 0, sequenceScripts: ['phone-1'] },
-				{ dayOffset: 1, hour: 14, minute: 0, delayInMinutes: 15, sequenceScripts: ['email-1', 'txt-1'] },
+				{
+					dayOffset: 1,
+					hour: 14,
+					minute: 0,
+					delayInMinutes: 15,
+					sequenceScripts: ['email-1', 'txt-1'],
+				},
 				{ dayOffset: 3, hour: 10, minute: 5, delayInMinutes: 0 },
 			],
 		});
@@ -57,7 +67,10 @@ describe('Using Fields Below', () => {
 	test('empty or blank text fields are left out', async () => {
 		await runFixture(env.engine, env.sandbox, 'sequence-create-fields', {
 			items: [{ name: '   ' }],
-			parameters: { additionalFields: { description: '', criteria: '', timezone: '' }, schedules: {} },
+			parameters: {
+				additionalFields: { description: '', criteria: '', timezone: '' },
+				schedules: {},
+			},
 		});
 		expect((await onlyRequest()).body).toBe('{}');
 	});
@@ -68,13 +81,27 @@ describe('Using Fields Below', () => {
 			parameters: {
 				schedules: {
 					schedule: [
-						{ dayOffset: 0, hour: '={{ $json.hour }}', minute: 0, delayInMinutes: 0, sequenceScripts: '={{ $json.scripts }}' },
+						{
+							dayOffset: 0,
+							hour: '={{ $json.hour }}',
+							minute: 0,
+							delayInMinutes: 0,
+							sequenceScripts: '={{ $json.scripts }}',
+						},
 					],
 				},
 			},
 		});
 		const body = JSON.parse((await onlyRequest()).body);
-		expect(body.schedules).toEqual([{ dayOffset: 0, hour: 7, minute: 0, delayInMinutes: 0, sequenceScripts: ['phone-1', 'txt-1'] }]);
+		expect(body.schedules).toEqual([
+			{
+				dayOffset: 0,
+				hour: 7,
+				minute: 0,
+				delayInMinutes: 0,
+				sequenceScripts: ['phone-1', 'txt-1'],
+			},
+		]);
 	});
 
 	test.each([
@@ -82,38 +109,63 @@ describe('Using Fields Below', () => {
 		['text', 'noon', 'Schedule 2: Hour must be a whole number, but it is "noon".'],
 		['a fractional text', '7.5', 'Schedule 2: Hour must be a whole number, but it is "7.5".'],
 		['nothing', null, 'Schedule 2: Hour is empty; enter a whole number.'],
-	])('an hour that is %s is an error naming row and field, and nothing is sent', async (_, hour, message) => {
-		const run = await runFixture(env.engine, env.sandbox, 'sequence-create-fields', {
-			items: [{ name: 'x', hour }],
-			onError: 'continueRegularOutput',
-			parameters: {
-				schedules: {
-					schedule: [
-						{ dayOffset: 0, hour: 1, minute: 0, delayInMinutes: 0, sequenceScripts: '' },
-						{ dayOffset: 0, hour: '={{ $json.hour }}', minute: 0, delayInMinutes: 0, sequenceScripts: '' },
-					],
+	])(
+		'an hour that is %s is an error naming row and field, and nothing is sent',
+		async (_, hour, message) => {
+			const run = await runFixture(env.engine, env.sandbox, 'sequence-create-fields', {
+				items: [{ name: 'x', hour }],
+				onError: 'continueRegularOutput',
+				parameters: {
+					schedules: {
+						schedule: [
+							{ dayOffset: 0, hour: 1, minute: 0, delayInMinutes: 0, sequenceScripts: '' },
+							{
+								dayOffset: 0,
+								hour: '={{ $json.hour }}',
+								minute: 0,
+								delayInMinutes: 0,
+								sequenceScripts: '',
+							},
+						],
+					},
 				},
-			},
-		});
-		// Never sent: nothing reached the service.
-		const notSent = { statusCode: null, networkError: null, timesSent: 0, retryAfterSeconds: null, outcome: 'notActed' };
-		expect(run.all).toEqual([expect.objectContaining({ json: { error: message, ...notSent }, pairedItem: { item: 0 } })]);
-		expect(await env.sandbox.requests()).toHaveLength(0);
-	});
+			});
+			// Never sent: nothing reached the service.
+			const notSent = {
+				statusCode: null,
+				networkError: null,
+				timesSent: 0,
+				retryAfterSeconds: null,
+				outcome: 'notActed',
+			};
+			expect(run.all).toEqual([
+				expect.objectContaining({ json: { error: message, ...notSent }, pairedItem: { item: 0 } }),
+			]);
+			expect(await env.sandbox.requests()).toHaveLength(0);
+		},
+	);
 });
 
 describe('Using JSON', () => {
 	test('sends the JSON text exactly as written, nulls included', async () => {
 		const run = await runFixture(env.engine, env.sandbox, 'sequence-create-json', { items: [{}] });
 		const request = await onlyRequest();
-		const written = loadFixture('sequence-create-json').nodes.find((node) => node.name === OUTREACH)!.parameters.jsonBody as string;
+		const written = loadFixture('sequence-create-json').nodes.find(
+			(node) => node.name === OUTREACH,
+		)!.parameters.jsonBody as string;
 		expect(request.body).toBe(written.trim());
 		expect(JSON.parse(request.body).criteria).toBeNull();
-		expect(run.all[0].json).toEqual(await env.sandbox.record('sequences', String(run.all[0].json.id)));
+		expect(run.all[0].json).toEqual(
+			await env.sandbox.record('sequences', String(run.all[0].json.id)),
+		);
 	});
 
 	test('an object from an expression is sent as that object', async () => {
-		const object = { name: 'From expression', timezone: null, schedules: [{ hour: 6, sequenceScripts: null }] };
+		const object = {
+			name: 'From expression',
+			timezone: null,
+			schedules: [{ hour: 6, sequenceScripts: null }],
+		};
 		await runFixture(env.engine, env.sandbox, 'sequence-create-json', {
 			items: [{ body: object }],
 			parameters: { jsonBody: '={{ $json.body }}' },
@@ -123,7 +175,11 @@ describe('Using JSON', () => {
 
 	test.each([
 		['invalid JSON', '{"name": "x",}', 'JSON Body is not valid JSON'],
-		['a list', '[{"name": "x"}]', 'JSON Body must be a JSON object in braces { }, but it is a list.'],
+		[
+			'a list',
+			'[{"name": "x"}]',
+			'JSON Body must be a JSON object in braces { }, but it is a list.',
+		],
 		['null', 'null', 'JSON Body must be a JSON object in braces { }, but it is null.'],
 		['empty', '  ', 'JSON Body is empty'],
 	])('%s is an error item, and nothing is sent', async (_, jsonBody, message) => {

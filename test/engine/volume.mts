@@ -19,7 +19,9 @@ const N = 10_000;
 const REPORT = path.resolve(here, '..', '..', 'artifacts', 'volume');
 
 // Mostly found, every 500th one not: successes and errors interleave.
-const ids = Array.from({ length: N }, (_, index) => (index % 500 === 499 ? `zz-${index}` : index % 2 ? 'uc-2' : 'uc-1'));
+const ids = Array.from({ length: N }, (_, index) =>
+	index % 500 === 499 ? `zz-${index}` : index % 2 ? 'uc-2' : 'uc-1',
+);
 
 /** Samples the test process's RSS (engine and node) while `work` runs. */
 async function withPeakRss<T>(work: () => Promise<T>): Promise<{ result: T; peakRssMb: number }> {
@@ -63,7 +65,8 @@ export function volumeSuite(name: string, requestOptions: INodeParameters, limit
 				const paired = item.pairedItem as { item: number };
 				const expected = ids[index];
 				const ok = expected.startsWith('zz-')
-					? item.json.error === `Use case "${expected}" was not found (HTTP 404): Resource not found`
+					? item.json.error ===
+						`Use case "${expected}" was not found (HTTP 404): Resource not found`
 					: item.json.id === expected;
 				if (paired.item !== index || !ok) mismatches++;
 			});
@@ -74,7 +77,13 @@ export function volumeSuite(name: string, requestOptions: INodeParameters, limit
 			expect(requests).toHaveLength(N);
 			expect(maxInFlight).toBeLessThanOrEqual(limit);
 			expect(maxInFlight).toBeGreaterThan(1);
-			report(name.replace(/\W+/g, '-'), { items: N, seconds, maxInFlight, peakRssMb, node: process.version });
+			report(name.replace(/\W+/g, '-'), {
+				items: N,
+				seconds,
+				maxInFlight,
+				peakRssMb,
+				node: process.version,
+			});
 		}, 180_000);
 	});
 }

@@ -6,7 +6,12 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 
-import { CredentialTestContext, ExecutionLifecycleHooks, PackageDirectoryLoader, WorkflowExecute } from 'n8n-core';
+import {
+	CredentialTestContext,
+	ExecutionLifecycleHooks,
+	PackageDirectoryLoader,
+	WorkflowExecute,
+} from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentials,
@@ -33,7 +38,14 @@ import type {
 	IDataObject,
 	ExecutionError,
 } from 'n8n-workflow';
-import { Expression, ICredentialsHelper, LoggerProxy, NodeConnectionTypes, NodeHelpers, Workflow } from 'n8n-workflow';
+import {
+	Expression,
+	ICredentialsHelper,
+	LoggerProxy,
+	NodeConnectionTypes,
+	NodeHelpers,
+	Workflow,
+} from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../../nodes/OutreachSequences/describe/names.ts';
 import { NODE_TYPE, ROOT } from '../../scripts/n8n/versions.mts';
@@ -54,7 +66,9 @@ class ItemsNode implements INodeType {
 		defaults: { name: 'Items' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[]' }] as INodeProperties[],
+		properties: [
+			{ displayName: 'Items', name: 'items', type: 'json', default: '[]' },
+		] as INodeProperties[],
 	} as INodeType['description'];
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -74,7 +88,9 @@ class ReadNode implements INodeType {
 		defaults: { name: 'Read' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		properties: [{ displayName: 'Value', name: 'value', type: 'string', default: '' }] as INodeProperties[],
+		properties: [
+			{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+		] as INodeProperties[],
 	} as INodeType['description'];
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -116,7 +132,10 @@ class CredentialsHelper extends ICredentialsHelper {
 	private readonly types: Record<string, ICredentialType>;
 	readonly store: Map<string, ICredentialDataDecryptedObject>;
 
-	constructor(types: Record<string, ICredentialType>, store: Map<string, ICredentialDataDecryptedObject>) {
+	constructor(
+		types: Record<string, ICredentialType>,
+		store: Map<string, ICredentialDataDecryptedObject>,
+	) {
 		super();
 		this.types = types;
 		this.store = store;
@@ -142,8 +161,17 @@ class CredentialsHelper extends ICredentialsHelper {
 		if (!authenticate) return requestOptions;
 		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
 		const resolve = (value: unknown) =>
-			workflow.expression.getSimpleParameterValue(node, value as string, 'internal', { $credentials: credentials }, undefined, value as string);
-		for (const [target, values] of Object.entries(authenticate.properties) as Array<[string, IDataObject]>) {
+			workflow.expression.getSimpleParameterValue(
+				node,
+				value as string,
+				'internal',
+				{ $credentials: credentials },
+				undefined,
+				value as string,
+			);
+		for (const [target, values] of Object.entries(authenticate.properties) as Array<
+			[string, IDataObject]
+		>) {
 			const options = requestOptions as unknown as Record<string, IDataObject>;
 			options[target] ??= {};
 			for (const [key, value] of Object.entries(values)) {
@@ -207,7 +235,10 @@ export interface CredentialTestResult {
 }
 
 export interface Engine {
-	run(workflow: WorkflowFixture, credentials: Record<string, ICredentialDataDecryptedObject>): Promise<RunResult>;
+	run(
+		workflow: WorkflowFixture,
+		credentials: Record<string, ICredentialDataDecryptedObject>,
+	): Promise<RunResult>;
 	/**
 	 * Executions › Retry of a failed run, as n8n's ExecutionService.retry does
 	 * it: the failed run's saved data (through JSON, as the database keeps
@@ -215,7 +246,11 @@ export interface Engine {
 	 * on in mode 'retry'. `workflow` is the workflow to run: the failed run's,
 	 * or the one saved since (loadWorkflow).
 	 */
-	retry(failed: IRun, workflow: WorkflowFixture, credentials: Record<string, ICredentialDataDecryptedObject>): Promise<RunResult>;
+	retry(
+		failed: IRun,
+		workflow: WorkflowFixture,
+		credentials: Record<string, ICredentialDataDecryptedObject>,
+	): Promise<RunResult>;
 	/**
 	 * The credential's test, as n8n's CredentialsTester
 	 * (packages/cli/src/services/credentials-tester.service.ts, 2.41.1 and
@@ -228,7 +263,10 @@ export interface Engine {
 	credentialType: ICredentialType;
 }
 
-function makeAdditionalData(credentialsHelper: ICredentialsHelper, workflowData: IWorkflowBase): IWorkflowExecuteAdditionalData {
+function makeAdditionalData(
+	credentialsHelper: ICredentialsHelper,
+	workflowData: IWorkflowBase,
+): IWorkflowExecuteAdditionalData {
 	return {
 		credentialsHelper,
 		hooks: new ExecutionLifecycleHooks('manual', 'test-execution', workflowData),
@@ -287,7 +325,12 @@ function captureEngineLog(): void {
 	mkdirSync(path.dirname(ENGINE_LOG), { recursive: true });
 	const write = (level: string) => (message: string, metadata?: object) =>
 		appendFileSync(ENGINE_LOG, `${JSON.stringify({ level, message, ...metadata })}\n`);
-	LoggerProxy.init({ error: write('error'), warn: write('warn'), info: write('info'), debug: write('debug') });
+	LoggerProxy.init({
+		error: write('error'),
+		warn: write('warn'),
+		info: write('info'),
+		debug: write('debug'),
+	});
 }
 
 /**
@@ -321,15 +364,20 @@ export async function createEngine(packageDir = PACKAGE_DIR): Promise<Engine> {
 	const loader = new PackageDirectoryLoader(packageDir);
 	await loader.loadAll();
 	const types: INodeTypeData = {};
-	for (const [name, data] of Object.entries(loader.nodeTypes)) types[`${loader.packageName}.${name}`] = data;
+	for (const [name, data] of Object.entries(loader.nodeTypes))
+		types[`${loader.packageName}.${name}`] = data;
 	types[TEST_NODE_TYPES.items] = { type: new ItemsNode(), sourcePath: '' };
 	types[TEST_NODE_TYPES.read] = { type: new ReadNode(), sourcePath: '' };
 	const credentialTypes: Record<string, ICredentialType> = {};
-	for (const [name, data] of Object.entries(loader.credentialTypes)) credentialTypes[name] = data.type;
+	for (const [name, data] of Object.entries(loader.credentialTypes))
+		credentialTypes[name] = data.type;
 	const nodeTypes = new NodeTypes(types);
 
 	/** The workflow and what n8n's CLI supplies around the engine, for one run of `fixture`. */
-	function prepare(fixture: WorkflowFixture, credentials: Record<string, ICredentialDataDecryptedObject>) {
+	function prepare(
+		fixture: WorkflowFixture,
+		credentials: Record<string, ICredentialDataDecryptedObject>,
+	) {
 		const store = new Map(Object.entries(credentials));
 		const workflowData: IWorkflowBase = {
 			id: 'test-workflow',
@@ -352,7 +400,10 @@ export async function createEngine(packageDir = PACKAGE_DIR): Promise<Engine> {
 			nodeTypes,
 			settings: workflowData.settings,
 		});
-		const additionalData = makeAdditionalData(new CredentialsHelper(credentialTypes, store), workflowData);
+		const additionalData = makeAdditionalData(
+			new CredentialsHelper(credentialTypes, store),
+			workflowData,
+		);
 		return { workflow, additionalData };
 	}
 
@@ -361,7 +412,10 @@ export async function createEngine(packageDir = PACKAGE_DIR): Promise<Engine> {
 		return {
 			run,
 			error: run.data.resultData.error,
-			output: (nodeName) => (runData[nodeName]?.[0]?.data?.main ?? []).map((items) => items ?? []) as INodeExecutionData[][],
+			output: (nodeName) =>
+				(runData[nodeName]?.[0]?.data?.main ?? []).map(
+					(items) => items ?? [],
+				) as INodeExecutionData[][],
 			nodeError: (nodeName) => runData[nodeName]?.[0]?.error,
 		};
 	}
@@ -371,8 +425,11 @@ export async function createEngine(packageDir = PACKAGE_DIR): Promise<Engine> {
 		credentialType: credentialTypes[CREDENTIAL_TYPE],
 		async run(fixture, credentials) {
 			const { workflow, additionalData } = prepare(fixture, credentials);
-			const startNode = fixture.nodes.find((node) => node.type === TEST_NODE_TYPES.items) ?? fixture.nodes[0];
-			return resultOf(await new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode }));
+			const startNode =
+				fixture.nodes.find((node) => node.type === TEST_NODE_TYPES.items) ?? fixture.nodes[0];
+			return resultOf(
+				await new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode }),
+			);
 		},
 
 		async retry(failed, fixture, credentials) {
@@ -388,24 +445,44 @@ export async function createEngine(packageDir = PACKAGE_DIR): Promise<Engine> {
 			for (const entry of data.executionData?.nodeExecutionStack ?? []) {
 				entry.node = fixture.nodes.find((node) => node.name === entry.node.name) ?? entry.node;
 			}
-			return resultOf(await new WorkflowExecute(additionalData, 'retry', data).processRunExecutionData(workflow));
+			return resultOf(
+				await new WorkflowExecute(additionalData, 'retry', data).processRunExecutionData(workflow),
+			);
 		},
 		async testCredential(data) {
 			const credentialType = credentialTypes[CREDENTIAL_TYPE];
 			// n8n's applyDefaultsAndOverwrites: the properties' defaults under what was entered.
-			const withDefaults = NodeHelpers.getNodeParameters(credentialType.properties, data as INodeParameters, true, false, null, null) as ICredentialDataDecryptedObject;
-			const decrypted: ICredentialsDecrypted = { id: 'tested', name: 'Tested', type: CREDENTIAL_TYPE, data: withDefaults };
+			const withDefaults = NodeHelpers.getNodeParameters(
+				credentialType.properties,
+				data as INodeParameters,
+				true,
+				false,
+				null,
+				null,
+			) as ICredentialDataDecryptedObject;
+			const decrypted: ICredentialsDecrypted = {
+				id: 'tested',
+				name: 'Tested',
+				type: CREDENTIAL_TYPE,
+				data: withDefaults,
+			};
 			const additionalData = makeAdditionalData(
 				new CredentialsHelper(credentialTypes, new Map([['tested', withDefaults]])),
 				{ id: 'probe', name: 'probe', nodes: [], connections: {} } as unknown as IWorkflowBase,
 			);
 			const testFunction = credentialTestFunction(credentialType, loader, nodeTypes);
-			if (testFunction === undefined) return { status: 'Error', message: 'No testing function found for this credential.' };
+			if (testFunction === undefined)
+				return { status: 'Error', message: 'No testing function found for this credential.' };
 			if (typeof testFunction !== 'function') {
 				// n8n would run it through RoutingNode and print a network fault as its bare code.
-				throw new Error('The credential is tested by a request, not by the node: the node\'s credentialTest would never run.');
+				throw new Error(
+					"The credential is tested by a request, not by the node: the node's credentialTest would never run.",
+				);
 			}
-			return (await testFunction.call(new CredentialTestContext(additionalData), decrypted)) as CredentialTestResult;
+			return (await testFunction.call(
+				new CredentialTestContext(additionalData),
+				decrypted,
+			)) as CredentialTestResult;
 		},
 	};
 }

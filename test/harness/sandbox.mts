@@ -30,7 +30,10 @@ export class SandboxProcess {
 	}
 
 	/** `args` go to sandbox/cli.mts too, for example `--bulk-contacts 100`. */
-	static async start(apiKey: string = TEST_API_KEYS.engine, args: string[] = []): Promise<SandboxProcess> {
+	static async start(
+		apiKey: string = TEST_API_KEYS.engine,
+		args: string[] = [],
+	): Promise<SandboxProcess> {
 		const { url, daemon } = await startSandbox(['--port', '0', '--key', apiKey, ...args]);
 		return new SandboxProcess(daemon, url, apiKey);
 	}
@@ -44,11 +47,14 @@ export class SandboxProcess {
 
 	/** The requests the service received, oldest first. */
 	async requests(): Promise<RecordedRequest[]> {
-		return ((await (await this.control('GET', 'requests')).json()) as { requests: RecordedRequest[] }).requests;
+		return (
+			(await (await this.control('GET', 'requests')).json()) as { requests: RecordedRequest[] }
+		).requests;
 	}
 
 	async maxInFlight(): Promise<number> {
-		return ((await (await this.control('GET', 'requests')).json()) as { maxInFlight: number }).maxInFlight;
+		return ((await (await this.control('GET', 'requests')).json()) as { maxInFlight: number })
+			.maxInFlight;
 	}
 
 	async addFault(fault: Fault): Promise<void> {
@@ -68,7 +74,10 @@ export class SandboxProcess {
 		await this.control('POST', 'reset');
 	}
 
-	async record(kind: 'contacts' | 'contactLists' | 'useCases' | 'sequences', id: string): Promise<Record<string, unknown> | undefined> {
+	async record(
+		kind: 'contacts' | 'contactLists' | 'useCases' | 'sequences',
+		id: string,
+	): Promise<Record<string, unknown> | undefined> {
 		const response = await this.control('GET', `records/${kind}/${encodeURIComponent(id)}`);
 		return response.ok ? ((await response.json()) as Record<string, unknown>) : undefined;
 	}

@@ -32,7 +32,9 @@ export function useEnvironment(): Environment {
 
 /** The node's own module (the one n8n-core loaded from dist/), told to forget every service's pace. */
 function forgetLearnedPaces(): void {
-	const servicePace = createRequire(import.meta.url)(path.join(PACKAGE_DIR, 'dist', 'nodes', 'OutreachSequences', 'run', 'pace', 'servicePace.js')) as {
+	const servicePace = createRequire(import.meta.url)(
+		path.join(PACKAGE_DIR, 'dist', 'nodes', 'OutreachSequences', 'run', 'pace', 'servicePace.js'),
+	) as {
 		forgetServices: () => void;
 	};
 	servicePace.forgetServices();

@@ -23,7 +23,8 @@ export class VirtualClock {
 		for (;;) {
 			await new Promise<void>((resolve) => setImmediate(resolve));
 			if (settled) return await done;
-			if (this.timers.length === 0) throw new Error(`Stuck at ${this.now} ms: the work waits, and no timer is set`);
+			if (this.timers.length === 0)
+				throw new Error(`Stuck at ${this.now} ms: the work waits, and no timer is set`);
 			this.timers.sort((a, b) => a.at - b.at || a.order - b.order);
 			const next = this.timers.shift()!;
 			this.now = Math.max(this.now, next.at);

@@ -3,7 +3,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+} from 'n8n-workflow';
 
 import type { Engine, RunResult, WorkflowFixture } from './engine.mts';
 import type { SandboxProcess } from './sandbox.mts';
@@ -14,8 +20,11 @@ export const OUTREACH = 'Outreach Sequences';
 export const CREDENTIAL_ID = 'sandbox-credential';
 
 /** Request Options with Rate Limit Handling off: an item the service pushes back on fails at once. */
-export const RETRY_OFF = { requestOptions: { rateLimitHandling: { settings: { enabled: false } } } };
-export const NOT_SENT_AGAIN = 'The item was sent once; Request Options › Rate Limit Handling is off, so it was not sent again.';
+export const RETRY_OFF = {
+	requestOptions: { rateLimitHandling: { settings: { enabled: false } } },
+};
+export const NOT_SENT_AGAIN =
+	'The item was sent once; Request Options › Rate Limit Handling is off, so it was not sent again.';
 
 export type OnError = 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
 
@@ -49,7 +58,8 @@ type Service = Pick<SandboxProcess, 'url' | 'apiKey'>;
 function prepared(sandbox: Service, name: string, options: RunOptions) {
 	const fixture = loadFixture(name);
 	const nodes = fixture.nodes.map((node): INode => {
-		if (node.name === 'Items') return { ...node, parameters: { items: JSON.stringify(options.items) } };
+		if (node.name === 'Items')
+			return { ...node, parameters: { items: JSON.stringify(options.items) } };
 		if (node.name !== OUTREACH) return node;
 		const patched: INode = { ...node, parameters: { ...node.parameters, ...options.parameters } };
 		if (options.onError) patched.onError = options.onError;
@@ -65,7 +75,12 @@ function withOutputs(result: RunResult): FixtureRun {
 	return { ...result, outputs, all: outputs.flat() };
 }
 
-export async function runFixture(engine: Engine, sandbox: Service, name: string, options: RunOptions): Promise<FixtureRun> {
+export async function runFixture(
+	engine: Engine,
+	sandbox: Service,
+	name: string,
+	options: RunOptions,
+): Promise<FixtureRun> {
 	const { workflow, credentials } = prepared(sandbox, name, options);
 	return withOutputs(await engine.run(workflow, credentials));
 }
@@ -75,7 +90,13 @@ export async function runFixture(engine: Engine, sandbox: Service, name: string,
  * workflow to run: the same as the failed run's, or one changed since
  * (loadWorkflow); its Items node is not run again.
  */
-export async function retryFixture(engine: Engine, sandbox: SandboxProcess, name: string, options: RunOptions, failed: RunResult): Promise<FixtureRun> {
+export async function retryFixture(
+	engine: Engine,
+	sandbox: SandboxProcess,
+	name: string,
+	options: RunOptions,
+	failed: RunResult,
+): Promise<FixtureRun> {
 	const { workflow, credentials } = prepared(sandbox, name, options);
 	return withOutputs(await engine.retry(failed.run, workflow, credentials));
 }

@@ -1,6 +1,11 @@
 // The breaker (run/breaker.ts) on its own: when it opens, how it probes, what
 // closes it and what trips it. Time is a number the test moves.
-import { BREAKER_MIN_FAILURES, BREAKER_PAUSE_MS, BREAKER_WINDOW, Breaker } from '../../nodes/OutreachSequences/run/pace/breaker.ts';
+import {
+	BREAKER_MIN_FAILURES,
+	BREAKER_PAUSE_MS,
+	BREAKER_WINDOW,
+	Breaker,
+} from '../../nodes/OutreachSequences/run/pace/breaker.ts';
 
 function breakerAt() {
 	const clock = { now: 0 };

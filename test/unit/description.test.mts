@@ -25,7 +25,8 @@ function visible(resource: string, operation?: string): INodeProperties[] {
 	});
 }
 
-const byName = (properties: INodeProperties[], name: string) => properties.find((property) => property.name === name);
+const byName = (properties: INodeProperties[], name: string) =>
+	properties.find((property) => property.name === name);
 
 test('node identity', () => {
 	expect(description).toMatchObject({
@@ -46,8 +47,13 @@ test('resources and their operations', () => {
 	);
 	const operationsOf = (value: string) =>
 		description.properties
-			.filter((property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(value))
-			.flatMap((property) => (property.options as INodePropertyOptions[]).map((option) => option.value));
+			.filter(
+				(property) =>
+					property.name === 'operation' && property.displayOptions?.show?.resource?.includes(value),
+			)
+			.flatMap((property) =>
+				(property.options as INodePropertyOptions[]).map((option) => option.value),
+			);
 	expect(operationsOf('sequence')).toEqual(['create']);
 	expect(operationsOf('contact')).toEqual(['archive']);
 	expect(operationsOf('contactList')).toEqual(['archive']);
@@ -73,23 +79,42 @@ test.each([
 	['contactList', 'archive', 'contactListId'],
 	['useCase', 'get', 'useCaseId'],
 ])('%s › %s has a required string field %s', (resource, operation, field) => {
-	expect(byName(visible(resource, operation), field)).toMatchObject({ type: 'string', required: true });
+	expect(byName(visible(resource, operation), field)).toMatchObject({
+		type: 'string',
+		required: true,
+	});
 });
 
 test('sequence › create fields', () => {
 	const fields = visible('sequence', 'create');
 	const specifyBody = byName(fields, 'specifyBody')!;
 	expect(specifyBody.default).toBe('fields');
-	expect((specifyBody.options as INodePropertyOptions[]).map((option) => option.value)).toEqual(['fields', 'json']);
-	expect(byName(fields, 'jsonBody')).toMatchObject({ type: 'json', displayOptions: { show: { specifyBody: ['json'] } } });
-	expect(byName(fields, 'name')).toMatchObject({ type: 'string', displayOptions: { show: { specifyBody: ['fields'] } } });
+	expect((specifyBody.options as INodePropertyOptions[]).map((option) => option.value)).toEqual([
+		'fields',
+		'json',
+	]);
+	expect(byName(fields, 'jsonBody')).toMatchObject({
+		type: 'json',
+		displayOptions: { show: { specifyBody: ['json'] } },
+	});
+	expect(byName(fields, 'name')).toMatchObject({
+		type: 'string',
+		displayOptions: { show: { specifyBody: ['fields'] } },
+	});
 
 	const additional = byName(fields, 'additionalFields')!;
 	expect(additional.type).toBe('collection');
-	expect((additional.options as INodeProperties[]).map((option) => option.name).sort()).toEqual(['criteria', 'description', 'timezone']);
+	expect((additional.options as INodeProperties[]).map((option) => option.name).sort()).toEqual([
+		'criteria',
+		'description',
+		'timezone',
+	]);
 
 	const schedules = byName(fields, 'schedules')!;
-	expect(schedules).toMatchObject({ type: 'fixedCollection', typeOptions: { multipleValues: true } });
+	expect(schedules).toMatchObject({
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+	});
 	const [schedule] = schedules.options as INodePropertyCollection[];
 	expect(schedule.name).toBe('schedule');
 	expect(schedule.values.map((value) => [value.name, value.type])).toEqual([
@@ -113,7 +138,10 @@ function allProperties(properties: INodeProperties[]): INodeProperties[] {
 }
 
 test('every property and every option of the node and the credential has a description', () => {
-	const missing = [...allProperties(description.properties), ...allProperties(credential.properties)]
+	const missing = [
+		...allProperties(description.properties),
+		...allProperties(credential.properties),
+	]
 		.filter((property) => property.type !== 'notice')
 		.filter((property) => !(property.description && property.description.length > 10))
 		.map((property) => property.name);
@@ -130,13 +158,26 @@ test("every operation's action is written as n8n's own nodes write theirs (Airta
 		.filter((property) => property.name === 'operation')
 		.flatMap((property) => property.options as INodePropertyOptions[]);
 	const actions = operations.map((operation) => operation.action);
-	expect(actions).toEqual(['Create a sequence', 'Archive a contact', 'Archive a contact list', 'Get a use case']);
-	expect(actions.filter((action) => !/^[A-Z][a-z]+ an? [a-z]+( [a-z]+)*$/.test(action ?? ''))).toEqual([]);
+	expect(actions).toEqual([
+		'Create a sequence',
+		'Archive a contact',
+		'Archive a contact list',
+		'Get a use case',
+	]);
+	expect(
+		actions.filter((action) => !/^[A-Z][a-z]+ an? [a-z]+( [a-z]+)*$/.test(action ?? '')),
+	).toEqual([]);
 });
 
 test('credential', () => {
 	expect(credential.name).toBe('outreachSequencesApi');
-	expect(credential.properties.map((property) => [property.name, property.required, property.typeOptions?.password ?? false])).toEqual([
+	expect(
+		credential.properties.map((property) => [
+			property.name,
+			property.required,
+			property.typeOptions?.password ?? false,
+		]),
+	).toEqual([
 		['apiKey', true, true],
 		['baseUrl', true, false],
 	]);
@@ -156,13 +197,22 @@ test("the credential's and the codex's documentation links lead to a heading of 
 			.replace(/[^\p{L}\p{N} -]/gu, '')
 			.replace(/ /g, '-'),
 	);
-	const codex = JSON.parse(readFileSync(path.join(ROOT, 'nodes/OutreachSequences/OutreachSequences.node.json'), 'utf8')) as {
+	const codex = JSON.parse(
+		readFileSync(path.join(ROOT, 'nodes/OutreachSequences/OutreachSequences.node.json'), 'utf8'),
+	) as {
 		resources: Record<string, Array<{ url: string }>>;
 	};
-	const links = [credential.documentationUrl as string, ...Object.values(codex.resources).flat().map((resource) => resource.url)];
+	const links = [
+		credential.documentationUrl as string,
+		...Object.values(codex.resources)
+			.flat()
+			.map((resource) => resource.url),
+	];
 	for (const link of links) {
 		const url = new URL(link);
-		expect(url.origin + url.pathname).toBe('https://www.npmjs.com/package/n8n-nodes-outreach-sequences');
+		expect(url.origin + url.pathname).toBe(
+			'https://www.npmjs.com/package/n8n-nodes-outreach-sequences',
+		);
 		if (url.hash) expect(anchors).toContain(url.hash.slice(1));
 	}
 	expect(links.some((link) => link.endsWith('#credential-outreach-sequences-api'))).toBe(true);
@@ -170,14 +220,19 @@ test("the credential's and the codex's documentation links lead to a heading of 
 
 test('light and dark icons are two different files, and the codex names the node type', () => {
 	const light = description.icon as { light: string; dark: string };
-	const file = (reference: string) => path.resolve(ROOT, 'dist/nodes/OutreachSequences', reference.replace(/^file:/, ''));
+	const file = (reference: string) =>
+		path.resolve(ROOT, 'dist/nodes/OutreachSequences', reference.replace(/^file:/, ''));
 	expect(existsSync(file(light.light))).toBe(true);
 	expect(existsSync(file(light.dark))).toBe(true);
 	expect(readFileSync(file(light.light), 'utf8')).not.toBe(readFileSync(file(light.dark), 'utf8'));
 	const credentialIcon = credential.icon as { light: string; dark: string };
-	expect(existsSync(path.resolve(ROOT, 'dist/credentials', credentialIcon.light.replace(/^file:/, '')))).toBe(true);
+	expect(
+		existsSync(path.resolve(ROOT, 'dist/credentials', credentialIcon.light.replace(/^file:/, ''))),
+	).toBe(true);
 
-	const codex = JSON.parse(readFileSync(path.join(ROOT, 'nodes/OutreachSequences/OutreachSequences.node.json'), 'utf8'));
+	const codex = JSON.parse(
+		readFileSync(path.join(ROOT, 'nodes/OutreachSequences/OutreachSequences.node.json'), 'utf8'),
+	);
 	expect(codex.node).toBe('n8n-nodes-outreach-sequences.outreachSequences');
 	expect(codex.resources.primaryDocumentation[0].url).toMatch(/^https:\/\//);
 });
@@ -204,14 +259,18 @@ test('every example workflow uses an operation the node offers, and the sandbox 
 		description.properties
 			.filter((property) => property.name === 'operation')
 			.flatMap((property) =>
-				(property.options as INodePropertyOptions[]).map((option) => `${property.displayOptions!.show!.resource![0]}:${option.value}`),
+				(property.options as INodePropertyOptions[]).map(
+					(option) => `${property.displayOptions!.show!.resource![0]}:${option.value}`,
+				),
 			),
 	);
 	const folder = path.join(ROOT, 'examples');
 	const used = new Set<string>();
 	for (const file of readdirSync(folder).filter((name) => name.endsWith('.workflow.json'))) {
 		const workflow = JSON.parse(readFileSync(path.join(folder, file), 'utf8'));
-		for (const node of workflow.nodes.filter((entry: { type: string }) => entry.type === 'n8n-nodes-outreach-sequences.outreachSequences')) {
+		for (const node of workflow.nodes.filter(
+			(entry: { type: string }) => entry.type === 'n8n-nodes-outreach-sequences.outreachSequences',
+		)) {
 			const key = `${node.parameters.resource}:${node.parameters.operation ?? ''}`;
 			expect(operations).toContain(key);
 			expect(node.credentials.outreachSequencesApi.id).toBe('outreachSandbox');
@@ -222,9 +281,19 @@ test('every example workflow uses an operation the node offers, and the sandbox 
 });
 
 test('every operation has a tool description of its own, shown only on the AI Agent tool variant', () => {
-	const toolDescriptions = description.properties.filter((property) => property.name === 'toolDescription');
-	const covered = toolDescriptions.map((property) => `${property.displayOptions?.show?.resource}/${property.displayOptions?.show?.operation}`);
-	expect(covered.sort()).toEqual(['contact/archive', 'contactList/archive', 'sequence/create', 'useCase/get']);
+	const toolDescriptions = description.properties.filter(
+		(property) => property.name === 'toolDescription',
+	);
+	const covered = toolDescriptions.map(
+		(property) =>
+			`${property.displayOptions?.show?.resource}/${property.displayOptions?.show?.operation}`,
+	);
+	expect(covered.sort()).toEqual([
+		'contact/archive',
+		'contactList/archive',
+		'sequence/create',
+		'useCase/get',
+	]);
 	for (const property of toolDescriptions) {
 		expect(property.displayOptions?.show?.['@tool']).toEqual([true]);
 		expect(String(property.default).length).toBeGreaterThan(150);

@@ -12,7 +12,14 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
 
-const DOCUMENTS = ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', ...readdirSync(path.join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const DOCUMENTS = [
+	'README.md',
+	'CONTRIBUTING.md',
+	'CHANGELOG.md',
+	...readdirSync(path.join(ROOT, 'docs'))
+		.filter((name) => name.endsWith('.md'))
+		.map((name) => `docs/${name}`),
+];
 
 const manifest = JSON.parse(read('package.json')) as { name: string; repository: { url: string } };
 /** https://github.com/<owner>/<name>, from package.json (its owner may still be a placeholder). */
@@ -60,9 +67,14 @@ interface Link {
 function linksOf(file: string, markdown: string): { links: Link[]; undefinedReferences: string[] } {
 	const text = prose(markdown);
 	const links: Link[] = [];
-	for (const [, target] of text.matchAll(/!?\[(?:[^\][]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) links.push({ file, target });
+	for (const [, target] of text.matchAll(
+		/!?\[(?:[^\][]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g,
+	))
+		links.push({ file, target });
 	const definitions = new Set<string>();
-	for (const [, key, target] of text.matchAll(/^ {0,3}\[([^\]]+)\]:\s*<?(\S+?)>?(?:\s+"[^"]*")?\s*$/gm)) {
+	for (const [, key, target] of text.matchAll(
+		/^ {0,3}\[([^\]]+)\]:\s*<?(\S+?)>?(?:\s+"[^"]*")?\s*$/gm,
+	)) {
 		definitions.add(key.toLowerCase());
 		links.push({ file, target });
 	}
@@ -78,23 +90,33 @@ function brokenReason({ file, target }: Link): string | undefined {
 	if (/^(mailto:|tel:)/.test(address)) return undefined;
 	let local: string;
 	if (/^https?:\/\//.test(address)) {
-		const inRepository = new RegExp(`^${escape(REPOSITORY)}/(?:blob|tree)/main/(.+)$`).exec(address);
-		const raw = new RegExp(`^${escape(REPOSITORY.replace('https://github.com/', 'https://raw.githubusercontent.com/'))}/main/(.+)$`).exec(address);
+		const inRepository = new RegExp(`^${escape(REPOSITORY)}/(?:blob|tree)/main/(.+)$`).exec(
+			address,
+		);
+		const raw = new RegExp(
+			`^${escape(REPOSITORY.replace('https://github.com/', 'https://raw.githubusercontent.com/'))}/main/(.+)$`,
+		).exec(address);
 		if (address === NPM_PAGE) local = 'README.md';
 		else if (inRepository ?? raw) local = decodeURIComponent((inRepository ?? raw)![1]);
 		else return undefined;
 	} else if (address === '') {
 		local = file;
 	} else {
-		if (file === 'README.md') return 'a relative link in the README: npm and n8n show the README alone, so it must be absolute';
-		local = path.posix.normalize(path.posix.join(path.posix.dirname(file), decodeURIComponent(address)));
+		if (file === 'README.md')
+			return 'a relative link in the README: npm and n8n show the README alone, so it must be absolute';
+		local = path.posix.normalize(
+			path.posix.join(path.posix.dirname(file), decodeURIComponent(address)),
+		);
 		if (local.startsWith('..')) return 'it leads out of the repository';
 	}
 	const absolute = path.join(ROOT, local);
 	if (!existsSync(absolute)) return `${local} does not exist`;
 	if (anchor === undefined) return undefined;
-	if (statSync(absolute).isDirectory() || !local.endsWith('.md')) return `#${anchor} on ${local}, which has no headings`;
-	return anchorsOf(readFileSync(absolute, 'utf8')).has(decodeURIComponent(anchor)) ? undefined : `${local} has no heading #${anchor}`;
+	if (statSync(absolute).isDirectory() || !local.endsWith('.md'))
+		return `#${anchor} on ${local}, which has no headings`;
+	return anchorsOf(readFileSync(absolute, 'utf8')).has(decodeURIComponent(anchor))
+		? undefined
+		: `${local} has no heading #${anchor}`;
 }
 
 function splitAnchor(target: string): [string, string | undefined] {
@@ -110,7 +132,9 @@ describe('every link in the documents leads to a file, and a heading, that exist
 	test.each(DOCUMENTS)('%s', (file) => {
 		const { links, undefinedReferences } = linksOf(file, read(file));
 		expect(links.length).toBeGreaterThan(0);
-		const broken = links.map((link) => [link.target, brokenReason(link)]).filter(([, reason]) => reason !== undefined);
+		const broken = links
+			.map((link) => [link.target, brokenReason(link)])
+			.filter(([, reason]) => reason !== undefined);
 		expect(broken).toEqual([]);
 		expect(undefinedReferences).toEqual([]);
 	});
@@ -120,11 +144,21 @@ test("the credential's documentationUrl and the codex's links lead to README hea
 	const credential = read('credentials/OutreachSequencesApi.credentials.ts');
 	const documentationUrl = /documentationUrl\s*=\s*'([^']+)'/.exec(credential)?.[1];
 	expect(documentationUrl).toBe(`${NPM_PAGE}#credential-outreach-sequences-api`);
-	const codex = JSON.parse(read('nodes/OutreachSequences/OutreachSequences.node.json')) as { resources: Record<string, Array<{ url: string }>> };
-	const links = [documentationUrl!, ...Object.values(codex.resources).flat().map((resource) => resource.url)];
+	const codex = JSON.parse(read('nodes/OutreachSequences/OutreachSequences.node.json')) as {
+		resources: Record<string, Array<{ url: string }>>;
+	};
+	const links = [
+		documentationUrl!,
+		...Object.values(codex.resources)
+			.flat()
+			.map((resource) => resource.url),
+	];
 	for (const target of links) {
 		expect(target.startsWith(NPM_PAGE)).toBe(true);
-		expect([target, brokenReason({ file: 'credentials/OutreachSequencesApi.credentials.ts', target })]).toEqual([target, undefined]);
+		expect([
+			target,
+			brokenReason({ file: 'credentials/OutreachSequencesApi.credentials.ts', target }),
+		]).toEqual([target, undefined]);
 	}
 });
 
@@ -132,22 +166,39 @@ test('the docs/ pages the README must link to are there, each linked from the RE
 	const readme = read('README.md');
 	const pages = readdirSync(path.join(ROOT, 'docs')).filter((name) => name.endsWith('.md'));
 	expect(pages.length).toBeGreaterThan(0);
-	for (const page of pages) expect([page, readme.includes(`${REPOSITORY}/blob/main/docs/${page}`)]).toEqual([page, true]);
+	for (const page of pages)
+		expect([page, readme.includes(`${REPOSITORY}/blob/main/docs/${page}`)]).toEqual([page, true]);
 	// The developers' guide and the code refer to this page by its title.
 	expect(read('docs/why-own-executor.md')).toMatch(/^# Why the node runs its own executor$/m);
 });
 
 test("the README's commands and examples name package.json's version", () => {
 	const { version } = JSON.parse(read('package.json')) as { version: string };
-	const named = [...read('README.md').matchAll(/n8n-nodes-outreach-sequences-(\d+\.\d+\.\d+)\.tgz|"version":\s*"(\d+\.\d+\.\d+)"/g)].map((match) => match[1] ?? match[2]);
+	const named = [
+		...read('README.md').matchAll(
+			/n8n-nodes-outreach-sequences-(\d+\.\d+\.\d+)\.tgz|"version":\s*"(\d+\.\d+\.\d+)"/g,
+		),
+	].map((match) => match[1] ?? match[2]);
 	expect(named.length).toBeGreaterThan(0);
 	expect(named.filter((named) => named !== version)).toEqual([]);
 });
 
 test('what users read names no test files, CI, or n8n source files', () => {
 	const userText = ['README.md', ...DOCUMENTS.filter((file) => file.startsWith('docs/'))];
-	const internals = [/\.e2e\.mts/, /\.test\.mts/, /\.ci\/run/, /\bCUBIC\b/, /routing-node/, /node-api\.error/, /\bmeasured\b/i, /registry this project/, /\bin CI\b/];
-	const found = userText.flatMap((file) => internals.filter((pattern) => pattern.test(read(file))).map((pattern) => `${file}: ${pattern}`));
+	const internals = [
+		/\.e2e\.mts/,
+		/\.test\.mts/,
+		/\.ci\/run/,
+		/\bCUBIC\b/,
+		/routing-node/,
+		/node-api\.error/,
+		/\bmeasured\b/i,
+		/registry this project/,
+		/\bin CI\b/,
+	];
+	const found = userText.flatMap((file) =>
+		internals.filter((pattern) => pattern.test(read(file))).map((pattern) => `${file}: ${pattern}`),
+	);
 	expect(found).toEqual([]);
 });
 
@@ -155,20 +206,47 @@ describe('the checks themselves', () => {
 	test("GitHub's anchors: punctuation dropped, - and _ kept, repeated headings numbered", () => {
 		expect(slug('Credential: Outreach Sequences API')).toBe('credential-outreach-sequences-api');
 		expect(slug('Rate-limited, n8n 2.41.1')).toBe('rate-limited-n8n-2411');
-		expect(slug('Flaky gateways: 500, 502, 504, resets and timeouts')).toBe('flaky-gateways-500-502-504-resets-and-timeouts');
+		expect(slug('Flaky gateways: 500, 502, 504, resets and timeouts')).toBe(
+			'flaky-gateways-500-502-504-resets-and-timeouts',
+		);
 		expect(slug('`N8N_PORT` and [the demo](x.md)')).toBe('n8n_port-and-the-demo');
-		expect([...anchorsOf('# A\n## B\n```\n# not a heading\n```\n## B\n<a id="c"></a>')]).toEqual(['a', 'b', 'b-1', 'c']);
+		expect([...anchorsOf('# A\n## B\n```\n# not a heading\n```\n## B\n<a id="c"></a>')]).toEqual([
+			'a',
+			'b',
+			'b-1',
+			'c',
+		]);
 	});
 
 	test('a broken link is found: a missing file, a missing heading, a relative link in the README, an undefined reference', () => {
-		expect(brokenReason({ file: 'docs/errors.md', target: 'no-such-page.md' })).toBe('docs/no-such-page.md does not exist');
-		expect(brokenReason({ file: 'docs/errors.md', target: 're-runs.md#no-such-heading' })).toBe('docs/re-runs.md has no heading #no-such-heading');
-		expect(brokenReason({ file: 'CONTRIBUTING.md', target: '#no-such-heading' })).toBe('CONTRIBUTING.md has no heading #no-such-heading');
-		expect(brokenReason({ file: 'README.md', target: 'docs/errors.md' })).toMatch(/^a relative link in the README/);
-		expect(brokenReason({ file: 'README.md', target: `${REPOSITORY}/blob/main/docs/gone.md` })).toBe('docs/gone.md does not exist');
-		expect(brokenReason({ file: 'README.md', target: `${NPM_PAGE}#no-such-heading` })).toBe('README.md has no heading #no-such-heading');
-		expect(brokenReason({ file: 'README.md', target: 'https://docs.n8n.io/anything' })).toBeUndefined();
-		expect(linksOf('x.md', 'see [the page][missing] and `[code](nowhere.md)`').undefinedReferences).toEqual(['missing']);
-		expect(linksOf('x.md', '```md\n[in a block](nowhere.md)\n```\n[real](here.md)').links.map((link) => link.target)).toEqual(['here.md']);
+		expect(brokenReason({ file: 'docs/errors.md', target: 'no-such-page.md' })).toBe(
+			'docs/no-such-page.md does not exist',
+		);
+		expect(brokenReason({ file: 'docs/errors.md', target: 're-runs.md#no-such-heading' })).toBe(
+			'docs/re-runs.md has no heading #no-such-heading',
+		);
+		expect(brokenReason({ file: 'CONTRIBUTING.md', target: '#no-such-heading' })).toBe(
+			'CONTRIBUTING.md has no heading #no-such-heading',
+		);
+		expect(brokenReason({ file: 'README.md', target: 'docs/errors.md' })).toMatch(
+			/^a relative link in the README/,
+		);
+		expect(
+			brokenReason({ file: 'README.md', target: `${REPOSITORY}/blob/main/docs/gone.md` }),
+		).toBe('docs/gone.md does not exist');
+		expect(brokenReason({ file: 'README.md', target: `${NPM_PAGE}#no-such-heading` })).toBe(
+			'README.md has no heading #no-such-heading',
+		);
+		expect(
+			brokenReason({ file: 'README.md', target: 'https://docs.n8n.io/anything' }),
+		).toBeUndefined();
+		expect(
+			linksOf('x.md', 'see [the page][missing] and `[code](nowhere.md)`').undefinedReferences,
+		).toEqual(['missing']);
+		expect(
+			linksOf('x.md', '```md\n[in a block](nowhere.md)\n```\n[real](here.md)').links.map(
+				(link) => link.target,
+			),
+		).toEqual(['here.md']);
 	});
 });

@@ -19,18 +19,26 @@ const { description } = new OutreachSequences();
 const credential = new OutreachSequencesApi();
 
 /** Every value a user adds with "Add Option" or "Add Field", by its path of stored names. */
-function addedValues(properties: INodeProperties[], prefix = ''): Array<{ path: string; property: INodeProperties }> {
+function addedValues(
+	properties: INodeProperties[],
+	prefix = '',
+): Array<{ path: string; property: INodeProperties }> {
 	return properties.flatMap((property) => {
 		const path = `${prefix}${property.name}`;
 		if (property.type === 'collection') {
 			return (property.options as INodeProperties[]).flatMap((option) => [
-				...(option.type === 'fixedCollection' ? [] : [{ path: `${path}.${option.name}`, property: option }]),
+				...(option.type === 'fixedCollection'
+					? []
+					: [{ path: `${path}.${option.name}`, property: option }]),
 				...addedValues(option.type === 'fixedCollection' ? [option] : [], `${path}.`),
 			]);
 		}
 		if (property.type === 'fixedCollection' && property.typeOptions?.multipleValues !== true) {
 			return (property.options as INodePropertyCollection[]).flatMap((group) =>
-				group.values.map((value) => ({ path: `${path}.${group.name}.${value.name}`, property: value })),
+				group.values.map((value) => ({
+					path: `${path}.${group.name}.${value.name}`,
+					property: value,
+				})),
 			);
 		}
 		return [];
@@ -63,12 +71,19 @@ describe('an option changes nothing by being added', () => {
 		expect(added.map(({ path }) => path).sort()).toEqual(Object.keys(WITHOUT_IT).sort());
 	});
 
-	test.each(Object.entries(WITHOUT_IT))('%s: its default is %p, the behaviour without it', (path, without) => {
-		expect(added.find((entry) => entry.path === path)?.property.default).toEqual(without);
-	});
+	test.each(Object.entries(WITHOUT_IT))(
+		'%s: its default is %p, the behaviour without it',
+		(path, without) => {
+			expect(added.find((entry) => entry.path === path)?.property.default).toEqual(without);
+		},
+	);
 
 	const defaultsOf = (group: string) =>
-		Object.fromEntries(added.filter(({ path }) => path.startsWith(group)).map(({ path, property }) => [path.split('.').pop(), property.default]));
+		Object.fromEntries(
+			added
+				.filter(({ path }) => path.startsWith(group))
+				.map(({ path, property }) => [path.split('.').pop(), property.default]),
+		);
 
 	test('Rate Limit Handling added as it comes is the policy the node follows without it', () => {
 		const settings = defaultsOf('requestOptions.rateLimitHandling.settings.');
@@ -80,27 +95,44 @@ describe('an option changes nothing by being added', () => {
 		const batch = defaultsOf('requestOptions.batching.batch.');
 		const withIt = batchingOf({ batching: { batch } });
 		const without = batchingOf({});
-		expect({ groupSize: withIt.groupSize, pauseMs: withIt.pauseMs }).toEqual({ groupSize: without.groupSize, pauseMs: without.pauseMs });
+		expect({ groupSize: withIt.groupSize, pauseMs: withIt.pauseMs }).toEqual({
+			groupSize: without.groupSize,
+			pauseMs: without.pauseMs,
+		});
 	});
 
 	test('the labels of numbers with a unit name it', () => {
-		const labels = added.filter(({ property }) => property.type === 'number').map(({ property }) => property.displayName);
-		expect(labels.sort()).toEqual(['Batch Interval (Ms)', 'Items per Batch', 'Max Retries per Item', 'Max Wait (Seconds)', 'Timeout (Ms)']);
+		const labels = added
+			.filter(({ property }) => property.type === 'number')
+			.map(({ property }) => property.displayName);
+		expect(labels.sort()).toEqual([
+			'Batch Interval (Ms)',
+			'Items per Batch',
+			'Max Retries per Item',
+			'Max Wait (Seconds)',
+			'Timeout (Ms)',
+		]);
 	});
 });
 
 /** Every text the editor shows beside a field or an option, with where it is. */
-function hints(properties: INodeProperties[], prefix: string): Array<{ where: string; text: string }> {
+function hints(
+	properties: INodeProperties[],
+	prefix: string,
+): Array<{ where: string; text: string }> {
 	return properties.flatMap((property) => {
 		const where = `${prefix}${property.name}`;
 		const own = [property.description, property.hint]
 			.filter((text): text is string => typeof text === 'string')
 			.map((text) => ({ where, text }));
 		const nested = (property.options ?? []).flatMap((option) => {
-			if ('values' in option) return hints((option as INodePropertyCollection).values, `${where}.${option.name}.`);
+			if ('values' in option)
+				return hints((option as INodePropertyCollection).values, `${where}.${option.name}.`);
 			if ('type' in option) return hints([option as INodeProperties], `${where}.`);
 			const choice = option as INodePropertyOptions;
-			return choice.description ? [{ where: `${where}=${String(choice.value)}`, text: choice.description }] : [];
+			return choice.description
+				? [{ where: `${where}=${String(choice.value)}`, text: choice.description }]
+				: [];
 		});
 		return [...own, ...nested];
 	});
@@ -117,10 +149,13 @@ const allHints = [
  * tells its model, not a hint for a person. No hint here is a list, so no other
  * exception is made.
  */
-const TOOL_DESCRIPTIONS = description.properties.filter((property) => property.name === 'toolDescription').map((property) => String(property.default));
+const TOOL_DESCRIPTIONS = description.properties
+	.filter((property) => property.name === 'toolDescription')
+	.map((property) => String(property.default));
 
 /** Words that name how the node works inside: its files, modules and modes. */
-const INSIDE = /\.(?:m?ts|js|json)\b|\b(?:loop|pacer|executor|dispatcher|declarative|routing|transport|servicePace|runReport|failedItem|itemError|identifierOperation|buildRequest|normalizeBaseUrl|run\/|describe\/|resources\/)\b/i;
+const INSIDE =
+	/\.(?:m?ts|js|json)\b|\b(?:loop|pacer|executor|dispatcher|declarative|routing|transport|servicePace|runReport|failedItem|itemError|identifierOperation|buildRequest|normalizeBaseUrl|run\/|describe\/|resources\/)\b/i;
 
 describe('hints for ops people', () => {
 	test('there are hints to check, for the node, its fields and options, and the credential', () => {
@@ -134,20 +169,31 @@ describe('hints for ops people', () => {
 	});
 
 	test('every hint is one or two sentences', () => {
-		const sentences = (text: string) => text.split(/[.!?](?:\s|$)/).filter((part) => part.trim() !== '').length;
+		const sentences = (text: string) =>
+			text.split(/[.!?](?:\s|$)/).filter((part) => part.trim() !== '').length;
 		expect(allHints.filter(({ text }) => sentences(text) > 2)).toEqual([]);
 	});
 
 	test('no hint, and no tool description, names a file, a module or a mode of the node', () => {
-		const texts = [...allHints, ...TOOL_DESCRIPTIONS.map((text) => ({ where: 'toolDescription', text }))];
+		const texts = [
+			...allHints,
+			...TOOL_DESCRIPTIONS.map((text) => ({ where: 'toolDescription', text })),
+		];
 		expect(texts.filter(({ text }) => INSIDE.test(text))).toEqual([]);
 	});
 
 	test('the check above catches what it is for', () => {
-		for (const text of ['See loop.ts', 'The pacer slows down', 'unlike the declarative engine', 'n8n routing']) {
+		for (const text of [
+			'See loop.ts',
+			'The pacer slows down',
+			'unlike the declarative engine',
+			'n8n routing',
+		]) {
 			expect(INSIDE.test(text)).toBe(true);
 		}
-		expect(INSIDE.test('How long to wait for each answer before the item fails, in milliseconds')).toBe(false);
+		expect(
+			INSIDE.test('How long to wait for each answer before the item fails, in milliseconds'),
+		).toBe(false);
 	});
 
 	test('where the contract leaves a value open, the hint says so, and gives no example of its own', () => {
@@ -156,7 +202,8 @@ describe('hints for ops people', () => {
 			expect(hintOf(name)).toMatch(/doesn't document/);
 			expect(hintOf(name)).not.toMatch(/e\.g\.|for example|such as/i);
 		}
-		for (const name of ['dayOffset', 'hour', 'minute']) expect(hintOf(name)).toMatch(/doesn't document its range/);
+		for (const name of ['dayOffset', 'hour', 'minute'])
+			expect(hintOf(name)).toMatch(/doesn't document its range/);
 		expect(hintOf('timezone')).not.toMatch(/[A-Z][a-z]+\/[A-Z]/);
 	});
 });
@@ -165,9 +212,17 @@ describe('the JSON body template', () => {
 	const jsonBody = description.properties.find((property) => property.name === 'jsonBody')!;
 
 	test('shows one schedule entry with the keys a create request takes, at neutral values', () => {
-		const template = JSON.parse(String(jsonBody.default)) as { schedules: Array<Record<string, unknown>> };
+		const template = JSON.parse(String(jsonBody.default)) as {
+			schedules: Array<Record<string, unknown>>;
+		};
 		expect(template.schedules).toHaveLength(1);
-		expect(Object.keys(template.schedules[0])).toEqual(['dayOffset', 'hour', 'minute', 'delayInMinutes', 'sequenceScripts']);
+		expect(Object.keys(template.schedules[0])).toEqual([
+			'dayOffset',
+			'hour',
+			'minute',
+			'delayInMinutes',
+			'sequenceScripts',
+		]);
 		expect(Object.values(template.schedules[0])).toEqual([0, 0, 0, 0, []]);
 	});
 

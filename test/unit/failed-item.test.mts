@@ -4,16 +4,31 @@
 import type { Failure, NetworkFaultKind } from '../../nodes/OutreachSequences/run/http/failure.ts';
 import { outcomeOf } from '../../nodes/OutreachSequences/run/http/failure.ts';
 import type { ItemFailure } from '../../nodes/OutreachSequences/run/outcome/failedItem.ts';
-import { failedItemJson, failedItemShape, failureFacts, failureGroup } from '../../nodes/OutreachSequences/run/outcome/failedItem.ts';
+import {
+	failedItemJson,
+	failedItemShape,
+	failureFacts,
+	failureGroup,
+} from '../../nodes/OutreachSequences/run/outcome/failedItem.ts';
 
-const request = { method: 'POST' as const, path: '/v1/sequences', body: '{"name":"x"}', subject: { noun: 'sequence', verb: 'create', done: 'created' } };
+const request = {
+	method: 'POST' as const,
+	path: '/v1/sequences',
+	body: '{"name":"x"}',
+	subject: { noun: 'sequence', verb: 'create', done: 'created' },
+};
 
 function gaveUp(failure: Failure, sends: number): ItemFailure {
 	return { kind: 'gaveUp', request, failure, sends, reason: 'notSafe' };
 }
 
 function http(status: number, retryAfterMs?: number): Failure {
-	return { kind: 'http', status, retryAfterMs, answer: { statusCode: status, headers: {}, body: {} } };
+	return {
+		kind: 'http',
+		status,
+		retryAfterMs,
+		answer: { statusCode: status, headers: {}, body: {} },
+	};
 }
 
 function network(fault: NetworkFaultKind): Failure {
@@ -21,9 +36,12 @@ function network(fault: NetworkFaultKind): Failure {
 }
 
 describe('the outcome, decided once where the failure is classified: did the service act?', () => {
-	test.each([301, 307, 400, 401, 403, 404, 408, 409, 422, 429, 503])('HTTP %i proves it did not', (status) => {
-		expect(outcomeOf(http(status))).toBe('notActed');
-	});
+	test.each([301, 307, 400, 401, 403, 404, 408, 409, 422, 429, 503])(
+		'HTTP %i proves it did not',
+		(status) => {
+			expect(outcomeOf(http(status))).toBe('notActed');
+		},
+	);
 
 	test.each([200, 201, 500, 502, 504, 599])('HTTP %i may come after it acted', (status) => {
 		expect(outcomeOf(http(status))).toBe('mayHaveActed');
@@ -84,15 +102,27 @@ describe('facts per failure kind', () => {
 	});
 
 	test('a refused connection sent 3 times never reached the service', () => {
-		expect(failureFacts(gaveUp(network('refused'), 3))).toMatchObject({ networkError: 'refused', timesSent: 3, outcome: 'notActed' });
+		expect(failureFacts(gaveUp(network('refused'), 3))).toMatchObject({
+			networkError: 'refused',
+			timesSent: 3,
+			outcome: 'notActed',
+		});
 	});
 
 	test('a send that threw may have gone out', () => {
-		expect(failureFacts({ kind: 'broken', request, error: new Error('bug'), sends: 2 })).toMatchObject({ timesSent: 2, outcome: 'mayHaveActed' });
+		expect(
+			failureFacts({ kind: 'broken', request, error: new Error('bug'), sends: 2 }),
+		).toMatchObject({ timesSent: 2, outcome: 'mayHaveActed' });
 	});
 
 	test('an item an earlier try carried out, not sent this time: the service acted on it', () => {
-		expect(failureFacts({ kind: 'carriedOutBefore', request })).toEqual({ statusCode: null, networkError: null, timesSent: 0, retryAfterSeconds: null, outcome: 'mayHaveActed' });
+		expect(failureFacts({ kind: 'carriedOutBefore', request })).toEqual({
+			statusCode: null,
+			networkError: null,
+			timesSent: 0,
+			retryAfterSeconds: null,
+			outcome: 'mayHaveActed',
+		});
 	});
 
 	test.each<[string, ItemFailure, string]>([
@@ -132,7 +162,16 @@ describe('where the facts go', () => {
 		expect(failedItemShape('continueErrorOutput', false)).toBe('errorOutput');
 		const json = failedItemJson('Too many', facts, 'errorOutput');
 		expect(Object.keys(json).sort()).toEqual(['error', 'message']);
-		expect(json).toEqual({ error: 'Too many', message: { statusCode: 429, networkError: null, timesSent: 2, retryAfterSeconds: 1, outcome: 'notActed' } });
+		expect(json).toEqual({
+			error: 'Too many',
+			message: {
+				statusCode: 429,
+				networkError: null,
+				timesSent: 2,
+				retryAfterSeconds: 1,
+				outcome: 'notActed',
+			},
+		});
 	});
 
 	test('as an AI tool: the text only, whatever On Error says', () => {

@@ -21,11 +21,12 @@ describe('parseRetryAfter', () => {
 	});
 });
 
-
 describe('attemptOf: an answer is a success only with a 2xx status and a JSON object', () => {
 	const now = Date.parse('Mon, 23 Nov 2026 10:00:00 GMT');
 	test('a 201 with an object is the service answer, unchanged', () => {
-		expect(attemptOf({ statusCode: 201, headers: {}, body: { id: 's-1', name: null } }, now)).toEqual({ ok: true, json: { id: 's-1', name: null } });
+		expect(
+			attemptOf({ statusCode: 201, headers: {}, body: { id: 's-1', name: null } }, now),
+		).toEqual({ ok: true, json: { id: 's-1', name: null } });
 	});
 
 	test.each([
@@ -35,12 +36,17 @@ describe('attemptOf: an answer is a success only with a 2xx status and a JSON ob
 		[200, {}, undefined],
 	])('HTTP %i with %j: Retry-After is %j ms', (statusCode, headers, retryAfterMs) => {
 		const answer = { statusCode, headers, body: statusCode === 200 ? '' : { message: 'x' } };
-		expect(attemptOf(answer, now)).toEqual({ ok: false, failure: { kind: 'http', status: statusCode, retryAfterMs, answer } });
+		expect(attemptOf(answer, now)).toEqual({
+			ok: false,
+			failure: { kind: 'http', status: statusCode, retryAfterMs, answer },
+		});
 	});
 });
 
 test('header: any case, and the first value of a list', () => {
-	expect(header({ LOCATION: ['https://a.example/x', 'https://b.example'] }, 'location')).toBe('https://a.example/x');
+	expect(header({ LOCATION: ['https://a.example/x', 'https://b.example'] }, 'location')).toBe(
+		'https://a.example/x',
+	);
 	expect(header({ 'Retry-After': 5 }, 'retry-after')).toBe('5');
 	expect(header({ 'Retry-After': [] }, 'retry-after')).toBeUndefined();
 	expect(header({}, 'retry-after')).toBeUndefined();
@@ -48,18 +54,38 @@ test('header: any case, and the first value of a list', () => {
 
 test('networkFailure finds the network code wherever it is nested', () => {
 	const axios = Object.assign(new Error('getaddrinfo ENOTFOUND x'), { code: 'ENOTFOUND' });
-	const wrapped = Object.assign(new Error('The connection cannot be established'), { cause: axios });
-	expect(networkFailure(wrapped)).toEqual({ kind: 'network', fault: 'dns', code: 'ENOTFOUND', message: 'getaddrinfo ENOTFOUND x' });
-	expect(networkFailure(new Error('plain'))).toEqual({ kind: 'network', fault: 'other', code: undefined, message: 'plain' });
+	const wrapped = Object.assign(new Error('The connection cannot be established'), {
+		cause: axios,
+	});
+	expect(networkFailure(wrapped)).toEqual({
+		kind: 'network',
+		fault: 'dns',
+		code: 'ENOTFOUND',
+		message: 'getaddrinfo ENOTFOUND x',
+	});
+	expect(networkFailure(new Error('plain'))).toEqual({
+		kind: 'network',
+		fault: 'other',
+		code: undefined,
+		message: 'plain',
+	});
 	const loop: { cause?: unknown; message: string } = { message: 'loop' };
 	loop.cause = loop;
-	expect(networkFailure(loop)).toEqual({ kind: 'network', fault: 'other', code: undefined, message: 'loop' });
+	expect(networkFailure(loop)).toEqual({
+		kind: 'network',
+		fault: 'other',
+		code: undefined,
+		message: 'loop',
+	});
 });
 
 test('networkFailure reads the code n8n 1.x keeps as httpCode on its NodeApiError', () => {
 	// n8n 1.123's httpRequestWithAuthentication wraps the HTTP library's error
 	// like this: its own message, the code as httpCode, no cause chain.
-	const timeout = Object.assign(new Error('The connection was aborted, perhaps the server is offline'), { httpCode: 'ECONNABORTED' });
+	const timeout = Object.assign(
+		new Error('The connection was aborted, perhaps the server is offline'),
+		{ httpCode: 'ECONNABORTED' },
+	);
 	expect(networkFailure(timeout)).toEqual({
 		kind: 'network',
 		fault: 'timeout',
@@ -67,8 +93,12 @@ test('networkFailure reads the code n8n 1.x keeps as httpCode on its NodeApiErro
 		message: 'The connection was aborted, perhaps the server is offline',
 	});
 	// An HTTP status is not a network code.
-	expect(networkFailure(Object.assign(new Error('Not found'), { httpCode: '404' })).code).toBeUndefined();
+	expect(
+		networkFailure(Object.assign(new Error('Not found'), { httpCode: '404' })).code,
+	).toBeUndefined();
 	// A code further down the chain wins over the wrapper's.
 	const inner = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
-	expect(networkFailure(Object.assign(new Error('wrapped'), { httpCode: 'ECONNABORTED', cause: inner }))).toMatchObject({ fault: 'reset', code: 'ECONNRESET' });
+	expect(
+		networkFailure(Object.assign(new Error('wrapped'), { httpCode: 'ECONNABORTED', cause: inner })),
+	).toMatchObject({ fault: 'reset', code: 'ECONNRESET' });
 });

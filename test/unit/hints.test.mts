@@ -1,5 +1,12 @@
 // The execution hints' texts, for each case the issue names, and none for a clean run.
-import { earlierTryHint, executionHints, failedItemsHint, passingFaultsHint, pushedBackHint, retryOnFailHint } from '../../nodes/OutreachSequences/run/outcome/hints.ts';
+import {
+	earlierTryHint,
+	executionHints,
+	failedItemsHint,
+	passingFaultsHint,
+	pushedBackHint,
+	retryOnFailHint,
+} from '../../nodes/OutreachSequences/run/outcome/hints.ts';
 import type { RunSummary } from '../../nodes/OutreachSequences/run/outcome/runReport.ts';
 import { RunReport } from '../../nodes/OutreachSequences/run/outcome/runReport.ts';
 
@@ -12,7 +19,14 @@ test('a clean run shows no hint', () => {
 });
 
 test('the service pushed back and every item succeeded in the end', () => {
-	const hint = pushedBackHint({ ...clean, pushBacks: 2, waitedRequests: 7, longestWaitMs: 2000, heldBackMs: 3500, retriedItems: 3 });
+	const hint = pushedBackHint({
+		...clean,
+		pushBacks: 2,
+		waitedRequests: 7,
+		longestWaitMs: 2000,
+		heldBackMs: 3500,
+		retriedItems: 3,
+	});
 	expect(hint).toEqual({
 		type: 'info',
 		location: 'outputPane',
@@ -47,19 +61,34 @@ test('items the service pushed back on that were not sent again say why', () => 
 	expect(hint?.message).toBe(
 		'The outreach service pushed back 3 times (HTTP 429 or 503, or rate-limit headers that said its quota was used up). 3 items were not sent again (Request Options › Rate Limit Handling): 2 because the service asked for a longer wait than Max Wait (Seconds) allows, 1 after Max Retries per Item. 3 of 10 items failed.',
 	);
-	expect(pushedBackHint({ ...clean, pushBacks: 1, notSentAgain: { disabled: 1, exhausted: 0, waitTooLong: 0 }, failed: { ...clean.failed, rejected: 1 } })?.message).toContain(
+	expect(
+		pushedBackHint({
+			...clean,
+			pushBacks: 1,
+			notSentAgain: { disabled: 1, exhausted: 0, waitTooLong: 0 },
+			failed: { ...clean.failed, rejected: 1 },
+		})?.message,
+	).toContain(
 		'1 item was not sent again (Request Options › Rate Limit Handling): 1 because Wait and Retry is off.',
 	);
 });
 
 test('a run slowed only by a pace other executions learned says so', () => {
-	expect(pushedBackHint({ ...clean, waitedRequests: 3, longestWaitMs: 500, heldBackMs: 900 })?.message).toBe(
+	expect(
+		pushedBackHint({ ...clean, waitedRequests: 3, longestWaitMs: 500, heldBackMs: 900 })?.message,
+	).toBe(
 		'The outreach service had pushed back before this run, so the node went at the pace the service set. 3 requests waited before going out: 0.9 seconds in all, the longest wait 0.5 seconds. All 10 items succeeded.',
 	);
 });
 
 test('failed items, grouped by cause, with what to check before sending again', () => {
-	const hint = failedItemsHint({ ...clean, failed: { ...clean.failed, notSent: 1, rejected: 2, unreached: 1, mayHaveActed: 3 } }, create);
+	const hint = failedItemsHint(
+		{
+			...clean,
+			failed: { ...clean.failed, notSent: 1, rejected: 2, unreached: 1, mayHaveActed: 3 },
+		},
+		create,
+	);
 	expect(hint?.type).toBe('warning');
 	expect(hint?.location).toBe('outputPane');
 	expect(hint?.message).toBe(
@@ -68,13 +97,21 @@ test('failed items, grouped by cause, with what to check before sending again', 
 });
 
 test('only the groups that happened are named', () => {
-	const message = failedItemsHint({ ...clean, items: 1, failed: { ...clean.failed, rejected: 1 } }, create)?.message;
-	expect(message).toBe('1 of 1 item failed. 1 was refused by the service, which did not act on it (outcome "notActed"). Each item\'s error says what happened.');
+	const message = failedItemsHint(
+		{ ...clean, items: 1, failed: { ...clean.failed, rejected: 1 } },
+		create,
+	)?.message;
+	expect(message).toBe(
+		'1 of 1 item failed. 1 was refused by the service, which did not act on it (outcome "notActed"). Each item\'s error says what happened.',
+	);
 	expect(message).not.toContain('mayHaveActed');
 });
 
 test('for an operation that changes nothing, sending again is said to be safe', () => {
-	const message = failedItemsHint({ ...clean, failed: { ...clean.failed, mayHaveActed: 1 } }, { retryOnFail: false, readOnly: true })?.message;
+	const message = failedItemsHint(
+		{ ...clean, failed: { ...clean.failed, mayHaveActed: 1 } },
+		{ retryOnFail: false, readOnly: true },
+	)?.message;
 	expect(message).toContain('This operation changes nothing, so sending those again is safe.');
 	expect(message).not.toContain('check in the outreach service');
 });
@@ -91,7 +128,7 @@ test('Retry On Fail: a warning for operations that change something, none for Ge
 	expect(retryOnFailHint(create)).toBeUndefined();
 });
 
-test('when n8n ran the node again: what the earlier try\'s record answered, and what was sent again', () => {
+test("when n8n ran the node again: what the earlier try's record answered, and what was sent again", () => {
 	expect(earlierTryHint(clean)).toBeUndefined();
 	expect(earlierTryHint({ ...clean, earlierTry: { answered: 34, sentAgain: 1 } })).toEqual({
 		type: 'info',
@@ -105,15 +142,25 @@ test('when n8n ran the node again: what the earlier try\'s record answered, and 
 });
 
 test('an item carried out in an earlier try whose answer was too large to keep is its own group', () => {
-	const message = failedItemsHint({ ...clean, failed: { ...clean.failed, carriedOutBefore: 2 } }, create)?.message;
+	const message = failedItemsHint(
+		{ ...clean, failed: { ...clean.failed, carriedOutBefore: 2 } },
+		create,
+	)?.message;
 	expect(message).toBe(
 		'2 of 10 items failed. 2 had been carried out in an earlier try of this execution, and their answers were too large to keep (outcome "mayHaveActed"). Each item\'s error says what happened.',
 	);
 });
 
 test('a clean run with Retry On Fail on shows only that warning; a failed run shows it first', () => {
-	expect(executionHints(clean, { retryOnFail: true, readOnly: false }).map((hint) => hint.message.slice(0, 25))).toEqual(['Retry On Fail is on for t']);
-	const failed = executionHints({ ...clean, pushBacks: 1, failed: { ...clean.failed, rejected: 1 } }, { retryOnFail: true, readOnly: false });
+	expect(
+		executionHints(clean, { retryOnFail: true, readOnly: false }).map((hint) =>
+			hint.message.slice(0, 25),
+		),
+	).toEqual(['Retry On Fail is on for t']);
+	const failed = executionHints(
+		{ ...clean, pushBacks: 1, failed: { ...clean.failed, rejected: 1 } },
+		{ retryOnFail: true, readOnly: false },
+	);
 	expect(failed.map((hint) => hint.type)).toEqual(['warning', 'warning', 'info']);
 });
 
@@ -137,8 +184,15 @@ describe('passing faults and the breaker', () => {
 
 	test('the probe failed too: a warning, with how many items were not sent', () => {
 		const summary = { ...clean, breakerOpened: 1, failed: { ...clean.failed, serviceDown: 7 } };
-		expect(passingFaultsHint(summary)).toMatchObject({ type: 'warning', message: expect.stringMatching(/The probe failed too, so 7 items were not sent, or not sent again\. Send them again once the service is back\.$/) });
-		expect(failedItemsHint(summary, create)?.message).toContain('7 were not sent, or not sent again, because the service looked down');
+		expect(passingFaultsHint(summary)).toMatchObject({
+			type: 'warning',
+			message: expect.stringMatching(
+				/The probe failed too, so 7 items were not sent, or not sent again\. Send them again once the service is back\.$/,
+			),
+		});
+		expect(failedItemsHint(summary, create)?.message).toContain(
+			'7 were not sent, or not sent again, because the service looked down',
+		);
 	});
 
 	test('a clean run: nothing', () => {

@@ -10,32 +10,48 @@ const NODE = path.join(ROOT, 'nodes', 'OutreachSequences');
 
 function sources(dir: string): string[] {
 	return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-		entry.isDirectory() ? sources(path.join(dir, entry.name)) : entry.name.endsWith('.ts') ? [path.join(dir, entry.name)] : [],
+		entry.isDirectory()
+			? sources(path.join(dir, entry.name))
+			: entry.name.endsWith('.ts')
+				? [path.join(dir, entry.name)]
+				: [],
 	);
 }
 
 /** The files of the node that `file` imports, relative to the node's folder. */
 function importsOf(file: string): string[] {
-	return [...readFileSync(file, 'utf8').matchAll(/^import [^;]*? from '(\.[^']+)';/gms)].map((match) => path.relative(NODE, path.resolve(path.dirname(file), match[1])));
+	return [...readFileSync(file, 'utf8').matchAll(/^import [^;]*? from '(\.[^']+)';/gms)].map(
+		(match) => path.relative(NODE, path.resolve(path.dirname(file), match[1])),
+	);
 }
 
 const stack = (relative: string) => relative.split(path.sep)[0];
 
-test.each(sources(NODE).map((file) => path.relative(NODE, file)).filter((file) => ['describe', 'resources'].includes(stack(file))))(
-	'%s imports nothing from run/',
+test.each(
+	sources(NODE)
+		.map((file) => path.relative(NODE, file))
+		.filter((file) => ['describe', 'resources'].includes(stack(file))),
+)('%s imports nothing from run/', (file) => {
+	expect(importsOf(path.join(NODE, file)).filter((target) => stack(target) === 'run')).toEqual([]);
+});
+
+test.each(sources(path.join(NODE, 'run')).map((file) => path.relative(NODE, file)))(
+	'%s imports nothing from resources/',
 	(file) => {
-		expect(importsOf(path.join(NODE, file)).filter((target) => stack(target) === 'run')).toEqual([]);
+		const targets = importsOf(path.join(NODE, file));
+		expect(targets.filter((target) => stack(target) === 'resources')).toEqual([]);
+		expect(targets.every((target) => ['run', 'describe'].includes(stack(target)))).toBe(true);
 	},
 );
 
-test.each(sources(path.join(NODE, 'run')).map((file) => path.relative(NODE, file)))('%s imports nothing from resources/', (file) => {
-	const targets = importsOf(path.join(NODE, file));
-	expect(targets.filter((target) => stack(target) === 'resources')).toEqual([]);
-	expect(targets.every((target) => ['run', 'describe'].includes(stack(target)))).toBe(true);
-});
-
 test('the two stacks are folders of their own', () => {
-	expect(readdirSync(NODE).sort()).toEqual(['OutreachSequences.node.json', 'OutreachSequences.node.ts', 'describe', 'resources', 'run']);
+	expect(readdirSync(NODE).sort()).toEqual([
+		'OutreachSequences.node.json',
+		'OutreachSequences.node.ts',
+		'describe',
+		'resources',
+		'run',
+	]);
 });
 
 /**
@@ -55,10 +71,15 @@ test('run/ holds exactly these rooms', () => {
 	expect(readdirSync(path.join(NODE, 'run')).sort()).toEqual(Object.keys(RUN_ROOMS).sort());
 });
 
-test.each(sources(path.join(NODE, 'run')).map((file) => path.relative(NODE, file)))('%s imports only the rooms below its own', (file) => {
-	const room = file.split(path.sep)[1];
-	const rooms = importsOf(path.join(NODE, file))
-		.filter((target) => stack(target) === 'run')
-		.map((target) => target.split(path.sep)[1]);
-	expect(rooms.filter((target) => target !== room && !RUN_ROOMS[room].includes(target))).toEqual([]);
-});
+test.each(sources(path.join(NODE, 'run')).map((file) => path.relative(NODE, file)))(
+	'%s imports only the rooms below its own',
+	(file) => {
+		const room = file.split(path.sep)[1];
+		const rooms = importsOf(path.join(NODE, file))
+			.filter((target) => stack(target) === 'run')
+			.map((target) => target.split(path.sep)[1]);
+		expect(rooms.filter((target) => target !== room && !RUN_ROOMS[room].includes(target))).toEqual(
+			[],
+		);
+	},
+);

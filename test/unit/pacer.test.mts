@@ -73,7 +73,9 @@ function simulate(items: number, service: Service, ceiling = 32, idleMs = 0): Ou
 	events.now = idleMs;
 	let tokens = service.burst;
 	let refilledAt = idleMs;
-	const log = process.env.PACER_TRACE ? (text: string) => process.stdout.write(`${text}\n`) : () => {};
+	const log = process.env.PACER_TRACE
+		? (text: string) => process.stdout.write(`${text}\n`)
+		: () => {};
 	const take = (): number | undefined => {
 		tokens = Math.min(service.burst, tokens + ((events.now - refilledAt) * service.rate) / 1000);
 		refilledAt = events.now;
@@ -128,7 +130,13 @@ function simulate(items: number, service: Service, ceiling = 32, idleMs = 0): Ou
 	};
 	pump();
 	events.drain();
-	return { seconds: (events.now - idleMs) / 1000, ideal: items / service.rate, rejected, slowdowns, worstStorm };
+	return {
+		seconds: (events.now - idleMs) / 1000,
+		ideal: items / service.rate,
+		rejected,
+		slowdowns,
+		worstStorm,
+	};
 }
 
 describe('against a rate-limited service (simulated token bucket, Retry-After in seconds)', () => {
@@ -180,7 +188,11 @@ describe('against a rate-limited service (simulated token bucket, Retry-After in
 		// counted from 60 s earlier, 4 accepted requests looked like 0.07 per second, and the burst crawled.
 		for (const idleMs of [5_000, 60_000, 9 * 60_000]) {
 			const outcome = simulate(100, { rate: 5, burst: 5, latencyMs: 3 }, 32, idleMs);
-			expect([idleMs, outcome.rejected < 10, outcome.seconds <= outcome.ideal * 1.15]).toEqual([idleMs, true, true]);
+			expect([idleMs, outcome.rejected < 10, outcome.seconds <= outcome.ideal * 1.15]).toEqual([
+				idleMs,
+				true,
+				true,
+			]);
 		}
 	});
 });

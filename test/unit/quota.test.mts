@@ -4,14 +4,46 @@ import { quotaOf } from '../../nodes/OutreachSequences/run/pace/quota.ts';
 const NOW = Date.parse('Mon, 23 Nov 2026 10:00:00 GMT');
 
 test.each([
-	['the IETF draft, one policy', { RateLimit: '"default";r=0;t=3' }, { remaining: 0, resetMs: 3000 }],
-	['the IETF draft, the policy with the fewest left', { ratelimit: '"burst";r=40;t=1, "daily";r=2;t=3600' }, { remaining: 2, resetMs: 3_600_000 }],
-	['the older draft, one dictionary', { RateLimit: 'limit=10, remaining=0, reset=5' }, { remaining: 0, resetMs: 5000 }],
-	['the older drafts, fields of their own', { 'RateLimit-Remaining': '4', 'RateLimit-Reset': '2' }, { remaining: 4, resetMs: 2000 }],
-	['X-RateLimit with seconds to wait', { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '7' }, { remaining: 0, resetMs: 7000 }],
-	['X-RateLimit with a Unix time in seconds', { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(NOW / 1000 + 30) }, { remaining: 0, resetMs: 30_000 }],
-	['X-RateLimit with a Unix time in milliseconds', { 'x-ratelimit-remaining': '1', 'x-ratelimit-reset': String(NOW + 1500) }, { remaining: 1, resetMs: 1500 }],
-	['a reset in the past', { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(NOW / 1000 - 5) }, { remaining: 0, resetMs: 0 }],
+	[
+		'the IETF draft, one policy',
+		{ RateLimit: '"default";r=0;t=3' },
+		{ remaining: 0, resetMs: 3000 },
+	],
+	[
+		'the IETF draft, the policy with the fewest left',
+		{ ratelimit: '"burst";r=40;t=1, "daily";r=2;t=3600' },
+		{ remaining: 2, resetMs: 3_600_000 },
+	],
+	[
+		'the older draft, one dictionary',
+		{ RateLimit: 'limit=10, remaining=0, reset=5' },
+		{ remaining: 0, resetMs: 5000 },
+	],
+	[
+		'the older drafts, fields of their own',
+		{ 'RateLimit-Remaining': '4', 'RateLimit-Reset': '2' },
+		{ remaining: 4, resetMs: 2000 },
+	],
+	[
+		'X-RateLimit with seconds to wait',
+		{ 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '7' },
+		{ remaining: 0, resetMs: 7000 },
+	],
+	[
+		'X-RateLimit with a Unix time in seconds',
+		{ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(NOW / 1000 + 30) },
+		{ remaining: 0, resetMs: 30_000 },
+	],
+	[
+		'X-RateLimit with a Unix time in milliseconds',
+		{ 'x-ratelimit-remaining': '1', 'x-ratelimit-reset': String(NOW + 1500) },
+		{ remaining: 1, resetMs: 1500 },
+	],
+	[
+		'a reset in the past',
+		{ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(NOW / 1000 - 5) },
+		{ remaining: 0, resetMs: 0 },
+	],
 ])('%s', (_name, headers, quota) => {
 	expect(quotaOf(headers, NOW)).toEqual(quota);
 });

@@ -1,7 +1,12 @@
 // What may be sent again, after how long, and when the node gives up.
 import type { Failure } from '../../nodes/OutreachSequences/run/http/failure.ts';
 import type { RetryPolicy } from '../../nodes/OutreachSequences/run/loop/retry.ts';
-import { backoffMs, decideRetry, isSafeToResend, retryPolicyOf } from '../../nodes/OutreachSequences/run/loop/retry.ts';
+import {
+	backoffMs,
+	decideRetry,
+	isSafeToResend,
+	retryPolicyOf,
+} from '../../nodes/OutreachSequences/run/loop/retry.ts';
 import { notSentAgainText } from '../../nodes/OutreachSequences/run/outcome/texts.ts';
 
 /** A failed answer as the transport classifies it: Retry-After already in ms. */
@@ -11,7 +16,10 @@ const http = (status: number, retryAfterSeconds?: number): Failure => ({
 	retryAfterMs: retryAfterSeconds === undefined ? undefined : retryAfterSeconds * 1000,
 	answer: { statusCode: status, headers: {}, body: '' },
 });
-const network = (fault: 'refused' | 'reset' | 'timeout' | 'dns' | 'other'): Failure => ({ kind: 'network', fault });
+const network = (fault: 'refused' | 'reset' | 'timeout' | 'dns' | 'other'): Failure => ({
+	kind: 'network',
+	fault,
+});
 
 describe('isSafeToResend', () => {
 	test.each([
@@ -46,11 +54,24 @@ test('backoff starts near 1 s and doubles, with jitter, up to 30 s', () => {
 });
 
 test('retryPolicyOf: on by default, 10 retries, 60 s; a user value wins', () => {
-	const handling = (settings: Record<string, unknown>) => retryPolicyOf({ rateLimitHandling: { settings } });
+	const handling = (settings: Record<string, unknown>) =>
+		retryPolicyOf({ rateLimitHandling: { settings } });
 	expect(retryPolicyOf({})).toEqual({ enabled: true, maxRetries: 10, maxWaitMs: 60_000 });
-	expect(handling({ enabled: false, maxRetries: 3, maxWait: 5 })).toEqual({ enabled: false, maxRetries: 3, maxWaitMs: 5000 });
-	expect(handling({ maxRetries: 0, maxWait: 0 })).toEqual({ enabled: true, maxRetries: 0, maxWaitMs: 0 });
-	expect(handling({ maxRetries: -1, maxWait: 'x' })).toEqual({ enabled: true, maxRetries: 10, maxWaitMs: 60_000 });
+	expect(handling({ enabled: false, maxRetries: 3, maxWait: 5 })).toEqual({
+		enabled: false,
+		maxRetries: 3,
+		maxWaitMs: 5000,
+	});
+	expect(handling({ maxRetries: 0, maxWait: 0 })).toEqual({
+		enabled: true,
+		maxRetries: 0,
+		maxWaitMs: 0,
+	});
+	expect(handling({ maxRetries: -1, maxWait: 'x' })).toEqual({
+		enabled: true,
+		maxRetries: 10,
+		maxWaitMs: 60_000,
+	});
 });
 
 describe('decideRetry', () => {
@@ -63,20 +84,37 @@ describe('decideRetry', () => {
 
 	test('backs off without Retry-After, never beyond Max Wait', () => {
 		expect(decideRetry(http(503), base)).toEqual({ retry: true, waitMs: 1200 });
-		expect(decideRetry(http(503), { ...base, backoffMs: 50_000 })).toEqual({ retry: true, waitMs: 10_000 });
+		expect(decideRetry(http(503), { ...base, backoffMs: 50_000 })).toEqual({
+			retry: true,
+			waitMs: 10_000,
+		});
 	});
 
 	test('a longer wait than Max Wait fails the item, with the wait asked for', () => {
-		expect(decideRetry(http(429, 11), base)).toEqual({ retry: false, reason: 'waitTooLong', waitMs: 11_000 });
+		expect(decideRetry(http(429, 11), base)).toEqual({
+			retry: false,
+			reason: 'waitTooLong',
+			waitMs: 11_000,
+		});
 	});
 
 	test('after Max Retries retries the item fails', () => {
-		expect(decideRetry(http(429, 1), { ...base, attempts: 3 })).toEqual({ retry: true, waitMs: 1000 });
-		expect(decideRetry(http(429, 1), { ...base, attempts: 4 })).toEqual({ retry: false, reason: 'exhausted', waitMs: 1000 });
+		expect(decideRetry(http(429, 1), { ...base, attempts: 3 })).toEqual({
+			retry: true,
+			waitMs: 1000,
+		});
+		expect(decideRetry(http(429, 1), { ...base, attempts: 4 })).toEqual({
+			retry: false,
+			reason: 'exhausted',
+			waitMs: 1000,
+		});
 	});
 
 	test('turned off, nothing is sent again', () => {
-		expect(decideRetry(http(429), { ...base, policy: { ...policy, enabled: false } })).toEqual({ retry: false, reason: 'disabled' });
+		expect(decideRetry(http(429), { ...base, policy: { ...policy, enabled: false } })).toEqual({
+			retry: false,
+			reason: 'disabled',
+		});
 	});
 
 	test('a create is never sent again after a reset, a timeout or a 500/502/504', () => {
@@ -86,34 +124,53 @@ describe('decideRetry', () => {
 	});
 
 	test('a get is sent again after a reset', () => {
-		expect(decideRetry(network('reset'), { ...base, readOnly: true })).toEqual({ retry: true, waitMs: 1200 });
+		expect(decideRetry(network('reset'), { ...base, readOnly: true })).toEqual({
+			retry: true,
+			waitMs: 1200,
+		});
 	});
 
 	test('a refused connection is sent again only once the service has answered in this run', () => {
 		expect(decideRetry(network('refused'), base)).toEqual({ retry: true, waitMs: 1200 });
-		expect(decideRetry(network('refused'), { ...base, serviceReached: false })).toEqual({ retry: false, reason: 'notSafe' });
+		expect(decideRetry(network('refused'), { ...base, serviceReached: false })).toEqual({
+			retry: false,
+			reason: 'notSafe',
+		});
 		// Other faults do not depend on it.
-		expect(decideRetry(network('reset'), { ...base, readOnly: true, serviceReached: false })).toEqual({ retry: true, waitMs: 1200 });
+		expect(
+			decideRetry(network('reset'), { ...base, readOnly: true, serviceReached: false }),
+		).toEqual({ retry: true, waitMs: 1200 });
 	});
 });
 
 describe('notSentAgainText', () => {
-	const text = { message: 'The outreach service is rate-limiting requests (HTTP 429).', description: 'The service answered HTTP 429.' };
+	const text = {
+		message: 'The outreach service is rate-limiting requests (HTTP 429).',
+		description: 'The service answered HTTP 429.',
+	};
 	const limits = { maxRetries: 10, maxWaitMs: 60_000 };
 
 	test('retries used up: how often it was sent, the limit, and the last wait asked for', () => {
-		expect(notSentAgainText(text, { reason: 'exhausted', attempts: 11, askedMs: 2000, ...limits })).toEqual({
+		expect(
+			notSentAgainText(text, { reason: 'exhausted', attempts: 11, askedMs: 2000, ...limits }),
+		).toEqual({
 			message:
 				'The outreach service is rate-limiting requests (HTTP 429). The item was sent 11 times, the most that Request Options › Rate Limit Handling › Max Retries per Item (10) allows; the service last asked to wait 2 seconds.',
 			description: text.description,
 		});
-		expect(notSentAgainText(text, { reason: 'exhausted', attempts: 1, ...limits, maxRetries: 0 }).message).toBe(
+		expect(
+			notSentAgainText(text, { reason: 'exhausted', attempts: 1, ...limits, maxRetries: 0 })
+				.message,
+		).toBe(
 			'The outreach service is rate-limiting requests (HTTP 429). The item was sent once, the most that Request Options › Rate Limit Handling › Max Retries per Item (0) allows.',
 		);
 	});
 
 	test('a wait longer than allowed', () => {
-		expect(notSentAgainText(text, { reason: 'waitTooLong', attempts: 2, askedMs: 90_500, ...limits }).message).toBe(
+		expect(
+			notSentAgainText(text, { reason: 'waitTooLong', attempts: 2, askedMs: 90_500, ...limits })
+				.message,
+		).toBe(
 			'The outreach service is rate-limiting requests (HTTP 429). The item was sent 2 times; that wait (90.5 seconds) is longer than the 60 seconds that Request Options › Rate Limit Handling › Max Wait (Seconds) allows, so it was not sent again.',
 		);
 	});

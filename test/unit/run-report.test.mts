@@ -15,7 +15,14 @@ test('a clean run reports nothing', () => {
 		transientRetried: 0,
 		breakerOpened: 0,
 		notSentAgain: { disabled: 0, exhausted: 0, waitTooLong: 0 },
-		failed: { notSent: 0, rejected: 0, unreached: 0, mayHaveActed: 0, carriedOutBefore: 0, serviceDown: 0 },
+		failed: {
+			notSent: 0,
+			rejected: 0,
+			unreached: 0,
+			mayHaveActed: 0,
+			carriedOutBefore: 0,
+			serviceDown: 0,
+		},
 		earlierTry: { answered: 0, sentAgain: 0 },
 	});
 });
@@ -32,8 +39,22 @@ test('waits, push-backs and retried items are counted; a retried item that still
 	report.retrying(2, 'pushedBack');
 	report.heldBack(3000);
 	const summary = report.summarize([ok, ok, 'rejected', 'mayHaveActed']);
-	expect(summary).toMatchObject({ pushBacks: 2, waitedRequests: 2, longestWaitMs: 2500, heldBackMs: 3000, retriedItems: 2, retriedFailed: 1 });
-	expect(summary.failed).toEqual({ notSent: 0, rejected: 1, unreached: 0, mayHaveActed: 1, carriedOutBefore: 0, serviceDown: 0 });
+	expect(summary).toMatchObject({
+		pushBacks: 2,
+		waitedRequests: 2,
+		longestWaitMs: 2500,
+		heldBackMs: 3000,
+		retriedItems: 2,
+		retriedFailed: 1,
+	});
+	expect(summary.failed).toEqual({
+		notSent: 0,
+		rejected: 1,
+		unreached: 0,
+		mayHaveActed: 1,
+		carriedOutBefore: 0,
+		serviceDown: 0,
+	});
 	expect(summary.transientRetried).toBe(1);
 });
 

@@ -7,7 +7,10 @@ import { parse } from 'yaml';
 import { OPENAPI_DOCUMENT, routesOf } from '../../sandbox/routes.mts';
 
 const document = parse(readFileSync(OPENAPI_DOCUMENT, 'utf8'));
-const operation = (operationId?: string) => ({ ...(operationId ? { operationId } : {}), responses: { '200': { description: 'ok' } } });
+const operation = (operationId?: string) => ({
+	...(operationId ? { operationId } : {}),
+	responses: { '200': { description: 'ok' } },
+});
 
 test("the contract's four operations: create, archive and get, each on the collection its path names", () => {
 	expect(routesOf(document)).toEqual([
@@ -19,14 +22,36 @@ test("the contract's four operations: create, archive and get, each on the colle
 });
 
 test('an operation added to the document is routed by its shape, with no list to edit', () => {
-	const added = { paths: { ...document.paths, '/v1/contacts/{id}': { parameters: [], get: operation('getContact') } } };
-	expect(routesOf(added)).toContainEqual({ operationId: 'getContact', kind: 'get', collection: 'contacts', param: 'id' });
+	const added = {
+		paths: {
+			...document.paths,
+			'/v1/contacts/{id}': { parameters: [], get: operation('getContact') },
+		},
+	};
+	expect(routesOf(added)).toContainEqual({
+		operationId: 'getContact',
+		kind: 'get',
+		collection: 'contacts',
+		param: 'id',
+	});
 });
 
 test.each([
-	['GET /v1/contacts/{id}/history', { '/v1/contacts/{id}/history': { get: operation('getContactHistory') } }, 'GET /v1/contacts/{id}/history (getContactHistory): the sandbox has no rule for it'],
-	['DELETE /v1/contacts/{id}', { '/v1/contacts/{id}': { delete: operation('deleteContact') } }, 'DELETE /v1/contacts/{id} (deleteContact): the sandbox has no rule for it'],
-	['an operation without an operationId', { '/v1/contacts/{id}': { get: operation() } }, 'GET /v1/contacts/{id} (no operationId): the sandbox has no rule for it'],
+	[
+		'GET /v1/contacts/{id}/history',
+		{ '/v1/contacts/{id}/history': { get: operation('getContactHistory') } },
+		'GET /v1/contacts/{id}/history (getContactHistory): the sandbox has no rule for it',
+	],
+	[
+		'DELETE /v1/contacts/{id}',
+		{ '/v1/contacts/{id}': { delete: operation('deleteContact') } },
+		'DELETE /v1/contacts/{id} (deleteContact): the sandbox has no rule for it',
+	],
+	[
+		'an operation without an operationId',
+		{ '/v1/contacts/{id}': { get: operation() } },
+		'GET /v1/contacts/{id} (no operationId): the sandbox has no rule for it',
+	],
 ])('%s fails, naming the operation', (_name, paths, problem) => {
 	expect(() => routesOf({ paths })).toThrow(problem);
 });

@@ -2,7 +2,14 @@
 // execution that talks to the same service, fair, resumed at the pace after
 // a wait, isolated per key, and forgotten when idle. On a virtual clock.
 import type { Turn } from '../../nodes/OutreachSequences/run/pace/servicePace.ts';
-import { IDLE_MS, MAX_SERVICES, ServicePace, rememberedServices, serviceKey, servicePace } from '../../nodes/OutreachSequences/run/pace/servicePace.ts';
+import {
+	IDLE_MS,
+	MAX_SERVICES,
+	ServicePace,
+	rememberedServices,
+	serviceKey,
+	servicePace,
+} from '../../nodes/OutreachSequences/run/pace/servicePace.ts';
 
 function virtualClock() {
 	const clock = { now: 0 };
@@ -14,12 +21,14 @@ test('turns go in the order they were asked for, across executions', async () =>
 	const pace = new ServicePace(1, now);
 	const order: string[] = [];
 	const ask = (name: string) =>
-		pace.turn(() => false, sleep).then(async (ticket) => {
-			order.push(name);
-			await Promise.resolve();
-			pace.pacer.succeeded((ticket as Turn).epoch);
-			pace.finished(ticket as Turn, 'answered');
-		});
+		pace
+			.turn(() => false, sleep)
+			.then(async (ticket) => {
+				order.push(name);
+				await Promise.resolve();
+				pace.pacer.succeeded((ticket as Turn).epoch);
+				pace.finished(ticket as Turn, 'answered');
+			});
 	await Promise.all(['A1', 'B1', 'A2', 'C1', 'B2', 'A3'].map(ask));
 	expect(order).toEqual(['A1', 'B1', 'A2', 'C1', 'B2', 'A3']);
 });
@@ -95,7 +104,8 @@ test('a service nobody has used for a while is forgotten; one in use is kept', (
 
 test('at most MAX_SERVICES are remembered', () => {
 	const now = () => 5_000_000;
-	for (let index = 0; index < MAX_SERVICES + 20; index++) servicePace(`http://many-${index}.test`, 'key', 32, now);
+	for (let index = 0; index < MAX_SERVICES + 20; index++)
+		servicePace(`http://many-${index}.test`, 'key', 32, now);
 	expect(rememberedServices()).toBeLessThanOrEqual(MAX_SERVICES);
 });
 
@@ -109,7 +119,11 @@ test('a turn says how long the pace held it back, in line behind others included
 	const before = pace.heldBackMs;
 	await Promise.all(
 		waits.map(async (heard) => {
-			const ticket = (await pace.turn(() => false, sleep, (ms) => heard.push(ms))) as Turn;
+			const ticket = (await pace.turn(
+				() => false,
+				sleep,
+				(ms) => heard.push(ms),
+			)) as Turn;
 			pace.pacer.succeeded(ticket.epoch);
 			pace.finished(ticket, 'answered');
 		}),
@@ -120,6 +134,10 @@ test('a turn says how long the pace held it back, in line behind others included
 	expect(pace.heldBackMs - before).toBeLessThanOrEqual(clock.now);
 	const heard: number[] = [];
 	const fresh = new ServicePace(32, now);
-	await fresh.turn(() => false, sleep, (ms) => heard.push(ms));
+	await fresh.turn(
+		() => false,
+		sleep,
+		(ms) => heard.push(ms),
+	);
 	expect(heard).toEqual([]);
 });

@@ -20,7 +20,11 @@ import type { HttpAnswer } from '../../nodes/OutreachSequences/run/http/failure.
 
 const contact = { noun: 'contact', id: 'c-42', verb: 'archive', done: 'archived' };
 const sequence = { noun: 'sequence', verb: 'create', done: 'created' };
-const answer = (statusCode: number, body: unknown, headers: Record<string, unknown> = {}): HttpAnswer => ({ statusCode, body, headers });
+const answer = (
+	statusCode: number,
+	body: unknown,
+	headers: Record<string, unknown> = {},
+): HttpAnswer => ({ statusCode, body, headers });
 const NOW = Date.parse('Wed, 21 Oct 2026 07:27:00 GMT');
 
 /** The failure an answer is classified as, the way the transport does it. */
@@ -31,7 +35,12 @@ function failureOf(answer: HttpAnswer): Failure {
 }
 
 function describeHttpFailure(answer: HttpAnswer, subject: Subject, credentialName: string) {
-	return describeFailure(failureOf(answer), { subject, credentialName, baseUrl: 'http://127.0.0.1:1', timeoutMs: 2500 });
+	return describeFailure(failureOf(answer), {
+		subject,
+		credentialName,
+		baseUrl: 'http://127.0.0.1:1',
+		timeoutMs: 2500,
+	});
 }
 
 describe('serviceMessage', () => {
@@ -55,9 +64,9 @@ describe('serviceMessage', () => {
 
 describe('describeHttpFailure', () => {
 	test('404 names the thing that was not found', () => {
-		expect(describeHttpFailure(answer(404, { message: 'Resource not found' }), contact, 'Cred').message).toBe(
-			'Contact "c-42" was not found (HTTP 404): Resource not found',
-		);
+		expect(
+			describeHttpFailure(answer(404, { message: 'Resource not found' }), contact, 'Cred').message,
+		).toBe('Contact "c-42" was not found (HTTP 404): Resource not found');
 	});
 
 	test('404 on create has no identifier to name', () => {
@@ -67,25 +76,37 @@ describe('describeHttpFailure', () => {
 	});
 
 	test('401 names the credential', () => {
-		expect(describeHttpFailure(answer(401, ''), contact, 'My key').message).toContain('Check the API Key in the credential "My key"');
+		expect(describeHttpFailure(answer(401, ''), contact, 'My key').message).toContain(
+			'Check the API Key in the credential "My key"',
+		);
 	});
 
 	test('Retry-After as a date', () => {
 		const date = 'Wed, 21 Oct 2026 07:28:00 GMT';
-		expect(describeHttpFailure(answer(429, '', { 'retry-after': date }), contact, 'Cred').message).toContain(
-			`It asked to wait until ${date} (Retry-After).`,
-		);
+		expect(
+			describeHttpFailure(answer(429, '', { 'retry-after': date }), contact, 'Cred').message,
+		).toContain(`It asked to wait until ${date} (Retry-After).`);
 	});
 
 	test('header names are matched in any case, and lists take their first value', () => {
-		expect(describeHttpFailure(answer(302, '', { LOCATION: ['https://elsewhere.example/x'] }), contact, 'Cred').message).toContain(
-			'(HTTP 302 to https://elsewhere.example/x)',
-		);
+		expect(
+			describeHttpFailure(
+				answer(302, '', { LOCATION: ['https://elsewhere.example/x'] }),
+				contact,
+				'Cred',
+			).message,
+		).toContain('(HTTP 302 to https://elsewhere.example/x)');
 	});
 
 	test('the description quotes the answer, shortened', () => {
-		const { description } = describeHttpFailure(answer(500, 'y'.repeat(5000), { 'Content-Type': 'text/plain' }), contact, 'Cred');
-		expect(description).toMatch(/^The service answered HTTP 500 \(text\/plain\): y+… \(5000 characters in all\)$/);
+		const { description } = describeHttpFailure(
+			answer(500, 'y'.repeat(5000), { 'Content-Type': 'text/plain' }),
+			contact,
+			'Cred',
+		);
+		expect(description).toMatch(
+			/^The service answered HTTP 500 \(text\/plain\): y+… \(5000 characters in all\)$/,
+		);
 		expect(description.length).toBeLessThan(2100);
 	});
 });
@@ -93,17 +114,43 @@ describe('describeHttpFailure', () => {
 describe('a network failure', () => {
 	const at = 'http://127.0.0.1:1';
 	test.each<[{ code?: string; message?: string }, string]>([
-		[{ code: 'ECONNREFUSED' }, 'Could not connect to the outreach service at http://127.0.0.1:1: the connection was refused.'],
-		[{ code: 'ECONNRESET', message: 'socket hang up' }, 'The connection to the outreach service was reset'],
-		[{ code: undefined, message: 'socket hang up' }, 'The connection to the outreach service was reset'],
-		[{ code: 'ECONNABORTED', message: 'timeout of 2500ms exceeded' }, 'within 2500 ms, the limit set in Request Options › Timeout'],
+		[
+			{ code: 'ECONNREFUSED' },
+			'Could not connect to the outreach service at http://127.0.0.1:1: the connection was refused.',
+		],
+		[
+			{ code: 'ECONNRESET', message: 'socket hang up' },
+			'The connection to the outreach service was reset',
+		],
+		[
+			{ code: undefined, message: 'socket hang up' },
+			'The connection to the outreach service was reset',
+		],
+		[
+			{ code: 'ECONNABORTED', message: 'timeout of 2500ms exceeded' },
+			'within 2500 ms, the limit set in Request Options › Timeout',
+		],
 		[{ code: 'ETIMEDOUT' }, 'within 2500 ms'],
-		[{ code: 'EAI_AGAIN' }, 'The host "127.0.0.1:1" in the credential\'s Base URL could not be found: the DNS lookup failed.'],
-		[{ code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }, 'The TLS certificate of http://127.0.0.1:1 was not accepted.'],
+		[
+			{ code: 'EAI_AGAIN' },
+			'The host "127.0.0.1:1" in the credential\'s Base URL could not be found: the DNS lookup failed.',
+		],
+		[
+			{ code: 'DEPTH_ZERO_SELF_SIGNED_CERT' },
+			'The TLS certificate of http://127.0.0.1:1 was not accepted.',
+		],
 		[{ code: 'ERR_CANCELED' }, 'was cancelled because the execution stopped'],
-		[{ code: 'EHOSTUNREACH' }, 'failed on the network before the outreach service at http://127.0.0.1:1 answered. The network error is in the details.'],
+		[
+			{ code: 'EHOSTUNREACH' },
+			'failed on the network before the outreach service at http://127.0.0.1:1 answered. The network error is in the details.',
+		],
 	])('%j', (fault, expected) => {
-		const text = describeFailure(networkFailure(fault), { subject: contact, baseUrl: at, timeoutMs: 2500, credentialName: 'Cred' });
+		const text = describeFailure(networkFailure(fault), {
+			subject: contact,
+			baseUrl: at,
+			timeoutMs: 2500,
+			credentialName: 'Cred',
+		});
 		expect(text.message).toContain(expected);
 		// NodeApiError replaces messages that contain a network code.
 		expect(text.message).not.toMatch(/\bE[A-Z_]{4,}\b/);
@@ -112,19 +159,32 @@ describe('a network failure', () => {
 });
 
 test('one duration format for every text and log line', () => {
-	expect([0, 1000, 1500, 60_000, 90_449].map(duration)).toEqual(['0 seconds', '1 second', '1.5 seconds', '60 seconds', '90.4 seconds']);
+	expect([0, 1000, 1500, 60_000, 90_449].map(duration)).toEqual([
+		'0 seconds',
+		'1 second',
+		'1.5 seconds',
+		'60 seconds',
+		'90.4 seconds',
+	]);
 });
 
 test('the log line when the node starts waiting says why, for how long, and how it goes on', () => {
 	expect(pushedBackLogLine(failureOf(answer(429, '', { 'Retry-After': '1' })), 1000, 238, 16)).toBe(
 		'Outreach Sequences: the service pushed back (HTTP 429, Retry-After: 1); no new request starts for 1 second, then 238 items go on at up to 16 in flight',
 	);
-	expect(pushedBackLogLine(networkFailure(Object.assign(new Error('x'), { code: 'ECONNREFUSED' })), 2500, 1, 1)).toBe(
+	expect(
+		pushedBackLogLine(
+			networkFailure(Object.assign(new Error('x'), { code: 'ECONNREFUSED' })),
+			2500,
+			1,
+			1,
+		),
+	).toBe(
 		'Outreach Sequences: the service pushed back (network: refused); no new request starts for 2.5 seconds, then 1 item goes on at up to 1 in flight',
 	);
 });
 
-test("the log lines of a used-up quota and of an execution that starts behind a pace others learned name no key", () => {
+test('the log lines of a used-up quota and of an execution that starts behind a pace others learned name no key', () => {
 	expect(quotaLogLine({ remaining: 2, resetMs: 1000 }, 12, 4)).toBe(
 		"Outreach Sequences: the service's rate-limit headers say the requests under way will use up its quota (2 left, refilled in 1 second); no new request starts for 1 second, then 12 items go on at up to 4 in flight",
 	);
@@ -146,19 +206,26 @@ test('redact replaces every occurrence of the key', () => {
 });
 
 describe('what a stopped run says it did before it stopped', () => {
-	test('the count in the operation\'s words, that n8n will not do them again, and a few IDs, then a count', () => {
+	test("the count in the operation's words, that n8n will not do them again, and a few IDs, then a count", () => {
 		const ids = Array.from({ length: 34 }, (_, index) => `seq-${index + 1}`);
 		expect(doneBeforeStopText({ subject: sequence, count: 34, ids }, 40, 23, true)).toBe(
-			'34 of 40 sequences were created before item 24 failed. The service\'s answers are kept with this execution: when n8n runs the node again (Executions › Retry, or Retry On Fail), those are not created again. IDs: seq-1, seq-2, seq-3, seq-4, seq-5 and 29 more.',
+			"34 of 40 sequences were created before item 24 failed. The service's answers are kept with this execution: when n8n runs the node again (Executions › Retry, or Retry On Fail), those are not created again. IDs: seq-1, seq-2, seq-3, seq-4, seq-5 and 29 more.",
 		);
 	});
 
 	test('one item, no IDs, nothing kept (an operation that changes nothing)', () => {
-		expect(doneBeforeStopText({ subject: { noun: 'use case', verb: 'get', done: 'fetched' }, count: 1, ids: [] }, 2, 1, false)).toBe(
-			'1 of 2 use cases was fetched before item 2 failed.',
-		);
-		expect(doneBeforeStopText({ subject: contact, count: 2, ids: ['c-1', 'c-2'] }, 3, 0, true)).toBe(
-			'2 of 3 contacts were archived before item 1 failed. The service\'s answers are kept with this execution: when n8n runs the node again (Executions › Retry, or Retry On Fail), those are not archived again. IDs: c-1, c-2.',
+		expect(
+			doneBeforeStopText(
+				{ subject: { noun: 'use case', verb: 'get', done: 'fetched' }, count: 1, ids: [] },
+				2,
+				1,
+				false,
+			),
+		).toBe('1 of 2 use cases was fetched before item 2 failed.');
+		expect(
+			doneBeforeStopText({ subject: contact, count: 2, ids: ['c-1', 'c-2'] }, 3, 0, true),
+		).toBe(
+			"2 of 3 contacts were archived before item 1 failed. The service's answers are kept with this execution: when n8n runs the node again (Executions › Retry, or Retry On Fail), those are not archived again. IDs: c-1, c-2.",
 		);
 	});
 
@@ -179,8 +246,16 @@ describe('an item the breaker kept from being sent', () => {
 	});
 
 	test('sent before: its own failure first, then why it was not sent again', () => {
-		const last = { message: 'The outreach service failed (HTTP 502) to get use case "uc-1".', description: 'details' };
-		const text = serviceDownText({ failed: 5, of: 8, labels: { reset: 5 } }, 1, last, { noun: 'use case', id: 'uc-1', verb: 'get', done: 'fetched' });
+		const last = {
+			message: 'The outreach service failed (HTTP 502) to get use case "uc-1".',
+			description: 'details',
+		};
+		const text = serviceDownText({ failed: 5, of: 8, labels: { reset: 5 } }, 1, last, {
+			noun: 'use case',
+			id: 'uc-1',
+			verb: 'get',
+			done: 'fetched',
+		});
 		expect(text).toEqual({
 			message:
 				'The outreach service failed (HTTP 502) to get use case "uc-1". The item was sent once; it was not sent again: 5 of the last 8 requests to the outreach service failed with no useful answer (5 reset connections), the last of them a probe sent after a 1 second pause.',

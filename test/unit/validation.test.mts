@@ -25,10 +25,19 @@ describe('normalizeBaseUrl', () => {
 	test.each([
 		['', "The credential's Base URL is empty."],
 		[undefined, "The credential's Base URL is empty."],
-		['api.example.com', 'The credential\'s Base URL "api.example.com" has no http:// or https:// at the start. Add the one the service uses, for example https://api.example.com.'],
-		['localhost:4010', 'has no http:// or https:// at the start. Add the one the service uses, for example https://localhost:4010.'],
+		[
+			'api.example.com',
+			'The credential\'s Base URL "api.example.com" has no http:// or https:// at the start. Add the one the service uses, for example https://api.example.com.',
+		],
+		[
+			'localhost:4010',
+			'has no http:// or https:// at the start. Add the one the service uses, for example https://localhost:4010.',
+		],
 		['ftp://api.example.com', 'must start with http:// or https://'],
-		['javascript:alert(1)', 'has no http:// or https:// at the start. Add the one the service uses, for example https://api.example.com.'],
+		[
+			'javascript:alert(1)',
+			'has no http:// or https:// at the start. Add the one the service uses, for example https://api.example.com.',
+		],
 		['https://exa mple.com', 'is not a URL'],
 		['https://user:pw@api.example.com', 'must not contain a user name or password'],
 		['https://api.example.com/?x=1', 'must not contain "?" or "#"'],
@@ -110,7 +119,10 @@ describe('toScriptList', () => {
 		[' phone-1 , ,txt-1,', ['phone-1', 'txt-1']],
 		['', []],
 		[undefined, []],
-		[['a', ' b ', '', 3, null], ['a', 'b', '3']],
+		[
+			['a', ' b ', '', 3, null],
+			['a', 'b', '3'],
+		],
 	])('%j is %j', (raw, expected) => {
 		expect(toScriptList(raw)).toEqual({ ok: true, value: expected });
 	});
@@ -126,11 +138,21 @@ describe('toScriptList', () => {
 
 test('an identifier or a JSON body with half an emoji is refused, a whole emoji is kept', () => {
 	const cutOff = '😀'.slice(0, 1);
-	const expected = 'contains a broken character (half of an emoji or other symbol, cut off), so it can\'t be sent as it is.';
-	expect(toIdentifier(`c-${cutOff}`, 'Contact ID')).toEqual({ ok: false, problem: `Contact ID ${expected} Check the value mapped into Contact ID.` });
+	const expected =
+		"contains a broken character (half of an emoji or other symbol, cut off), so it can't be sent as it is.";
+	expect(toIdentifier(`c-${cutOff}`, 'Contact ID')).toEqual({
+		ok: false,
+		problem: `Contact ID ${expected} Check the value mapped into Contact ID.`,
+	});
 	expect(toIdentifier('c-😀', 'Contact ID')).toEqual({ ok: true, value: 'c-😀' });
-	expect(toJsonObjectText(`{"name": "${cutOff}"}`, 'JSON Body')).toEqual({ ok: false, problem: `JSON Body ${expected} Check the value mapped into JSON Body.` });
-	expect(toJsonObjectText('{"name": "\\ud800"}', 'JSON Body')).toEqual({ ok: true, value: '{"name": "\\ud800"}' });
+	expect(toJsonObjectText(`{"name": "${cutOff}"}`, 'JSON Body')).toEqual({
+		ok: false,
+		problem: `JSON Body ${expected} Check the value mapped into JSON Body.`,
+	});
+	expect(toJsonObjectText('{"name": "\\ud800"}', 'JSON Body')).toEqual({
+		ok: true,
+		value: '{"name": "\\ud800"}',
+	});
 });
 
 describe('toJsonObjectText', () => {
@@ -140,7 +162,10 @@ describe('toJsonObjectText', () => {
 	});
 
 	test('an object is serialized', () => {
-		expect(toJsonObjectText({ a: null, b: [1] }, 'JSON Body')).toEqual({ ok: true, value: '{"a":null,"b":[1]}' });
+		expect(toJsonObjectText({ a: null, b: [1] }, 'JSON Body')).toEqual({
+			ok: true,
+			value: '{"a":null,"b":[1]}',
+		});
 	});
 
 	test.each([

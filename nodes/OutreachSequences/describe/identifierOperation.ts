@@ -51,10 +51,17 @@ export function identifierOperation(spec: {
 		operationId: spec.operationId,
 		option: spec.option,
 		readOnly: request.readOnly === true,
-		properties: [identifierProperty({ ...field, description, show }), toolDescriptionProperty(show, spec.toolDescription)],
+		properties: [
+			identifierProperty({ ...field, description, show }),
+			toolDescriptionProperty(show, spec.toolDescription),
+		],
 		buildRequest(context, itemIndex) {
 			const id = readIdentifier(context, itemIndex, field);
-			return { method: request.method, path: request.path(encodePathSegment(id)), subject: { noun: field.noun, id, verb: operation, done: request.done } };
+			return {
+				method: request.method,
+				path: request.path(encodePathSegment(id)),
+				subject: { noun: field.noun, id, verb: operation, done: request.done },
+			};
 		},
 	};
 }

@@ -79,11 +79,17 @@ export const getOperation = Operation.Get;
 
 /** Request Options as n8n stores them: every option is optional. */
 export interface RequestOptionsValue {
-	[Field.batching]?: { [Field.batch]?: { [Field.batchSize]?: number; [Field.batchInterval]?: number } };
+	[Field.batching]?: {
+		[Field.batch]?: { [Field.batchSize]?: number; [Field.batchInterval]?: number };
+	};
 	[Field.timeout]?: number;
 	[Field.allowUnauthorizedCerts]?: boolean;
 	[Field.rateLimitHandling]?: {
-		[Field.rateLimitSettings]?: { [Field.retryEnabled]?: boolean; [Field.maxRetries]?: number; [Field.maxWait]?: number };
+		[Field.rateLimitSettings]?: {
+			[Field.retryEnabled]?: boolean;
+			[Field.maxRetries]?: number;
+			[Field.maxWait]?: number;
+		};
 	};
 }
 

@@ -1,6 +1,12 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_WAIT_SECONDS, DEFAULT_TIMEOUT_MS, MAX_IN_FLIGHT, NO_PAUSE_MS } from './defaults';
+import {
+	DEFAULT_MAX_RETRIES,
+	DEFAULT_MAX_WAIT_SECONDS,
+	DEFAULT_TIMEOUT_MS,
+	MAX_IN_FLIGHT,
+	NO_PAUSE_MS,
+} from './defaults';
 import { Field } from './names';
 
 /** A required identifier that goes into the request path. */
@@ -29,20 +35,30 @@ export function identifierProperty(field: {
  * generic one ("<action> in <node>"), and shows it only on the tool variant
  * (`@tool`); the user can still rewrite it there.
  */
-export function toolDescriptionProperty(show: IDisplayOptions['show'], text: string): INodeProperties {
+export function toolDescriptionProperty(
+	show: IDisplayOptions['show'],
+	text: string,
+): INodeProperties {
 	return {
 		displayName: 'Tool Description',
 		name: Field.toolDescription,
 		type: 'string',
 		typeOptions: { rows: 4 },
 		default: text,
-		description: 'What the AI Agent tells its model this tool does and what to give it. You can rewrite it.',
+		description:
+			'What the AI Agent tells its model this tool does and what to give it. You can rewrite it.',
 		displayOptions: { show: { ...show, '@tool': [true] } },
 	};
 }
 
 /** Options that are added together, as one group of values (a fixedCollection with one set). */
-function optionGroup(spec: { displayName: string; name: string; group: string; description: string; values: INodeProperties[] }): INodeProperties {
+function optionGroup(spec: {
+	displayName: string;
+	name: string;
+	group: string;
+	description: string;
+	values: INodeProperties[];
+}): INodeProperties {
 	return {
 		displayName: spec.displayName,
 		name: spec.name,
@@ -62,7 +78,8 @@ export const requestOptionsProperty: INodeProperties = {
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	description: 'How fast to send, what to do when the service asks to wait, how long to wait for answers, and whether to accept unverified certificates',
+	description:
+		'How fast to send, what to do when the service asks to wait, how long to wait for answers, and whether to accept unverified certificates',
 	options: [
 		optionGroup({
 			displayName: 'Batching',
@@ -76,7 +93,8 @@ export const requestOptionsProperty: INodeProperties = {
 					type: 'number',
 					typeOptions: { minValue: 1 },
 					default: MAX_IN_FLIGHT,
-					description: 'How many items to send at once. The next batch starts when this one has finished.',
+					description:
+						'How many items to send at once. The next batch starts when this one has finished.',
 				},
 				{
 					displayName: 'Batch Interval (Ms)',
@@ -107,7 +125,8 @@ export const requestOptionsProperty: INodeProperties = {
 					name: Field.retryEnabled,
 					type: 'boolean',
 					default: true,
-					description: 'Whether to wait and send an item again when the service asks to wait or fails for a moment. Off: such an item fails at once.',
+					description:
+						'Whether to wait and send an item again when the service asks to wait or fails for a moment. Off: such an item fails at once.',
 				},
 				{
 					displayName: 'Max Retries per Item',
@@ -123,7 +142,8 @@ export const requestOptionsProperty: INodeProperties = {
 					type: 'number',
 					typeOptions: { minValue: 0 },
 					default: DEFAULT_MAX_WAIT_SECONDS,
-					description: 'The longest single wait to accept. If the service asks for a longer one, the item fails instead of waiting.',
+					description:
+						'The longest single wait to accept. If the service asks for a longer one, the item fails instead of waiting.',
 				},
 			],
 		}),

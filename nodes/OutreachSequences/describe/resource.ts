@@ -34,9 +34,17 @@ export function describeResource(spec: {
 		displayOptions: { show: { [Field.resource]: [resource] } },
 		// Sorted by name, as n8n's lint wants of options it can read.
 		options: operations
-			.map(({ operation, option }) => ({ name: option.name, value: operation, action: option.action, description: option.description }))
+			.map(({ operation, option }) => ({
+				name: option.name,
+				value: operation,
+				action: option.action,
+				description: option.description,
+			}))
 			.sort((a, b) => a.name.localeCompare(b.name)),
 		default: defaultOperation,
 	};
-	return { operations, properties: [selector, ...operations.flatMap((definition) => definition.properties)] };
+	return {
+		operations,
+		properties: [selector, ...operations.flatMap((definition) => definition.properties)],
+	};
 }

@@ -44,15 +44,19 @@ const HAS_SCHEME = /^[a-z][a-z\d+.-]*:\/\//i;
  */
 export function normalizeBaseUrl(raw: unknown): Checked<string> {
 	const text = typeof raw === 'string' ? raw.trim() : '';
-	const example = 'Set it to the address of the service\'s API, for example https://api.example.com';
+	const example = "Set it to the address of the service's API, for example https://api.example.com";
 	if (!text) return problem(`The credential's Base URL is empty. ${example}.`);
 	// Refused, not completed: the node can't know whether the service speaks
 	// https or plain http (a local one often does), so a guess of https would
 	// fail as a TLS fault pointing the wrong way, and a guess of http would send
 	// the key unencrypted. The sentence names the one-step fix instead.
 	if (!HAS_SCHEME.test(text)) {
-		const fixed = /^[\w.-]+(?::\d+)?(?:\/|$)/.test(text) ? `https://${text}` : 'https://api.example.com';
-		return problem(`The credential's Base URL "${text}" has no http:// or https:// at the start. Add the one the service uses, for example ${fixed}.`);
+		const fixed = /^[\w.-]+(?::\d+)?(?:\/|$)/.test(text)
+			? `https://${text}`
+			: 'https://api.example.com';
+		return problem(
+			`The credential's Base URL "${text}" has no http:// or https:// at the start. Add the one the service uses, for example ${fixed}.`,
+		);
 	}
 	let url: URL;
 	try {
@@ -61,7 +65,9 @@ export function normalizeBaseUrl(raw: unknown): Checked<string> {
 		return problem(`The credential's Base URL "${text}" is not a URL. ${example}.`);
 	}
 	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-		return problem(`The credential's Base URL "${text}" must start with http:// or https://. ${example}.`);
+		return problem(
+			`The credential's Base URL "${text}" must start with http:// or https://. ${example}.`,
+		);
 	}
 	if (url.username || url.password) {
 		return problem(
@@ -86,12 +92,17 @@ export function toIdentifier(raw: unknown, label: string): Checked<string> {
 	else if (raw === undefined || raw === null) text = '';
 	else return problem(`${label} must be text, but it is ${describeValue(raw)}.`);
 
-	if (!text) return problem(`${label} is empty. Enter an identifier, or map one from the input, for example {{ $json.id }}.`);
+	if (!text)
+		return problem(
+			`${label} is empty. Enter an identifier, or map one from the input, for example {{ $json.id }}.`,
+		);
 	if (LONE_SURROGATE.test(text)) return problem(brokenCharacter(label));
 	// URL parsers resolve these as "this folder" and "parent folder", which
 	// would send the request to another route. No encoding prevents that.
 	if (text === '.' || text === '..') {
-		return problem(`${label} "${text}" can't be sent: "." and ".." are not identifiers a URL path can carry.`);
+		return problem(
+			`${label} "${text}" can't be sent: "." and ".." are not identifiers a URL path can carry.`,
+		);
 	}
 	return ok(text);
 }
@@ -104,13 +115,16 @@ export function encodePathSegment(identifier: string): string {
 /** A schedule number: an integer, or text that spells one (as spreadsheets give). */
 export function toWholeNumber(raw: unknown): Checked<number> {
 	if (typeof raw === 'number') {
-		return Number.isInteger(raw) ? ok(raw) : problem(`must be a whole number, but it is ${describeValue(raw)}`);
+		return Number.isInteger(raw)
+			? ok(raw)
+			: problem(`must be a whole number, but it is ${describeValue(raw)}`);
 	}
 	if (typeof raw === 'string' && /^\s*[+-]?\d+\s*$/.test(raw)) {
 		const value = Number(raw.trim());
 		if (Number.isSafeInteger(value)) return ok(value);
 	}
-	if (raw === undefined || raw === null || raw === '') return problem('is empty; enter a whole number');
+	if (raw === undefined || raw === null || raw === '')
+		return problem('is empty; enter a whole number');
 	return problem(`must be a whole number, but it is ${describeValue(raw)}`);
 }
 
@@ -167,7 +181,9 @@ export function toJsonObjectText(raw: unknown, label: string): Checked<string> {
 		return problem(`${label} is not valid JSON: ${(error as Error).message}`);
 	}
 	if (!isPlainObject(parsed)) {
-		return problem(`${label} must be a JSON object in braces { }, but it is ${describeValue(parsed)}.`);
+		return problem(
+			`${label} must be a JSON object in braces { }, but it is ${describeValue(parsed)}.`,
+		);
 	}
 	return ok(text);
 }

@@ -2,7 +2,13 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import {
+	chromium,
+	type Browser,
+	type BrowserContext,
+	type BrowserContextOptions,
+	type Page,
+} from 'playwright-core';
 
 import { ARTIFACTS, type N8nServer } from './n8n.mts';
 
@@ -12,7 +18,9 @@ export const SCREENSHOTS = path.join(ARTIFACTS, 'screenshots');
 /** Playwright gives every launch a fresh, empty profile (--user-data-dir) of its own. */
 export async function launchChromium(): Promise<Browser> {
 	if (!existsSync(CHROMIUM)) {
-		throw new Error(`No browser at ${CHROMIUM}. Install Debian's chromium: apt-get install -y chromium`);
+		throw new Error(
+			`No browser at ${CHROMIUM}. Install Debian's chromium: apt-get install -y chromium`,
+		);
 	}
 	mkdirSync(SCREENSHOTS, { recursive: true });
 	return await chromium.launch({
@@ -42,13 +50,20 @@ export function useChromium(): () => Browser {
 		await browser?.close();
 	});
 	return () => {
-		if (!browser) throw new Error('Chromium is not launched: call useChromium inside a describe, and read it in the tests');
+		if (!browser)
+			throw new Error(
+				'Chromium is not launched: call useChromium inside a describe, and read it in the tests',
+			);
 		return browser;
 	};
 }
 
 /** A browser context signed in as n8n's owner. */
-export async function signedInContext(browser: Browser, server: N8nServer, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+export async function signedInContext(
+	browser: Browser,
+	server: N8nServer,
+	options: BrowserContextOptions = {},
+): Promise<BrowserContext> {
 	const context = await browser.newContext(options);
 	const [name, value] = server.cookie.split('=');
 	await context.addCookies([{ name, value, url: server.url }]);
@@ -56,7 +71,12 @@ export async function signedInContext(browser: Browser, server: N8nServer, optio
 }
 
 /** Opens the workflow `workflow` in the editor, and its node `node`'s panel. */
-export async function openNode(page: Page, server: N8nServer, workflow: string, node: string): Promise<void> {
+export async function openNode(
+	page: Page,
+	server: N8nServer,
+	workflow: string,
+	node: string,
+): Promise<void> {
 	await page.goto(`${server.url}/workflow/${workflow}`);
 	const canvasNode = page.locator(`[data-test-id="canvas-node"][data-node-name="${node}"]`);
 	await canvasNode.waitFor({ timeout: 60_000 });

@@ -23,7 +23,8 @@ export interface Expected {
 	requests: string[];
 }
 
-export const notFound = (noun: string) => `${noun} "zz-404" was not found (HTTP 404): Resource not found`;
+export const notFound = (noun: string) =>
+	`${noun} "zz-404" was not found (HTTP 404): Resource not found`;
 
 export const EXPECTED: Expected[] = [
 	{
@@ -31,24 +32,49 @@ export const EXPECTED: Expected[] = [
 		items: [
 			{ id: 'c-42' },
 			{ error: notFound('Contact') },
-			{ error: 'Contact ID is empty. Enter an identifier, or map one from the input, for example {{ $json.id }}.' },
+			{
+				error:
+					'Contact ID is empty. Enter an identifier, or map one from the input, for example {{ $json.id }}.',
+			},
 			{ id: 'a/b?c#d' },
 		],
-		requests: ['POST /v1/contacts/c-42/archive', 'POST /v1/contacts/zz-404/archive', 'POST /v1/contacts/a%2Fb%3Fc%23d/archive'],
+		requests: [
+			'POST /v1/contacts/c-42/archive',
+			'POST /v1/contacts/zz-404/archive',
+			'POST /v1/contacts/a%2Fb%3Fc%23d/archive',
+		],
 	},
 	{
 		fixture: 'contact-list-archive',
-		items: [{ id: 'list-1' }, { error: notFound('Contact list') }, { error: /^Contact List ID "\.\." can't be sent/ }, { id: 'list/3' }],
-		requests: ['POST /v1/contact_lists/list-1/archive', 'POST /v1/contact_lists/zz-404/archive', 'POST /v1/contact_lists/list%2F3/archive'],
+		items: [
+			{ id: 'list-1' },
+			{ error: notFound('Contact list') },
+			{ error: /^Contact List ID "\.\." can't be sent/ },
+			{ id: 'list/3' },
+		],
+		requests: [
+			'POST /v1/contact_lists/list-1/archive',
+			'POST /v1/contact_lists/zz-404/archive',
+			'POST /v1/contact_lists/list%2F3/archive',
+		],
 	},
 	{
 		fixture: 'use-case-get',
-		items: [{ id: 'uc-1' }, { error: notFound('Use case') }, { error: /^Use Case ID is empty\./ }, { id: 'uc-2' }],
+		items: [
+			{ id: 'uc-1' },
+			{ error: notFound('Use case') },
+			{ error: /^Use Case ID is empty\./ },
+			{ id: 'uc-2' },
+		],
 		requests: ['GET /v1/use_cases/uc-1', 'GET /v1/use_cases/zz-404', 'GET /v1/use_cases/uc-2'],
 	},
 	{
 		fixture: 'sequence-create-fields',
-		items: [{ id: 'seq' }, { error: 'Schedule 1: Hour must be a whole number, but it is "nine".' }, { id: 'seq' }],
+		items: [
+			{ id: 'seq' },
+			{ error: 'Schedule 1: Hour must be a whole number, but it is "nine".' },
+			{ id: 'seq' },
+		],
 		requests: ['POST /v1/sequences', 'POST /v1/sequences'],
 	},
 	{
@@ -58,20 +84,30 @@ export const EXPECTED: Expected[] = [
 	},
 ];
 
-export const isError = (entry: Expected['items'][number]): entry is { error: string | RegExp } => 'error' in entry;
+export const isError = (entry: Expected['items'][number]): entry is { error: string | RegExp } =>
+	'error' in entry;
 
 export function expectText(actual: unknown, expected: string | RegExp): void {
 	if (typeof expected === 'string') expect(actual).toBe(expected);
 	else expect(actual).toMatch(expected);
 }
 
-export function fixtureJson(name: string): { id: string; name: string; nodes: Array<Record<string, unknown>> } {
-	return JSON.parse(readFileSync(path.join(ROOT, 'test', 'e2e', 'workflows', `${name}.cli.workflow.json`), 'utf8'));
+export function fixtureJson(name: string): {
+	id: string;
+	name: string;
+	nodes: Array<Record<string, unknown>>;
+} {
+	return JSON.parse(
+		readFileSync(path.join(ROOT, 'test', 'e2e', 'workflows', `${name}.cli.workflow.json`), 'utf8'),
+	);
 }
 
 export function inputItems(name: string): Array<Record<string, unknown>> {
-	const input = fixtureJson(name).nodes.find((node) => node.name === 'Input') as { parameters: { jsonOutput: string } };
-	return (JSON.parse(input.parameters.jsonOutput) as { items: Array<Record<string, unknown>> }).items;
+	const input = fixtureJson(name).nodes.find((node) => node.name === 'Input') as {
+		parameters: { jsonOutput: string };
+	};
+	return (JSON.parse(input.parameters.jsonOutput) as { items: Array<Record<string, unknown>> })
+		.items;
 }
 
 /**
@@ -82,16 +118,29 @@ export function inputItems(name: string): Array<Record<string, unknown>> {
 export function fixtureCopy(
 	name: string,
 	id: string,
-	{ inputs, parameters, ...settings }: { inputs?: Array<Record<string, unknown>>; parameters?: Record<string, unknown>; [setting: string]: unknown } = {},
+	{
+		inputs,
+		parameters,
+		...settings
+	}: {
+		inputs?: Array<Record<string, unknown>>;
+		parameters?: Record<string, unknown>;
+		[setting: string]: unknown;
+	} = {},
 ) {
 	const workflow = fixtureJson(name);
 	workflow.id = id;
 	workflow.name = `e2e ${id}`;
 	for (const node of workflow.nodes) {
-		if (node.name === 'Input' && inputs) node.parameters = { ...(node.parameters as object), jsonOutput: JSON.stringify({ items: inputs }) };
+		if (node.name === 'Input' && inputs)
+			node.parameters = {
+				...(node.parameters as object),
+				jsonOutput: JSON.stringify({ items: inputs }),
+			};
 		if (node.name !== 'Outreach Sequences') continue;
 		// A custom extension folder would make the type CUSTOM.*.
-		if (node.type !== NODE_TYPE) throw new Error(`${name}: the node's type is ${String(node.type)}, not ${NODE_TYPE}`);
+		if (node.type !== NODE_TYPE)
+			throw new Error(`${name}: the node's type is ${String(node.type)}, not ${NODE_TYPE}`);
 		Object.assign(node, settings);
 		if (parameters) node.parameters = { ...(node.parameters as object), ...parameters };
 	}
@@ -99,7 +148,13 @@ export function fixtureCopy(
 }
 
 /** Runs an imported workflow against the sandbox with these faults set, from a fresh store; its output is kept as the log `label`. */
-export async function executeWith(n8n: N8n, sandbox: SandboxProcess, label: string, id: string, faults: Fault[] = []): Promise<{ run: ExecuteRun; requests: RecordedRequest[] }> {
+export async function executeWith(
+	n8n: N8n,
+	sandbox: SandboxProcess,
+	label: string,
+	id: string,
+	faults: Fault[] = [],
+): Promise<{ run: ExecuteRun; requests: RecordedRequest[] }> {
 	await sandbox.reset();
 	for (const fault of faults) await sandbox.addFault(fault);
 	const { run } = await n8n.execute(id, { log: label });
@@ -107,8 +162,18 @@ export async function executeWith(n8n: N8n, sandbox: SandboxProcess, label: stri
 }
 
 /** The facts of an item sent once that failed: its status or network fault, and whether the service may have acted. */
-export function sentOnce(facts: { statusCode?: number; networkError?: string; outcome: 'notActed' | 'mayHaveActed' }): Record<string, unknown> {
-	return { statusCode: facts.statusCode ?? null, networkError: facts.networkError ?? null, timesSent: 1, retryAfterSeconds: null, outcome: facts.outcome };
+export function sentOnce(facts: {
+	statusCode?: number;
+	networkError?: string;
+	outcome: 'notActed' | 'mayHaveActed';
+}): Record<string, unknown> {
+	return {
+		statusCode: facts.statusCode ?? null,
+		networkError: facts.networkError ?? null,
+		timesSent: 1,
+		retryAfterSeconds: null,
+		outcome: facts.outcome,
+	};
 }
 
 /** An execution hint as n8n keeps it in the run data, beside the node's items. */
@@ -123,8 +188,14 @@ export interface Hint {
  * (unit-tested on their own) and counts that come from the test's inputs and
  * faults: what the real run has to get right is which group each item is in.
  */
-export function failuresWarning(items: number, failed: Partial<Record<FailureGroup, number>>, readOnly = false): Hint {
-	const ends: Array<FailureGroup | undefined> = Object.entries(failed).flatMap(([group, count]) => Array.from({ length: count ?? 0 }, () => group as FailureGroup));
+export function failuresWarning(
+	items: number,
+	failed: Partial<Record<FailureGroup, number>>,
+	readOnly = false,
+): Hint {
+	const ends: Array<FailureGroup | undefined> = Object.entries(failed).flatMap(([group, count]) =>
+		Array.from({ length: count ?? 0 }, () => group as FailureGroup),
+	);
 	while (ends.length < items) ends.push(undefined);
 	const hint = failedItemsHint(new RunReport().summarize(ends), { retryOnFail: false, readOnly });
 	if (!hint) throw new Error('no failures, no warning');
@@ -134,7 +205,10 @@ export function failuresWarning(items: number, failed: Partial<Record<FailureGro
 /** The hints of a node's first run; fails when the node did not run. */
 export function hintsOf(run: ExecuteRun, node: string): Hint[] {
 	const task = run.runData[node]?.[0] as (NodeRun & { hints?: Hint[] }) | undefined;
-	if (!task) throw new Error(`${node} did not run; the nodes that ran: ${Object.keys(run.runData).join(', ')}`);
+	if (!task)
+		throw new Error(
+			`${node} did not run; the nodes that ran: ${Object.keys(run.runData).join(', ')}`,
+		);
 	return task.hints ?? [];
 }
 
@@ -142,7 +216,11 @@ export function hintsOf(run: ExecuteRun, node: string): Hint[] {
 export const SEND_AGAIN_FILE = path.join(ROOT, 'examples', 'send-again.workflow.json');
 export const SEND_AGAIN = JSON.parse(readFileSync(SEND_AGAIN_FILE, 'utf8')) as {
 	id: string;
-	nodes: Array<{ name: string; parameters: Record<string, unknown>; credentials?: Record<string, { id: string; name: string }> }>;
+	nodes: Array<{
+		name: string;
+		parameters: Record<string, unknown>;
+		credentials?: Record<string, { id: string; name: string }>;
+	}>;
 };
 const sendAgainNode = (name: string) => {
 	const node = SEND_AGAIN.nodes.find((candidate) => candidate.name === name);
@@ -150,13 +228,16 @@ const sendAgainNode = (name: string) => {
 	return node;
 };
 /** The names the example creates, in the order its items come. */
-export const SEND_AGAIN_NAMES = (JSON.parse(String(sendAgainNode('Sequences to create').parameters.jsonOutput)) as { sequences: Array<{ name: string }> }).sequences.map(
-	(sequence) => sequence.name,
-);
+export const SEND_AGAIN_NAMES = (
+	JSON.parse(String(sendAgainNode('Sequences to create').parameters.jsonOutput)) as {
+		sequences: Array<{ name: string }>;
+	}
+).sequences.map((sequence) => sequence.name);
 /** The credential the example's nodes refer to; the suite stores one with that id, as a user would create it. */
 export function sendAgainCredential(): { id: string; name: string } {
 	const credential = sendAgainNode('Create Sequence').credentials?.outreachSequencesApi;
-	if (!credential) throw new Error(`${SEND_AGAIN_FILE}: Create Sequence has no Outreach Sequences credential`);
+	if (!credential)
+		throw new Error(`${SEND_AGAIN_FILE}: Create Sequence has no Outreach Sequences credential`);
 	return credential;
 }
 
@@ -166,4 +247,3 @@ export function expectSuccess(json: Record<string, unknown>, expected: { id: str
 	else expect(json.id).toBe(expected.id);
 	expect(json).not.toHaveProperty('error');
 }
-

@@ -16,21 +16,29 @@ import { ROOT } from './n8n.mts';
  * .cache/node24 too. Nothing else: no dist, no .n8n-local.
  */
 export function cloneProject(reuse: { dependencies?: boolean } = {}): string {
-	const dir = path.join(mkdtempSync(path.join(tmpdir(), 'outreach-clone-')), 'n8n-nodes-outreach-sequences');
+	const dir = path.join(
+		mkdtempSync(path.join(tmpdir(), 'outreach-clone-')),
+		'n8n-nodes-outreach-sequences',
+	);
 	execFileSync('git', ['clone', '--quiet', ROOT, dir], { stdio: ['ignore', 'ignore', 'inherit'] });
 	const cache = path.join(dir, '.cache');
 	mkdirSync(cache, { recursive: true });
 	for (const name of readdirSync(path.join(ROOT, '.cache'))) {
-		const installed = /^n8n-[\d.]+$/.test(name) && existsSync(path.join(ROOT, '.cache', name, '.ready'));
-		if (installed || (reuse.dependencies && name === 'node24')) symlinkSync(path.join(ROOT, '.cache', name), path.join(cache, name));
+		const installed =
+			/^n8n-[\d.]+$/.test(name) && existsSync(path.join(ROOT, '.cache', name, '.ready'));
+		if (installed || (reuse.dependencies && name === 'node24'))
+			symlinkSync(path.join(ROOT, '.cache', name), path.join(cache, name));
 	}
-	if (reuse.dependencies) symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+	if (reuse.dependencies)
+		symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
 	return dir;
 }
 
 function nodeMajorAt(bin: string): number {
 	try {
-		return Number(execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim().replace(/^v/, '').split('.')[0]);
+		return Number(
+			execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim().replace(/^v/, '').split('.')[0],
+		);
 	} catch {
 		return Infinity;
 	}
@@ -38,7 +46,11 @@ function nodeMajorAt(bin: string): number {
 
 /** The folder of a `node` older than 24 on this machine: the Node a new user has. */
 export function olderNodeDir(): string {
-	const candidates = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/local/bin', '/usr/bin'];
+	const candidates = [
+		...(process.env.PATH ?? '').split(path.delimiter),
+		'/usr/local/bin',
+		'/usr/bin',
+	];
 	for (const dir of candidates) {
 		if (!dir || dir.includes('node24') || dir.includes('node_modules')) continue;
 		const bin = path.join(dir, 'node');
@@ -55,9 +67,12 @@ export function newcomerEnv(extra: Record<string, string> = {}): NodeJS.ProcessE
 	const older = olderNodeDir();
 	const rest = (process.env.PATH ?? '')
 		.split(path.delimiter)
-		.filter((dir) => dir && dir !== older && !dir.includes('node24') && !dir.includes('node_modules'));
+		.filter(
+			(dir) => dir && dir !== older && !dir.includes('node24') && !dir.includes('node_modules'),
+		);
 	const env: NodeJS.ProcessEnv = { PATH: [older, ...rest].join(path.delimiter) };
-	for (const name of ['HOME', 'USER', 'LOGNAME', 'LANG', 'TMPDIR', 'SHELL']) if (process.env[name] !== undefined) env[name] = process.env[name];
+	for (const name of ['HOME', 'USER', 'LOGNAME', 'LANG', 'TMPDIR', 'SHELL'])
+		if (process.env[name] !== undefined) env[name] = process.env[name];
 	return { ...env, ...extra };
 }
 
@@ -85,7 +100,9 @@ export function runCommand(command: string, cwd: string, env: NodeJS.ProcessEnv)
 /** Every process below `pid`, at this moment (`ps`): those that left its process group too. */
 export function descendants(pid: number): number[] {
 	const children = new Map<number, number[]>();
-	for (const line of execFileSync('ps', ['-eo', 'pid=,ppid='], { encoding: 'utf8' }).trim().split('\n')) {
+	for (const line of execFileSync('ps', ['-eo', 'pid=,ppid='], { encoding: 'utf8' })
+		.trim()
+		.split('\n')) {
 		const [child, parent] = line.trim().split(/\s+/).map(Number);
 		children.set(parent, [...(children.get(parent) ?? []), child]);
 	}
@@ -105,7 +122,9 @@ export function stillRunning(pids: number[]): string[] {
 	const running: string[] = [];
 	for (const pid of pids) {
 		try {
-			const command = execFileSync('ps', ['-o', 'stat=,command=', '-p', String(pid)], { encoding: 'utf8' }).trim();
+			const command = execFileSync('ps', ['-o', 'stat=,command=', '-p', String(pid)], {
+				encoding: 'utf8',
+			}).trim();
 			if (command && !command.startsWith('Z')) running.push(`${pid} ${command}`);
 		} catch {
 			// gone
@@ -120,7 +139,11 @@ export async function portIsFree(port: number, host = '0.0.0.0'): Promise<boolea
 }
 
 /** Polls until `check` holds; fails with `describe()` after `timeoutMs`. */
-export async function until(check: () => Promise<boolean> | boolean, timeoutMs: number, describe: () => string): Promise<void> {
+export async function until(
+	check: () => Promise<boolean> | boolean,
+	timeoutMs: number,
+	describe: () => string,
+): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	while (!(await Promise.resolve(check()).catch(() => false))) {
 		if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms: ${describe()}`);
@@ -138,5 +161,7 @@ export async function statusOf(url: string, init?: RequestInit): Promise<number>
 
 /** `du -sk` in MB, following no symlinks: what a folder takes on disk. */
 export function diskMb(dir: string): number {
-	return Math.round(Number(execFileSync('du', ['-sk', dir], { encoding: 'utf8' }).split(/\s/)[0]) / 1024);
+	return Math.round(
+		Number(execFileSync('du', ['-sk', dir], { encoding: 'utf8' }).split(/\s/)[0]) / 1024,
+	);
 }

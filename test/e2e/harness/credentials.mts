@@ -9,7 +9,12 @@ type StoredCredential = NonNullable<N8nSetup['credentials']>[number];
 export const UNKNOWN_HOST_URL = 'http://outreach-sandbox.invalid';
 
 /** The credential `id` (named `name`) with this key, pointing at `baseUrl`. */
-export const outreachApiCredential = (id: string, apiKey: string, baseUrl: string, name = id): StoredCredential => ({
+export const outreachApiCredential = (
+	id: string,
+	apiKey: string,
+	baseUrl: string,
+	name = id,
+): StoredCredential => ({
 	id,
 	name,
 	type: 'outreachSequencesApi',
@@ -18,7 +23,8 @@ export const outreachApiCredential = (id: string, apiKey: string, baseUrl: strin
 
 export const SAYS = {
 	accepted: 'The outreach service accepted the API key.',
-	wrongKey: "The service rejected the API key (HTTP 401). Copy a key from the service's portal: General › Integrations › API Keys.",
+	wrongKey:
+		"The service rejected the API key (HTTP 401). Copy a key from the service's portal: General › Integrations › API Keys.",
 	schemeless: (baseUrl: string) =>
 		`The credential's Base URL "${baseUrl}" has no http:// or https:// at the start. Add the one the service uses, for example https://${baseUrl}.`,
 	refused: (baseUrl: string) =>

@@ -39,7 +39,9 @@ export const N8N_MAINTAINED = process.env.E2E_N8N_MAINTAINED ?? MAINTAINED_N8N_V
 
 /** n8n `version`'s executable, installed into .cache/ on first use (scripts/install-n8n.sh). */
 export function prepareN8n(version: string): string {
-	execFileSync('bash', [path.join(ROOT, 'scripts', 'install-n8n.sh'), version], { stdio: ['ignore', 'inherit', 'inherit'] });
+	execFileSync('bash', [path.join(ROOT, 'scripts', 'install-n8n.sh'), version], {
+		stdio: ['ignore', 'inherit', 'inherit'],
+	});
 	return n8nBin(n8nInstallDir(version));
 }
 
@@ -52,13 +54,27 @@ export async function userFolderWithPackage(tarball: string): Promise<string> {
 
 /** n8n's environment for the suites: the launcher's, on loopback only. */
 export function n8nEnv(userFolder: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-	return launcherEnv(userFolder, { N8N_HOST: '127.0.0.1', N8N_LISTEN_ADDRESS: '127.0.0.1', ...extra });
+	return launcherEnv(userFolder, {
+		N8N_HOST: '127.0.0.1',
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		...extra,
+	});
 }
 
 /** The tool description the node declares for an operation (its `toolDescription` default), from the built node. */
 export function declaredToolDescription(resource: string, operation: string): string {
-	const { OutreachSequences } = createRequire(import.meta.url)(path.join(ROOT, 'dist', 'nodes', 'OutreachSequences', 'OutreachSequences.node.js')) as {
-		OutreachSequences: new () => { description: { properties: Array<{ name: string; default: unknown; displayOptions?: { show?: Record<string, unknown[]> } }> } };
+	const { OutreachSequences } = createRequire(import.meta.url)(
+		path.join(ROOT, 'dist', 'nodes', 'OutreachSequences', 'OutreachSequences.node.js'),
+	) as {
+		OutreachSequences: new () => {
+			description: {
+				properties: Array<{
+					name: string;
+					default: unknown;
+					displayOptions?: { show?: Record<string, unknown[]> };
+				}>;
+			};
+		};
 	};
 	const property = new OutreachSequences().description.properties.find(
 		(candidate) =>
@@ -66,7 +82,8 @@ export function declaredToolDescription(resource: string, operation: string): st
 			candidate.displayOptions?.show?.resource?.includes(resource) &&
 			candidate.displayOptions?.show?.operation?.includes(operation),
 	);
-	if (typeof property?.default !== 'string') throw new Error(`The built node declares no tool description for ${resource} › ${operation}`);
+	if (typeof property?.default !== 'string')
+		throw new Error(`The built node declares no tool description for ${resource} › ${operation}`);
 	return property.default;
 }
 
@@ -102,7 +119,8 @@ export function outputsOf(run: ExecuteRun, node: string): ExecutedItem[][] {
 export async function waitForHttp(url: string, daemon: Daemon, timeoutMs = 180_000): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
-		if (daemon.child.exitCode !== null) throw new Error(`The process stopped before ${url} was ready:\n${daemon.log()}`);
+		if (daemon.child.exitCode !== null)
+			throw new Error(`The process stopped before ${url} was ready:\n${daemon.log()}`);
 		const ok = await fetch(url).then(
 			(response) => response.ok,
 			() => false,
@@ -122,7 +140,8 @@ export async function waitForWebhook(url: URL, daemon: Daemon, timeoutMs = 120_0
 	for (;;) {
 		const response = await fetch(url, { method: 'POST' });
 		if (response.status !== 404) return;
-		if (Date.now() > deadline) throw new Error(`${url.href} still answered 404 after ${timeoutMs} ms:\n${daemon.log()}`);
+		if (Date.now() > deadline)
+			throw new Error(`${url.href} still answered 404 after ${timeoutMs} ms:\n${daemon.log()}`);
 		await new Promise((resolve) => setTimeout(resolve, 500));
 	}
 }
@@ -164,7 +183,8 @@ export async function setupOwner(url: string): Promise<string> {
 			await new Promise((resolve) => setTimeout(resolve, 500));
 			continue;
 		}
-		if (!response.ok) throw new Error(`Owner setup failed: ${response.status} ${await response.text()}`);
+		if (!response.ok)
+			throw new Error(`Owner setup failed: ${response.status} ${await response.text()}`);
 		const cookie = response.headers.get('set-cookie')?.split(';')[0];
 		if (!cookie) throw new Error('Owner setup returned no session cookie');
 		return cookie;
@@ -172,7 +192,12 @@ export async function setupOwner(url: string): Promise<string> {
 }
 
 /** A REST call as the owner; throws with the body on a non-2xx answer. */
-export async function rest<T>(server: N8nServer, method: string, route: string, body?: unknown): Promise<T> {
+export async function rest<T>(
+	server: N8nServer,
+	method: string,
+	route: string,
+	body?: unknown,
+): Promise<T> {
 	const response = await fetch(`${server.url}/rest${route}`, {
 		method,
 		headers: { cookie: server.cookie, 'content-type': 'application/json', 'browser-id': 'e2e' },

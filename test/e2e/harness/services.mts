@@ -13,11 +13,18 @@ function which(command: string, fallbacks: string[]): string {
 	try {
 		return execFileSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' }).trim();
 	} catch {
-		throw new Error(`${command} is not installed. On Debian: apt-get install -y redis-server postgresql`);
+		throw new Error(
+			`${command} is not installed. On Debian: apt-get install -y redis-server postgresql`,
+		);
 	}
 }
 
-async function waitFor(check: () => boolean, what: string, daemon: Daemon, timeoutMs = 30_000): Promise<void> {
+async function waitFor(
+	check: () => boolean,
+	what: string,
+	daemon: Daemon,
+	timeoutMs = 30_000,
+): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
 		if (check()) return;
@@ -36,12 +43,29 @@ export async function startRedis(): Promise<Service> {
 	const bin = which('redis-server', ['/usr/bin/redis-server']);
 	const port = await freePort();
 	const dir = mkdtempSync(path.join(tmpdir(), 'outreach-redis-'));
-	const daemon = startDaemon(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], process.env);
+	const daemon = startDaemon(
+		bin,
+		[
+			'--port',
+			String(port),
+			'--bind',
+			'127.0.0.1',
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--dir',
+			dir,
+		],
+		process.env,
+	);
 	const cli = which('redis-cli', ['/usr/bin/redis-cli']);
 	await waitFor(
 		() => {
 			try {
-				return execFileSync(cli, ['-p', String(port), 'ping'], { encoding: 'utf8' }).trim() === 'PONG';
+				return (
+					execFileSync(cli, ['-p', String(port), 'ping'], { encoding: 'utf8' }).trim() === 'PONG'
+				);
 			} catch {
 				return false;
 			}
@@ -77,7 +101,14 @@ export async function startPostgres(): Promise<Service & { user: string }> {
 	chmodSync(dir, 0o777);
 	const data = path.join(dir, 'data');
 	const user = asRoot ? 'postgres' : (process.env.USER ?? 'postgres');
-	const [initdb, initArgs] = pgCommand(postgresBin('initdb'), ['-D', data, '--auth=trust', '-U', user, '--no-sync']);
+	const [initdb, initArgs] = pgCommand(postgresBin('initdb'), [
+		'-D',
+		data,
+		'--auth=trust',
+		'-U',
+		user,
+		'--no-sync',
+	]);
 	execFileSync(initdb, initArgs, { stdio: ['ignore', 'ignore', 'inherit'] });
 	const [postgres, args] = pgCommand(postgresBin('postgres'), [
 		'-D',
@@ -105,7 +136,15 @@ export async function startPostgres(): Promise<Service & { user: string }> {
 		'PostgreSQL',
 		daemon,
 	);
-	const [createdb, createArgs] = pgCommand(postgresBin('createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', user, 'n8n']);
+	const [createdb, createArgs] = pgCommand(postgresBin('createdb'), [
+		'-h',
+		'127.0.0.1',
+		'-p',
+		String(port),
+		'-U',
+		user,
+		'n8n',
+	]);
 	execFileSync(createdb, createArgs, { stdio: ['ignore', 'ignore', 'inherit'] });
 	return { port, daemon, user };
 }

@@ -73,7 +73,10 @@ export interface ExecutionSummary {
 
 /** One execution with its data, as the REST API gives it (the data unflattened). */
 export interface Execution extends ExecutionSummary {
-	data: { resultData: ExecuteRun; executionData?: { contextData: Record<string, Record<string, unknown>> } };
+	data: {
+		resultData: ExecuteRun;
+		executionData?: { contextData: Record<string, Record<string, unknown>> };
+	};
 }
 
 export interface N8n {
@@ -88,7 +91,10 @@ export interface N8n {
 	 * run data it printed; its output is kept as the log `<name>-<log>`
 	 * (the workflow's id unless `log` says otherwise).
 	 */
-	execute(workflowId: string, options?: { env?: Record<string, string>; log?: string }): Promise<{ result: CliResult; run: ExecuteRun }>;
+	execute(
+		workflowId: string,
+		options?: { env?: Record<string, string>; log?: string },
+	): Promise<{ result: CliResult; run: ExecuteRun }>;
 	/** A REST call as the owner. */
 	rest<T>(method: string, route: string, body?: unknown): Promise<T>;
 	/** The executions of a workflow, newest first. */
@@ -115,14 +121,23 @@ export function useSandbox(apiKey: string, args: string[] = []): () => SandboxPr
 		await sandbox?.close();
 	});
 	return () => {
-		if (!sandbox) throw new Error('The sandbox is not started: call useSandbox inside a describe, and read it in the tests');
+		if (!sandbox)
+			throw new Error(
+				'The sandbox is not started: call useSandbox inside a describe, and read it in the tests',
+			);
 		return sandbox;
 	};
 }
 
 /** Registers the boot before the suite's tests and the clean-up after them; `setup` is read when they run. */
 export function useN8n(setup: () => N8nSetup | Promise<N8nSetup>, timeoutMs = 600_000): N8n {
-	const handle = { execute: EMPTY, rest: EMPTY, executions: EMPTY, execution: EMPTY, log: () => '' } as unknown as N8n;
+	const handle = {
+		execute: EMPTY,
+		rest: EMPTY,
+		executions: EMPTY,
+		execution: EMPTY,
+		log: () => '',
+	} as unknown as N8n;
 	const stops: Array<() => Promise<void>> = [];
 	let name = 'n8n';
 	beforeAll(async () => {
@@ -143,15 +158,27 @@ async function boot(setup: N8nSetup, stops: Array<() => Promise<void>>): Promise
 	const tarball = packPackage();
 	const queue = setup.run === 'queue';
 	// Debug logging, so that the secret scan reads everything n8n can log; `n8n execute` would print its run data coloured in it.
-	const shared: Record<string, string> = { N8N_LOG_LEVEL: setup.run === 'cli' ? 'info' : 'debug', ...setup.env };
+	const shared: Record<string, string> = {
+		N8N_LOG_LEVEL: setup.run === 'cli' ? 'info' : 'debug',
+		...setup.env,
+	};
 	if (queue) Object.assign(shared, await queueServices(stops));
 	const port = await freePort();
-	const env = n8nEnv(await userFolderWithPackage(tarball), { ...shared, N8N_PORT: String(port), N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
+	const env = n8nEnv(await userFolderWithPackage(tarball), {
+		...shared,
+		N8N_PORT: String(port),
+		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+	});
 
 	const credentials = [...(setup.credentials ?? [])];
 	if (setup.sandbox) {
 		const { apiKey, url } = setup.sandbox;
-		credentials.push({ id: SANDBOX_CREDENTIAL_ID, name: 'Outreach sandbox', type: 'outreachSequencesApi', data: { apiKey, baseUrl: url } });
+		credentials.push({
+			id: SANDBOX_CREDENTIAL_ID,
+			name: 'Outreach sandbox',
+			type: 'outreachSequencesApi',
+			data: { apiKey, baseUrl: url },
+		});
 	}
 	if (credentials.length) await importCredentials(bin, env, credentials);
 	if (setup.workflows?.length) await importWorkflows(bin, env, setup.workflows);
@@ -182,10 +209,16 @@ async function boot(setup: N8nSetup, stops: Array<() => Promise<void>>): Promise
 		stops.push(() => worker.stop());
 	}
 	// The workers start side by side.
-	await Promise.all(workers.map((worker, index) => waitForHttp(`http://127.0.0.1:${health[index]}/healthz/readiness`, worker)));
+	await Promise.all(
+		workers.map((worker, index) =>
+			waitForHttp(`http://127.0.0.1:${health[index]}/healthz/readiness`, worker),
+		),
+	);
 	// After the workers: in queue mode a webhook's probe runs on a worker, and main answers it when one has.
-	for (const route of setup.ready ?? []) await waitForWebhook(new URL(`${server.url}${route}`), server.daemon);
-	const call = <T,>(method: string, route: string, body?: unknown) => rest<T>(server, method, route, body);
+	for (const route of setup.ready ?? [])
+		await waitForWebhook(new URL(`${server.url}${route}`), server.daemon);
+	const call = <T,>(method: string, route: string, body?: unknown) =>
+		rest<T>(server, method, route, body);
 	return {
 		version: setup.version,
 		bin,
@@ -193,14 +226,23 @@ async function boot(setup: N8nSetup, stops: Array<() => Promise<void>>): Promise
 		server,
 		workers,
 		async execute(workflowId, options = {}) {
-			const result = await n8nCli(bin, ['execute', `--id=${workflowId}`, '--rawOutput'], { ...env, ...options.env });
-			recordLog(`${setup.name}-${options.log ?? workflowId}`, `exit ${result.code}\n${result.stdout}${result.stderr}`);
+			const result = await n8nCli(bin, ['execute', `--id=${workflowId}`, '--rawOutput'], {
+				...env,
+				...options.env,
+			});
+			recordLog(
+				`${setup.name}-${options.log ?? workflowId}`,
+				`exit ${result.code}\n${result.stdout}${result.stderr}`,
+			);
 			return { result, run: runDataOf(result.stdout) };
 		},
 		rest: call,
 		async executions(workflowId) {
 			const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-			const page = await call<{ results: ExecutionSummary[] }>('GET', `/executions?filter=${filter}&limit=50`);
+			const page = await call<{ results: ExecutionSummary[] }>(
+				'GET',
+				`/executions?filter=${filter}&limit=50`,
+			);
 			return page.results.map((execution) => ({ ...execution, id: String(execution.id) }));
 		},
 		async execution(id) {
@@ -213,8 +255,14 @@ async function boot(setup: N8nSetup, stops: Array<() => Promise<void>>): Promise
 
 /** Redis and PostgreSQL for queue mode, and the settings main and workers share. */
 async function queueServices(stops: Array<() => Promise<void>>): Promise<Record<string, string>> {
-	const [redis, postgres]: [Service, Service & { user: string }] = await Promise.all([startRedis(), startPostgres()]);
-	stops.push(() => redis.daemon.stop(), () => postgres.daemon.stop());
+	const [redis, postgres]: [Service, Service & { user: string }] = await Promise.all([
+		startRedis(),
+		startPostgres(),
+	]);
+	stops.push(
+		() => redis.daemon.stop(),
+		() => postgres.daemon.stop(),
+	);
 	return {
 		EXECUTIONS_MODE: 'queue',
 		QUEUE_BULL_REDIS_HOST: '127.0.0.1',

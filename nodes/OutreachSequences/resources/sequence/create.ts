@@ -15,21 +15,40 @@ const TEXT_FIELDS = [
 	{
 		name: Field.criteria,
 		displayName: 'Criteria',
-		description: "The service's condition for which contacts the sequence applies to, as text. Its API doesn't document the condition's syntax; it is sent as typed.",
+		description:
+			"The service's condition for which contacts the sequence applies to, as text. Its API doesn't document the condition's syntax; it is sent as typed.",
 	},
 	{
 		name: Field.timezone,
 		displayName: 'Timezone',
-		description: "The timezone of the schedule's times. The service's API doesn't document its format; it is sent as typed.",
+		description:
+			"The timezone of the schedule's times. The service's API doesn't document its format; it is sent as typed.",
 	},
 ];
 
 /** The contract gives no ranges, and no units for the first three: the hints say so, and name none. */
 const SCHEDULE_NUMBERS = [
-	{ name: Field.dayOffset, displayName: 'Day Offset', description: "The step's day offset, a whole number. The service's API doesn't document its range or unit." },
-	{ name: Field.hour, displayName: 'Hour', description: "The step's hour, a whole number. The service's API doesn't document its range." },
-	{ name: Field.minute, displayName: 'Minute', description: "The step's minute, a whole number. The service's API doesn't document its range." },
-	{ name: Field.delayInMinutes, displayName: 'Delay in Minutes', description: "The step's delay in minutes, a whole number" },
+	{
+		name: Field.dayOffset,
+		displayName: 'Day Offset',
+		description:
+			"The step's day offset, a whole number. The service's API doesn't document its range or unit.",
+	},
+	{
+		name: Field.hour,
+		displayName: 'Hour',
+		description: "The step's hour, a whole number. The service's API doesn't document its range.",
+	},
+	{
+		name: Field.minute,
+		displayName: 'Minute',
+		description: "The step's minute, a whole number. The service's API doesn't document its range.",
+	},
+	{
+		name: Field.delayInMinutes,
+		displayName: 'Delay in Minutes',
+		description: "The step's delay in minutes, a whole number",
+	},
 ];
 
 /** The template of Using JSON: one schedule entry with every key a create request takes, at neutral values. */
@@ -53,8 +72,16 @@ export const sequenceCreateDescription: INodeProperties[] = [
 		type: 'options',
 		displayOptions: { show: showOnlyForSequenceCreate },
 		options: [
-			{ name: 'Using Fields Below', value: BodyMode.Fields, description: 'Fill in the sequence field by field' },
-			{ name: 'Using JSON', value: BodyMode.Json, description: 'Send a JSON object exactly as written' },
+			{
+				name: 'Using Fields Below',
+				value: BodyMode.Fields,
+				description: 'Fill in the sequence field by field',
+			},
+			{
+				name: 'Using JSON',
+				value: BodyMode.Json,
+				description: 'Send a JSON object exactly as written',
+			},
 		],
 		default: defaultBodyMode,
 		description: 'How to give the sequence to create',
@@ -65,7 +92,9 @@ export const sequenceCreateDescription: INodeProperties[] = [
 		type: 'json',
 		default: JSON_BODY_TEMPLATE,
 		required: true,
-		displayOptions: { show: { ...showOnlyForSequenceCreate, [Field.specifyBody]: [BodyMode.Json] } },
+		displayOptions: {
+			show: { ...showOnlyForSequenceCreate, [Field.specifyBody]: [BodyMode.Json] },
+		},
 		description:
 			'The sequence as a JSON object, sent as written: name, description, criteria, timezone and schedules. Keys from a response, such as scripts or phoneScript, are not request keys.',
 	},
@@ -139,7 +168,12 @@ function fail(context: IExecuteFunctions, itemIndex: number, message: string): n
 }
 
 /** A text field: sent as given, left out when empty; a number from an expression is sent as text. */
-function optionalText(context: IExecuteFunctions, itemIndex: number, label: string, raw: unknown): string | undefined {
+function optionalText(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	label: string,
+	raw: unknown,
+): string | undefined {
 	if (raw === undefined || raw === null) return undefined;
 	if (typeof raw === 'number' && Number.isFinite(raw)) return String(raw);
 	if (typeof raw !== 'string') fail(context, itemIndex, `${label} must be text.`);
@@ -147,9 +181,17 @@ function optionalText(context: IExecuteFunctions, itemIndex: number, label: stri
 }
 
 /** The body of "Using Fields Below": only what the user set; with nothing set, {}. */
-export function buildSequenceFromFields(context: IExecuteFunctions, itemIndex: number): IDataObject {
+export function buildSequenceFromFields(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): IDataObject {
 	const body: IDataObject = {};
-	const name = optionalText(context, itemIndex, 'Name', context.getNodeParameter(Field.name, itemIndex, ''));
+	const name = optionalText(
+		context,
+		itemIndex,
+		'Name',
+		context.getNodeParameter(Field.name, itemIndex, ''),
+	);
 	if (name !== undefined) body.name = name;
 
 	const additional = context.getNodeParameter(Field.additionalFields, itemIndex, {}) as IDataObject;
@@ -165,11 +207,17 @@ export function buildSequenceFromFields(context: IExecuteFunctions, itemIndex: n
 			const entry: IDataObject = {};
 			for (const field of SCHEDULE_NUMBERS) {
 				const checked = toWholeNumber(row[field.name]);
-				if (!checked.ok) fail(context, itemIndex, `Schedule ${position + 1}: ${field.displayName} ${checked.problem}.`);
+				if (!checked.ok)
+					fail(
+						context,
+						itemIndex,
+						`Schedule ${position + 1}: ${field.displayName} ${checked.problem}.`,
+					);
 				entry[field.name] = checked.value;
 			}
 			const scripts = toScriptList(row[Field.sequenceScripts]);
-			if (!scripts.ok) fail(context, itemIndex, `Schedule ${position + 1}: Sequence Scripts ${scripts.problem}.`);
+			if (!scripts.ok)
+				fail(context, itemIndex, `Schedule ${position + 1}: Sequence Scripts ${scripts.problem}.`);
 			if (scripts.value.length > 0) entry[Field.sequenceScripts] = scripts.value;
 			return entry;
 		});
@@ -181,18 +229,30 @@ export const sequenceCreate: OperationDefinition = {
 	resource: Resource.Sequence,
 	operation: Operation.Create,
 	operationId: 'createSequence',
-	option: { name: 'Create', action: 'Create a sequence', description: 'Create an outreach sequence from a name, optional details and schedule steps' },
+	option: {
+		name: 'Create',
+		action: 'Create a sequence',
+		description: 'Create an outreach sequence from a name, optional details and schedule steps',
+	},
 	properties: sequenceCreateDescription,
 	buildRequest(context, itemIndex) {
 		const mode = context.getNodeParameter(Field.specifyBody, itemIndex, defaultBodyMode);
 		let body: string;
 		if (mode === BodyMode.Json) {
-			const checked = toJsonObjectText(context.getNodeParameter(Field.jsonBody, itemIndex), 'JSON Body');
+			const checked = toJsonObjectText(
+				context.getNodeParameter(Field.jsonBody, itemIndex),
+				'JSON Body',
+			);
 			if (!checked.ok) fail(context, itemIndex, checked.problem);
 			body = checked.value;
 		} else {
 			body = JSON.stringify(buildSequenceFromFields(context, itemIndex));
 		}
-		return { method: 'POST', path: '/v1/sequences', body, subject: { noun: 'sequence', verb: 'create', done: 'created' } };
+		return {
+			method: 'POST',
+			path: '/v1/sequences',
+			body,
+			subject: { noun: 'sequence', verb: 'create', done: 'created' },
+		};
 	},
 };

@@ -10,7 +10,14 @@ export interface HttpAnswer {
 	body: unknown;
 }
 
-export type NetworkFaultKind = 'timeout' | 'refused' | 'reset' | 'dns' | 'tls' | 'cancelled' | 'other';
+export type NetworkFaultKind =
+	| 'timeout'
+	| 'refused'
+	| 'reset'
+	| 'dns'
+	| 'tls'
+	| 'cancelled'
+	| 'other';
 
 export type Failure =
 	| {
@@ -76,8 +83,18 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
 }
 
 /** Codes of the network layer, as Node and axios report them. */
-const TIMEOUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT']);
-const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE', 'UND_ERR_SOCKET']);
+const TIMEOUT_CODES = new Set([
+	'ECONNABORTED',
+	'ETIMEDOUT',
+	'ESOCKETTIMEDOUT',
+	'UND_ERR_CONNECT_TIMEOUT',
+]);
+const RESET_CODES = new Set([
+	'ECONNRESET',
+	'EPIPE',
+	'ERR_STREAM_PREMATURE_CLOSE',
+	'UND_ERR_SOCKET',
+]);
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME']);
 const TLS_CODE = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/;
 const NETWORK_CODE = /^[A-Z_]+$/;
@@ -107,14 +124,23 @@ export function networkFailure(error: unknown): Failure & { kind: 'network' } {
 	let wrappedCode: string | undefined;
 	while (typeof current === 'object' && current !== null && !seen.has(current)) {
 		seen.add(current);
-		const candidate = current as { code?: unknown; httpCode?: unknown; message?: unknown; cause?: unknown };
+		const candidate = current as {
+			code?: unknown;
+			httpCode?: unknown;
+			message?: unknown;
+			cause?: unknown;
+		};
 		if (message === undefined && typeof candidate.message === 'string') message = candidate.message;
 		if (typeof candidate.code === 'string' && NETWORK_CODE.test(candidate.code)) {
 			code = candidate.code;
 			if (typeof candidate.message === 'string') message = candidate.message;
 			break;
 		}
-		if (wrappedCode === undefined && typeof candidate.httpCode === 'string' && NETWORK_CODE.test(candidate.httpCode)) {
+		if (
+			wrappedCode === undefined &&
+			typeof candidate.httpCode === 'string' &&
+			NETWORK_CODE.test(candidate.httpCode)
+		) {
 			wrappedCode = candidate.httpCode;
 		}
 		current = candidate.cause;

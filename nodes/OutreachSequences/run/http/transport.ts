@@ -3,7 +3,12 @@
  * applied, no redirects followed, every status returned. A failed attempt
  * comes back classified (failure.ts), never thrown.
  */
-import type { ICredentialsDecrypted, IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type {
+	ICredentialsDecrypted,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+} from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../../describe/names';
 import type { OutreachRequest } from '../../describe/types';
@@ -35,7 +40,9 @@ export function header(headers: Record<string, unknown>, name: string): string |
  * service's rate-limit headers say of its quota when it sends them; or what
  * failed.
  */
-export type Attempt = { ok: true; json: IDataObject; quota?: Quota } | { ok: false; failure: Failure };
+export type Attempt =
+	| { ok: true; json: IDataObject; quota?: Quota }
+	| { ok: false; failure: Failure };
 
 /**
  * An answer that is a success only with a 2xx status and a JSON object. A
@@ -45,7 +52,9 @@ export type Attempt = { ok: true; json: IDataObject; quota?: Quota } | { ok: fal
 export function attemptOf(answer: HttpAnswer, nowMs: number): Attempt {
 	const quota = quotaOf(answer.headers, nowMs);
 	if (answer.statusCode >= 200 && answer.statusCode < 300 && isPlainObject(answer.body)) {
-		return quota ? { ok: true, json: answer.body as IDataObject, quota } : { ok: true, json: answer.body as IDataObject };
+		return quota
+			? { ok: true, json: answer.body as IDataObject, quota }
+			: { ok: true, json: answer.body as IDataObject };
 	}
 	const asked = parseRetryAfter(header(answer.headers, 'retry-after'), nowMs);
 	const pushedBack = answer.statusCode === 429 || answer.statusCode === 503;
@@ -54,7 +63,11 @@ export function attemptOf(answer: HttpAnswer, nowMs: number): Attempt {
 }
 
 /** Sends one request once. Never throws for what the service or the network does. */
-export async function send(context: IExecuteFunctions, connection: Connection, request: OutreachRequest): Promise<Attempt> {
+export async function send(
+	context: IExecuteFunctions,
+	connection: Connection,
+	request: OutreachRequest,
+): Promise<Attempt> {
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url: `${connection.baseUrl}${request.path}`,
@@ -72,10 +85,15 @@ export async function send(context: IExecuteFunctions, connection: Connection, r
 	}
 	if (connection.allowUnauthorizedCerts) options.skipSslCertificateValidation = true;
 	try {
-		const answer = (await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, options, {
-			// Decrypted once per run instead of once per item.
-			credentialsDecrypted: connection.credentials,
-		})) as HttpAnswer;
+		const answer = (await context.helpers.httpRequestWithAuthentication.call(
+			context,
+			CREDENTIAL_TYPE,
+			options,
+			{
+				// Decrypted once per run instead of once per item.
+				credentialsDecrypted: connection.credentials,
+			},
+		)) as HttpAnswer;
 		return attemptOf(answer, Date.now());
 	} catch (error) {
 		return { ok: false, failure: networkFailure(error) };

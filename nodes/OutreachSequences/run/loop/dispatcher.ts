@@ -52,7 +52,8 @@ export class Dispatcher {
 	/** Sends every index that `steps.prepare` accepts (an item it refuses never waits for a turn). */
 	async run(indices: number[], workers: number, steps: DispatchSteps): Promise<void> {
 		this.fresh = [...indices];
-		const remaining = () => this.fresh.length + this.ready.length + this.backingOff.size + this.inFlight;
+		const remaining = () =>
+			this.fresh.length + this.ready.length + this.backingOff.size + this.inFlight;
 		const worker = async () => {
 			for (let next = this.next(); next !== undefined; next = this.next()) {
 				if (next === 'wait') {
@@ -76,7 +77,12 @@ export class Dispatcher {
 		return this.backingOff.size > 0 ? 'wait' : undefined;
 	}
 
-	private async dispatch(index: number, fresh: boolean, steps: DispatchSteps, remaining: () => number): Promise<void> {
+	private async dispatch(
+		index: number,
+		fresh: boolean,
+		steps: DispatchSteps,
+		remaining: () => number,
+	): Promise<void> {
 		if (this.isStopped(index) || !steps.prepare(index)) {
 			this.retrying.delete(index);
 			return;
@@ -87,7 +93,12 @@ export class Dispatcher {
 			return;
 		}
 		// A new item gives the probe's place to one that waits out its backoff: that one may well answer now.
-		const turn = await this.pace.turn(() => this.isStopped(index), this.sleep, this.waited, () => !fresh || this.retrying.size === 0);
+		const turn = await this.pace.turn(
+			() => this.isStopped(index),
+			this.sleep,
+			this.waited,
+			() => !fresh || this.retrying.size === 0,
+		);
 		this.retrying.delete(index);
 		if (!turn) return;
 		if ('yielded' in turn) {

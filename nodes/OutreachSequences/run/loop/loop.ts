@@ -96,7 +96,12 @@ export class RunLoop {
 	}
 
 	async run(): Promise<void> {
-		const dispatcher = new Dispatcher(this.pace, (index) => this.isStopped(index), this.ports.sleep, (ms) => this.report.waited(ms));
+		const dispatcher = new Dispatcher(
+			this.pace,
+			(index) => this.isStopped(index),
+			this.ports.sleep,
+			(ms) => this.report.waited(ms),
+		);
 		const heldBackBefore = this.pace.heldBackMs;
 		const openedBefore = this.pace.breaker.opened;
 		try {
@@ -111,7 +116,9 @@ export class RunLoop {
 		const { batching } = this.settings;
 		for (let next = 0; next < this.items.length && !this.runStopped(); ) {
 			if (next > 0 && batching.pauseMs > 0) await this.ports.sleep(batching.pauseMs);
-			const end = batching.batched ? Math.min(next + batching.groupSize, this.items.length) : this.items.length;
+			const end = batching.batched
+				? Math.min(next + batching.groupSize, this.items.length)
+				: this.items.length;
 			const group = Array.from({ length: end - next }, (_, offset) => next + offset);
 			next = end;
 			await dispatcher.run(group, batching.groupSize, {
@@ -173,14 +180,23 @@ export class RunLoop {
 		if (attempt.ok) {
 			this.serviceReached = true;
 			this.pacer.succeeded(turn.epoch);
-			this.items[index] = { state: 'done', request: sending.request, json: attempt.json, sends: sending.sends };
+			this.items[index] = {
+				state: 'done',
+				request: sending.request,
+				json: attempt.json,
+				sends: sending.sends,
+			};
 			if (attempt.quota) this.keepWithin(attempt.quota, turn, remaining);
 			return { end: 'answered' };
 		}
 		const label = noAnswerLabel(attempt.failure);
 		if (attempt.failure.kind === 'http') this.serviceReached = true;
 		const againAfterMs = this.retryOrGiveUp(index, sending, attempt.failure, turn, remaining);
-		return { end: label === undefined ? 'answered' : { failedWith: label, again: againAfterMs !== undefined }, againAfterMs };
+		return {
+			end:
+				label === undefined ? 'answered' : { failedWith: label, again: againAfterMs !== undefined },
+			againAfterMs,
+		};
 	}
 
 	/**
@@ -189,10 +205,17 @@ export class RunLoop {
 	 * as soon as it lets it (0); after any other fault that allows a resend,
 	 * the item waits its own backoff (the ms returned), and nothing else slows.
 	 */
-	private retryOrGiveUp(index: number, item: ItemState & { state: 'inFlight' }, failure: Failure, turn: Turn, remaining: () => number): number | undefined {
+	private retryOrGiveUp(
+		index: number,
+		item: ItemState & { state: 'inFlight' },
+		failure: Failure,
+		turn: Turn,
+		remaining: () => number,
+	): number | undefined {
 		const pushBack = isPushBack(failure);
 		if (pushBack) this.report.pushedBack();
-		const slowdowns = this.pacer.consecutiveSlowdowns + (this.pacer.wouldStartSlowdown(turn.epoch) ? 1 : 0);
+		const slowdowns =
+			this.pacer.consecutiveSlowdowns + (this.pacer.wouldStartSlowdown(turn.epoch) ? 1 : 0);
 		const decision = decideRetry(failure, {
 			readOnly: this.settings.readOnly,
 			policy: this.settings.policy,
@@ -203,14 +226,28 @@ export class RunLoop {
 		});
 		if (!decision.retry) {
 			if (decision.reason !== 'notSafe') this.report.notSendingAgain(decision.reason);
-			this.fail(index, { kind: 'gaveUp', request: item.request, failure, sends: item.sends, reason: decision.reason, askedMs: decision.waitMs });
+			this.fail(index, {
+				kind: 'gaveUp',
+				request: item.request,
+				failure,
+				sends: item.sends,
+				reason: decision.reason,
+				askedMs: decision.waitMs,
+			});
 			return undefined;
 		}
-		this.items[index] = { state: 'waiting', request: item.request, sends: item.sends, last: failure };
+		this.items[index] = {
+			state: 'waiting',
+			request: item.request,
+			sends: item.sends,
+			last: failure,
+		};
 		this.report.retrying(index, pushBack ? 'pushedBack' : 'transient');
 		if (!pushBack) return decision.waitMs;
 		if (this.pacer.pushedBack(turn.epoch, decision.waitMs)) {
-			this.ports.log(pushedBackLogLine(failure, decision.waitMs, remaining(), this.pacer.inFlightLimit));
+			this.ports.log(
+				pushedBackLogLine(failure, decision.waitMs, remaining(), this.pacer.inFlightLimit),
+			);
 		}
 		return 0;
 	}
@@ -240,6 +277,10 @@ export class RunLoop {
 
 	private fail(index: number, failure: ItemFailure): void {
 		this.items[index] = { state: 'failed', failure };
-		if (this.settings.stopAtFirstFailure && (this.stopIndex === undefined || index < this.stopIndex)) this.stopIndex = index;
+		if (
+			this.settings.stopAtFirstFailure &&
+			(this.stopIndex === undefined || index < this.stopIndex)
+		)
+			this.stopIndex = index;
 	}
 }

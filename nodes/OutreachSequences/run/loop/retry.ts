@@ -77,10 +77,13 @@ export function decideRetry(
 ): RetryDecision {
 	const { policy } = situation;
 	if (!isSafeToResend(failure, situation.readOnly)) return { retry: false, reason: 'notSafe' };
-	if (failure.kind === 'network' && failure.fault === 'refused' && !situation.serviceReached) return { retry: false, reason: 'notSafe' };
+	if (failure.kind === 'network' && failure.fault === 'refused' && !situation.serviceReached)
+		return { retry: false, reason: 'notSafe' };
 	if (!policy.enabled) return { retry: false, reason: 'disabled' };
 	const asked = failure.kind === 'http' ? failure.retryAfterMs : undefined;
-	if (asked !== undefined && asked > policy.maxWaitMs) return { retry: false, reason: 'waitTooLong', waitMs: asked };
-	if (situation.attempts > policy.maxRetries) return { retry: false, reason: 'exhausted', waitMs: asked };
+	if (asked !== undefined && asked > policy.maxWaitMs)
+		return { retry: false, reason: 'waitTooLong', waitMs: asked };
+	if (situation.attempts > policy.maxRetries)
+		return { retry: false, reason: 'exhausted', waitMs: asked };
 	return { retry: true, waitMs: asked ?? Math.min(situation.backoffMs, policy.maxWaitMs) };
 }

@@ -8,7 +8,11 @@
  * proxy and SSRF settings do not apply to this one request (README ›
  * Credential); the node's own requests go through n8n's helper as before.
  */
-import type { ICredentialsDecrypted, ICredentialTestFunctions, INodeCredentialTestResult } from 'n8n-workflow';
+import type {
+	ICredentialsDecrypted,
+	ICredentialTestFunctions,
+	INodeCredentialTestResult,
+} from 'n8n-workflow';
 
 import { API_KEY_HEADER } from '../../describe/names';
 import { normalizeBaseUrl } from '../../describe/validation';
@@ -62,11 +66,13 @@ function noAnswerText(probe: Probe & { kind: 'network' }, baseUrl: string): stri
 	const texts: Record<NetworkFaultKind, () => string> = {
 		refused: () => noAnswer.refused(baseUrl),
 		dns: () => noAnswer.dns(baseUrl),
-		tls: () => `${noAnswer.tls(baseUrl)} This test always checks it; if you trust this server, the node's Request Options › Ignore SSL Issues (Insecure) can skip the check.`,
+		tls: () =>
+			`${noAnswer.tls(baseUrl)} This test always checks it; if you trust this server, the node's Request Options › Ignore SSL Issues (Insecure) can skip the check.`,
 		timeout: () => noAnswer.timeout(ATTEMPT, duration(CREDENTIAL_TEST_TIMEOUT_MS)),
 		reset: () => `${noAnswer.reset(ATTEMPT)} Try the test again.`,
 		cancelled: () => `${noAnswer.other(ATTEMPT, baseUrl)} It was cancelled.`,
-		other: () => `${noAnswer.other(ATTEMPT, baseUrl)}${probe.detail ? ` Network error: ${probe.detail}.` : ''}`,
+		other: () =>
+			`${noAnswer.other(ATTEMPT, baseUrl)}${probe.detail ? ` Network error: ${probe.detail}.` : ''}`,
 	};
 	return texts[probe.fault]();
 }
@@ -100,17 +106,30 @@ async function probe(url: string, apiKey: string): Promise<Probe> {
 			signal: AbortSignal.timeout(CREDENTIAL_TEST_TIMEOUT_MS),
 		});
 		const body = await response.text();
-		return { kind: 'answer', status: response.status, location: response.headers.get('location') ?? undefined, body };
+		return {
+			kind: 'answer',
+			status: response.status,
+			location: response.headers.get('location') ?? undefined,
+			body,
+		};
 	} catch (error) {
 		const failure = networkFailure(error);
-		return { kind: 'network', fault: failure.fault, detail: failure.code ?? innermostMessage(error) };
+		return {
+			kind: 'network',
+			fault: failure.fault,
+			detail: failure.code ?? innermostMessage(error),
+		};
 	}
 }
 
 /** fetch says only "fetch failed"; what failed is in its cause ("bad port" for a port fetch never connects to). */
 function innermostMessage(error: unknown): string | undefined {
 	let message: string | undefined;
-	for (let current = error, depth = 0; typeof current === 'object' && current !== null && depth < 5; depth++) {
+	for (
+		let current = error, depth = 0;
+		typeof current === 'object' && current !== null && depth < 5;
+		depth++
+	) {
 		const { message: text, cause } = current as { message?: unknown; cause?: unknown };
 		if (typeof text === 'string' && text !== '') message = text;
 		current = cause;
@@ -119,12 +138,18 @@ function innermostMessage(error: unknown): string | undefined {
 }
 
 /** The node's credentialTest method. Its message never holds the key. */
-export async function testCredential(this: ICredentialTestFunctions, credential: ICredentialsDecrypted): Promise<INodeCredentialTestResult> {
+export async function testCredential(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+): Promise<INodeCredentialTestResult> {
 	const data = credential.data ?? {};
 	const apiKey = typeof data.apiKey === 'string' ? data.apiKey : '';
 	const baseUrl = normalizeBaseUrl(data.baseUrl);
 	const result = baseUrl.ok
-		? credentialTestVerdict(await probe(`${baseUrl.value}${CREDENTIAL_TEST_PATH}`, apiKey), baseUrl.value)
+		? credentialTestVerdict(
+				await probe(`${baseUrl.value}${CREDENTIAL_TEST_PATH}`, apiKey),
+				baseUrl.value,
+			)
 		: fail(baseUrl.problem);
 	return { status: result.status, message: redact(result.message, apiKey) };
 }

@@ -8,7 +8,12 @@
  * record (record.ts). What the run has to say goes to the output pane as
  * execution hints (hints.ts).
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeExecutionHint } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	NodeExecutionHint,
+} from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { DEFAULT_TIMEOUT_MS, MAX_IN_FLIGHT } from '../../describe/defaults';
@@ -16,7 +21,12 @@ import type { RequestOptionsValue } from '../../describe/names';
 import { CREDENTIAL_TYPE, Field } from '../../describe/names';
 import type { OperationDefinition } from '../../describe/types';
 import { normalizeBaseUrl } from '../../describe/validation';
-import type { FailedItemShape, FailureFacts, FailureGroup, ItemFailure } from '../outcome/failedItem';
+import type {
+	FailedItemShape,
+	FailureFacts,
+	FailureGroup,
+	ItemFailure,
+} from '../outcome/failedItem';
 import { failedItemJson, failedItemShape, failureFacts, failureGroup } from '../outcome/failedItem';
 import type { HintSetting } from '../outcome/hints';
 import { executionHints, RETRY_ON_FAIL_TEXT } from '../outcome/hints';
@@ -45,7 +55,10 @@ export function batchingOf(options: RequestOptionsValue): Batching {
 	};
 }
 
-async function connect(context: IExecuteFunctions, options: RequestOptionsValue): Promise<Connection> {
+async function connect(
+	context: IExecuteFunctions,
+	options: RequestOptionsValue,
+): Promise<Connection> {
 	const node = context.getNode();
 	const data = await context.getCredentials(CREDENTIAL_TYPE);
 	const baseUrl = normalizeBaseUrl(data.baseUrl);
@@ -54,7 +67,12 @@ async function connect(context: IExecuteFunctions, options: RequestOptionsValue)
 	const timeout = Number(options[Field.timeout]);
 	return {
 		baseUrl: baseUrl.value,
-		credentials: { id: reference?.id ?? '', name: reference?.name ?? '', type: CREDENTIAL_TYPE, data },
+		credentials: {
+			id: reference?.id ?? '',
+			name: reference?.name ?? '',
+			type: CREDENTIAL_TYPE,
+			data,
+		},
 		credentialName: reference?.name ?? 'Outreach Sequences API',
 		timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : DEFAULT_TIMEOUT_MS,
 		allowUnauthorizedCerts: options[Field.allowUnauthorizedCerts] === true,
@@ -62,9 +80,16 @@ async function connect(context: IExecuteFunctions, options: RequestOptionsValue)
 }
 
 /** The same setup failure (credential, Base URL) as an error of its own for each item. */
-function setupFailure(context: IExecuteFunctions, error: unknown, itemIndex: number): NodeOperationError {
+function setupFailure(
+	context: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+): NodeOperationError {
 	const { message, description } = error as { message?: string; description?: string | null };
-	return new NodeOperationError(context.getNode(), message ?? String(error), { itemIndex, description: description ?? undefined });
+	return new NodeOperationError(context.getNode(), message ?? String(error), {
+		itemIndex,
+		description: description ?? undefined,
+	});
 }
 
 /** How n8n runs this node, for toolCallerType (tool.ts). */
@@ -83,11 +108,20 @@ function callerTypeOf(context: IExecuteFunctions): string | undefined {
  * run as a step of the workflow: a tool call is the caller's to repeat.
  * Undefined where n8n keeps no node context.
  */
-function recordOf(context: IExecuteFunctions, definition: OperationDefinition, asTool: boolean, baseUrl: string): ExecutionRecord | undefined {
+function recordOf(
+	context: IExecuteFunctions,
+	definition: OperationDefinition,
+	asTool: boolean,
+	baseUrl: string,
+): ExecutionRecord | undefined {
 	if (definition.readOnly || asTool) return undefined;
 	try {
 		const runIndex = Number(context.getWorkflowDataProxy(0).$runIndex);
-		return ExecutionRecord.open(context.getContext('node'), Number.isInteger(runIndex) ? runIndex : 0, baseUrl);
+		return ExecutionRecord.open(
+			context.getContext('node'),
+			Number.isInteger(runIndex) ? runIndex : 0,
+			baseUrl,
+		);
 	} catch {
 		return undefined;
 	}
@@ -98,18 +132,34 @@ function forRecord(item: ItemState): ItemForRecord {
 	if (item.state === 'done') return { request: item.request, confirmed: item.json };
 	if (item.state !== 'failed') return undefined;
 	const { failure } = item;
-	if ((failure.kind === 'gaveUp' || failure.kind === 'broken') && failure.sends > 0) return { request: failure.request, sent: true };
+	if ((failure.kind === 'gaveUp' || failure.kind === 'broken') && failure.sends > 0)
+		return { request: failure.request, sent: true };
 	return undefined;
 }
 
 /** The stopping error also says what was done before it, and whether n8n will do it again. */
-function withDoneBeforeStop<T extends Error>(error: T, items: ItemState[], stoppedAt: number, kept: boolean): T {
+function withDoneBeforeStop<T extends Error>(
+	error: T,
+	items: ItemState[],
+	stoppedAt: number,
+	kept: boolean,
+): T {
 	const done = items.filter((item): item is ItemState & { state: 'done' } => item.state === 'done');
 	if (done.length === 0) return error;
-	const ids = done.map((item) => item.json.id).filter((id) => typeof id === 'string' || typeof id === 'number').map(String);
-	const text = doneBeforeStopText({ subject: done[0].request.subject, count: done.length, ids }, items.length, stoppedAt, kept);
+	const ids = done
+		.map((item) => item.json.id)
+		.filter((id) => typeof id === 'string' || typeof id === 'number')
+		.map(String);
+	const text = doneBeforeStopText(
+		{ subject: done[0].request.subject, count: done.length, ids },
+		items.length,
+		stoppedAt,
+		kept,
+	);
 	const withDescription = error as T & { description?: string | null };
-	withDescription.description = withDescription.description ? `${text}\n\n${withDescription.description}` : text;
+	withDescription.description = withDescription.description
+		? `${text}\n\n${withDescription.description}`
+		: text;
 	return error;
 }
 
@@ -122,12 +172,18 @@ class Failed {
 }
 
 /** One output item per input item, each with its pairedItem: the service's answer, or the failure's text and facts. */
-function outputOf(results: Array<IDataObject | Failed>, shape: FailedItemShape): INodeExecutionData[][] {
+function outputOf(
+	results: Array<IDataObject | Failed>,
+	shape: FailedItemShape,
+): INodeExecutionData[][] {
 	// Only the message: an item that holds the error object breaks
 	// $('Outreach Sequences').item for every node downstream.
 	return [
 		results.map((result, index) => ({
-			json: result instanceof Failed ? failedItemJson(result.error.message, result.facts, shape) : result,
+			json:
+				result instanceof Failed
+					? failedItemJson(result.error.message, result.facts, shape)
+					: result,
 			pairedItem: { item: index },
 		})),
 	];
@@ -140,25 +196,38 @@ function groupOf(item: ItemState): FailureGroup | undefined {
 
 /** Hints go to the output pane where n8n has them (guarded: older n8n and other callers may not). */
 function addHints(context: IExecuteFunctions, hints: NodeExecutionHint[]): void {
-	if (hints.length > 0 && typeof context.addExecutionHints === 'function') context.addExecutionHints(...hints);
+	if (hints.length > 0 && typeof context.addExecutionHints === 'function')
+		context.addExecutionHints(...hints);
 }
 
 /** An error that stops the node also says when Retry On Fail will send every item again. */
 function withRetryOnFailWarning<T extends Error>(error: T, setting: HintSetting): T {
 	if (!setting.retryOnFail || setting.readOnly) return error;
 	const withDescription = error as T & { description?: string | null };
-	withDescription.description = withDescription.description ? `${withDescription.description}\n\n${RETRY_ON_FAIL_TEXT}` : RETRY_ON_FAIL_TEXT;
+	withDescription.description = withDescription.description
+		? `${withDescription.description}\n\n${RETRY_ON_FAIL_TEXT}`
+		: RETRY_ON_FAIL_TEXT;
 	return error;
 }
 
-export async function runOperation(context: IExecuteFunctions, definition: OperationDefinition): Promise<INodeExecutionData[][]> {
+export async function runOperation(
+	context: IExecuteFunctions,
+	definition: OperationDefinition,
+): Promise<INodeExecutionData[][]> {
 	const node = context.getNode();
 	const items = context.getInputData();
 	// As a tool, the caller decides whether a failure is an item or thrown (tool.ts); otherwise On Error does.
-	const failuresBecomeItems = failuresAsItems(context.continueOnFail(), node.type, callerTypeOf(context));
+	const failuresBecomeItems = failuresAsItems(
+		context.continueOnFail(),
+		node.type,
+		callerTypeOf(context),
+	);
 	const asTool = isToolVariant(node.type);
 	const shape = failedItemShape(node.onError, asTool);
-	const setting: HintSetting = { retryOnFail: node.retryOnFail === true, readOnly: definition.readOnly === true };
+	const setting: HintSetting = {
+		retryOnFail: node.retryOnFail === true,
+		readOnly: definition.readOnly === true,
+	};
 	const options = context.getNodeParameter(Field.requestOptions, 0, {}) as RequestOptionsValue;
 	const policy = retryPolicyOf(options);
 	const cancelSignal = context.getExecutionCancelSignal?.();
@@ -168,11 +237,20 @@ export async function runOperation(context: IExecuteFunctions, definition: Opera
 		connection = await connect(context, options);
 	} catch (error) {
 		// A bad credential or Base URL: every item fails the same way, and nothing is sent.
-		if (!failuresBecomeItems && items.length > 0) throw withRetryOnFailWarning(setupFailure(context, error, 0), setting);
+		if (!failuresBecomeItems && items.length > 0)
+			throw withRetryOnFailWarning(setupFailure(context, error, 0), setting);
 		const notSent: ItemFailure = { kind: 'notSent', error };
-		addHints(context, executionHints(new RunReport().summarize(items.map(() => groupOf({ state: 'failed', failure: notSent }))), setting));
+		addHints(
+			context,
+			executionHints(
+				new RunReport().summarize(items.map(() => groupOf({ state: 'failed', failure: notSent }))),
+				setting,
+			),
+		);
 		return outputOf(
-			items.map((_, index) => new Failed(setupFailure(context, error, index), failureFacts(notSent))),
+			items.map(
+				(_, index) => new Failed(setupFailure(context, error, index), failureFacts(notSent)),
+			),
 			shape,
 		);
 	}
@@ -180,13 +258,29 @@ export async function runOperation(context: IExecuteFunctions, definition: Opera
 	const record = recordOf(context, definition, asTool, connection.baseUrl);
 	const earlierTry = record !== undefined && !record.isEmpty;
 	const batching = batchingOf(options);
-	const pace = servicePace(connection.baseUrl, connection.credentials.data?.apiKey, batching.groupSize);
+	const pace = servicePace(
+		connection.baseUrl,
+		connection.credentials.data?.apiKey,
+		batching.groupSize,
+	);
 	if (pace.learned) {
-		context.logger.info(sharedPaceLogLine(connection.baseUrl, pace.pacer.pausedFor(), pace.pacer.sendRate, pace.pacer.inFlightLimit));
+		context.logger.info(
+			sharedPaceLogLine(
+				connection.baseUrl,
+				pace.pacer.pausedFor(),
+				pace.pacer.sendRate,
+				pace.pacer.inFlightLimit,
+			),
+		);
 	}
 	const loop = new RunLoop(
 		items.length,
-		{ batching, policy, readOnly: definition.readOnly === true, stopAtFirstFailure: !failuresBecomeItems },
+		{
+			batching,
+			policy,
+			readOnly: definition.readOnly === true,
+			stopAtFirstFailure: !failuresBecomeItems,
+		},
 		{
 			pace,
 			prepare: (index) => definition.buildRequest(context, index),
@@ -208,19 +302,30 @@ export async function runOperation(context: IExecuteFunctions, definition: Opera
 
 	const results = loop.items.map((item, index): IDataObject | Failed | undefined => {
 		if (item.state === 'done') return item.json;
-		if (item.state === 'failed') return new Failed(itemError(node, index, item.failure, connection, policy), failureFacts(item.failure));
+		if (item.state === 'failed')
+			return new Failed(
+				itemError(node, index, item.failure, connection, policy),
+				failureFacts(item.failure),
+			);
 		return undefined;
 	});
 	const stopAt = loop.firstFailure;
 	const stopped = stopAt === undefined ? undefined : results[stopAt];
 	const complete = results.filter((result) => result !== undefined);
-	const endsInError = stopped instanceof Failed || cancelSignal?.aborted === true || complete.length < results.length;
+	const endsInError =
+		stopped instanceof Failed || cancelSignal?.aborted === true || complete.length < results.length;
 	// n8n may run the node again after an error, or after failed items with Retry On Fail on; n8n 1.85
 	// runs every remaining try once a first try had failed items, so a try after one keeps the record too.
-	const kept = endsInError || (setting.retryOnFail && (earlierTry || complete.some((result) => result instanceof Failed)));
+	const kept =
+		endsInError ||
+		(setting.retryOnFail && (earlierTry || complete.some((result) => result instanceof Failed)));
 	if (record && kept) record.keep(loop.items.map(forRecord));
 	else record?.drop();
-	if (stopped instanceof Failed) throw withRetryOnFailWarning(withDoneBeforeStop(stopped.error, loop.items, stopAt ?? 0, record !== undefined), setting);
+	if (stopped instanceof Failed)
+		throw withRetryOnFailWarning(
+			withDoneBeforeStop(stopped.error, loop.items, stopAt ?? 0, record !== undefined),
+			setting,
+		);
 	if (endsInError) {
 		throw new NodeOperationError(node, 'The execution was stopped before every item was sent.');
 	}

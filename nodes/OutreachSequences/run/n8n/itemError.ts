@@ -8,7 +8,12 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { ItemFailure } from '../outcome/failedItem';
 import type { RetryPolicy } from '../loop/retry';
 import type { FailureText } from '../outcome/texts';
-import { carriedOutBeforeText, describeFailure, notSentAgainText, serviceDownText } from '../outcome/texts';
+import {
+	carriedOutBeforeText,
+	describeFailure,
+	notSentAgainText,
+	serviceDownText,
+} from '../outcome/texts';
 import type { Connection } from '../http/transport';
 
 /** Replace every occurrence of the API key, so no error text can carry it. */
@@ -18,7 +23,11 @@ export function redact(text: string, secret: unknown): string {
 }
 
 /** An error the node or n8n made for this item (bad input, a bad credential), tied to the item. */
-function asItemError(node: INode, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+function asItemError(
+	node: INode,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		error.context.itemIndex = itemIndex;
 		return error;
@@ -27,8 +36,15 @@ function asItemError(node: INode, error: unknown, itemIndex: number): NodeApiErr
 }
 
 /** The user's text for an item the service or the network failed. */
-export function giveUpText(failure: ItemFailure & { kind: 'gaveUp' }, connection: Connection, policy: RetryPolicy): FailureText {
-	const text = describeFailure(failure.failure, { ...connection, subject: failure.request.subject });
+export function giveUpText(
+	failure: ItemFailure & { kind: 'gaveUp' },
+	connection: Connection,
+	policy: RetryPolicy,
+): FailureText {
+	const text = describeFailure(failure.failure, {
+		...connection,
+		subject: failure.request.subject,
+	});
 	if (failure.reason === 'notSafe') return text;
 	return notSentAgainText(text, {
 		reason: failure.reason,
@@ -40,8 +56,14 @@ export function giveUpText(failure: ItemFailure & { kind: 'gaveUp' }, connection
 }
 
 /** The user's text for an item the breaker kept from being sent (again). */
-function serviceDownItemText(failure: ItemFailure & { kind: 'serviceDown' }, connection: Connection): FailureText {
-	const last = failure.last === undefined ? undefined : describeFailure(failure.last, { ...connection, subject: failure.request.subject });
+function serviceDownItemText(
+	failure: ItemFailure & { kind: 'serviceDown' },
+	connection: Connection,
+): FailureText {
+	const last =
+		failure.last === undefined
+			? undefined
+			: describeFailure(failure.last, { ...connection, subject: failure.request.subject });
 	return serviceDownText(failure.down, failure.sends, last, failure.request.subject);
 }
 
@@ -53,12 +75,16 @@ export function itemError(
 	connection: Connection,
 	policy: RetryPolicy,
 ): NodeApiError | NodeOperationError {
-	if (failure.kind === 'notSent' || failure.kind === 'broken') return asItemError(node, failure.error, itemIndex);
+	if (failure.kind === 'notSent' || failure.kind === 'broken')
+		return asItemError(node, failure.error, itemIndex);
 	if (failure.kind === 'carriedOutBefore') {
 		const { message, description } = carriedOutBeforeText(failure.request.subject);
 		return new NodeOperationError(node, message, { itemIndex, description });
 	}
-	const text = failure.kind === 'serviceDown' ? serviceDownItemText(failure, connection) : giveUpText(failure, connection, policy);
+	const text =
+		failure.kind === 'serviceDown'
+			? serviceDownItemText(failure, connection)
+			: giveUpText(failure, connection, policy);
 	const last = failure.kind === 'serviceDown' ? failure.last : failure.failure;
 	const secret = connection.credentials.data?.apiKey;
 	const message = redact(text.message, secret);

@@ -23,11 +23,13 @@ export const N8N_SIGNALS = {
 		since: '1.60.0',
 	},
 	getExecuteData: {
-		reads: "getExecuteData().node: the node whose execution data n8n hands this node (the tool's caller)",
+		reads:
+			"getExecuteData().node: the node whose execution data n8n hands this node (the tool's caller)",
 		since: '1.0.0',
 	},
 	isToolExecution: {
-		reads: 'isToolExecution(): whether the node runs as a tool call rather than a workflow step (queue mode, MCP)',
+		reads:
+			'isToolExecution(): whether the node runs as a tool call rather than a workflow step (queue mode, MCP)',
 		since: '2.3.0',
 	},
 	mcpTriggerType: {
@@ -54,7 +56,11 @@ export type N8nSignal = keyof typeof N8N_SIGNALS;
  * `callerType` is the type of the node that runs the tool: the AI Agent, the
  * MCP Server Trigger, or undefined when it is not known.
  */
-export function failuresAsItems(continueOnFail: boolean, nodeType: string, callerType?: string): boolean {
+export function failuresAsItems(
+	continueOnFail: boolean,
+	nodeType: string,
+	callerType?: string,
+): boolean {
 	if (!isToolVariant(nodeType)) return continueOnFail;
 	return !failsToCaller(callerType);
 }

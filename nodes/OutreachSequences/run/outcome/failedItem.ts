@@ -27,20 +27,39 @@ export type { Outcome };
 export type NotSentAgain = 'notSafe' | 'disabled' | 'exhausted' | 'waitTooLong';
 
 /** Why a failed item failed, as the hints group it (failureGroup). */
-export type FailureGroup = 'notSent' | 'rejected' | 'unreached' | 'mayHaveActed' | 'carriedOutBefore' | 'serviceDown';
+export type FailureGroup =
+	| 'notSent'
+	| 'rejected'
+	| 'unreached'
+	| 'mayHaveActed'
+	| 'carriedOutBefore'
+	| 'serviceDown';
 
 /** How a failed item ended: the one name for a failed item's end. */
 export type ItemFailure =
 	/** Its request could not be made (bad input, a bad credential): nothing was sent. */
 	| { kind: 'notSent'; error: unknown }
 	/** The service answered with a failure, or the network failed, and the item is not sent again. */
-	| { kind: 'gaveUp'; request: OutreachRequest; failure: Failure; sends: number; reason: NotSentAgain; askedMs?: number }
+	| {
+			kind: 'gaveUp';
+			request: OutreachRequest;
+			failure: Failure;
+			sends: number;
+			reason: NotSentAgain;
+			askedMs?: number;
+	  }
 	/** Sending it threw. */
 	| { kind: 'broken'; request: OutreachRequest; error: unknown; sends: number }
 	/** An earlier try of this execution had it carried out, and its answer was too large to keep (record.ts): not sent again. */
 	| { kind: 'carriedOutBefore'; request: OutreachRequest }
 	/** The service looks down (its breaker tripped, breaker.ts): not sent, or not sent again after `last`, the failure it met. */
-	| { kind: 'serviceDown'; request: OutreachRequest; down: ServiceDown; sends: number; last?: Failure };
+	| {
+			kind: 'serviceDown';
+			request: OutreachRequest;
+			down: ServiceDown;
+			sends: number;
+			last?: Failure;
+	  };
 
 /** The facts of a failed item. Every field is always there; null where it does not apply. */
 export interface FailureFacts extends IDataObject {
@@ -62,23 +81,56 @@ export interface FailureFacts extends IDataObject {
  */
 export function failureFacts(failure: ItemFailure): FailureFacts {
 	if (failure.kind === 'notSent') {
-		return { statusCode: null, networkError: null, timesSent: 0, retryAfterSeconds: null, outcome: 'notActed' };
+		return {
+			statusCode: null,
+			networkError: null,
+			timesSent: 0,
+			retryAfterSeconds: null,
+			outcome: 'notActed',
+		};
 	}
 	if (failure.kind === 'carriedOutBefore') {
-		return { statusCode: null, networkError: null, timesSent: 0, retryAfterSeconds: null, outcome: 'mayHaveActed' };
+		return {
+			statusCode: null,
+			networkError: null,
+			timesSent: 0,
+			retryAfterSeconds: null,
+			outcome: 'mayHaveActed',
+		};
 	}
 	if (failure.kind === 'broken') {
-		return { statusCode: null, networkError: null, timesSent: failure.sends, retryAfterSeconds: null, outcome: 'mayHaveActed' };
+		return {
+			statusCode: null,
+			networkError: null,
+			timesSent: failure.sends,
+			retryAfterSeconds: null,
+			outcome: 'mayHaveActed',
+		};
 	}
 	const last = failure.kind === 'gaveUp' ? failure.failure : failure.last;
-	if (last === undefined) return { statusCode: null, networkError: null, timesSent: failure.sends, retryAfterSeconds: null, outcome: 'notActed' };
+	if (last === undefined)
+		return {
+			statusCode: null,
+			networkError: null,
+			timesSent: failure.sends,
+			retryAfterSeconds: null,
+			outcome: 'notActed',
+		};
 	const outcome = outcomeOf(last);
-	if (last.kind === 'network') return { statusCode: null, networkError: last.fault, timesSent: failure.sends, retryAfterSeconds: null, outcome };
+	if (last.kind === 'network')
+		return {
+			statusCode: null,
+			networkError: last.fault,
+			timesSent: failure.sends,
+			retryAfterSeconds: null,
+			outcome,
+		};
 	return {
 		statusCode: last.status,
 		networkError: null,
 		timesSent: failure.sends,
-		retryAfterSeconds: last.retryAfterMs === undefined ? null : Math.round(last.retryAfterMs / 100) / 10,
+		retryAfterSeconds:
+			last.retryAfterMs === undefined ? null : Math.round(last.retryAfterMs / 100) / 10,
 		outcome,
 	};
 }
@@ -91,7 +143,12 @@ export function failureFacts(failure: ItemFailure): FailureFacts {
  * service looked down.
  */
 export function failureGroup(failure: ItemFailure): FailureGroup {
-	if (failure.kind === 'notSent' || failure.kind === 'carriedOutBefore' || failure.kind === 'serviceDown') return failure.kind;
+	if (
+		failure.kind === 'notSent' ||
+		failure.kind === 'carriedOutBefore' ||
+		failure.kind === 'serviceDown'
+	)
+		return failure.kind;
 	const facts = failureFacts(failure);
 	if (facts.outcome === 'mayHaveActed') return 'mayHaveActed';
 	return facts.networkError === null ? 'rejected' : 'unreached';
@@ -110,7 +167,11 @@ export function failedItemShape(onError: string | undefined, asTool: boolean): F
 }
 
 /** A failed item's JSON: its error text, and its facts where n8n keeps them. */
-export function failedItemJson(error: string, facts: FailureFacts, shape: FailedItemShape): IDataObject {
+export function failedItemJson(
+	error: string,
+	facts: FailureFacts,
+	shape: FailedItemShape,
+): IDataObject {
 	if (shape === 'textOnly') return { error };
 	if (shape === 'errorOutput') return { error, message: { ...facts } };
 	return { error, ...facts };

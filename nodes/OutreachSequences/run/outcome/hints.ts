@@ -31,14 +31,22 @@ function was(value: number): string {
 export function pushedBackHint(summary: RunSummary): NodeExecutionHint | undefined {
 	const { pushBacks, waitedRequests, retriedItems, retriedFailed, transientRetried } = summary;
 	const onlyTransient = retriedItems <= transientRetried;
-	if (pushBacks === 0 && waitedRequests === 0 && onlyTransient && notSentAgainText(summary) === undefined) return undefined;
+	if (
+		pushBacks === 0 &&
+		waitedRequests === 0 &&
+		onlyTransient &&
+		notSentAgainText(summary) === undefined
+	)
+		return undefined;
 	const sentences: string[] = [];
 	if (pushBacks > 0) {
 		sentences.push(
 			`The outreach service pushed back ${count(pushBacks, 'time', 'times')} (HTTP 429 or 503, or rate-limit headers that said its quota was used up).`,
 		);
 	} else if (waitedRequests > 0) {
-		sentences.push(`The outreach service had pushed back before this run, so the node went at the pace the service set.`);
+		sentences.push(
+			`The outreach service had pushed back before this run, so the node went at the pace the service set.`,
+		);
 	}
 	if (waitedRequests > 0) {
 		sentences.push(
@@ -48,13 +56,23 @@ export function pushedBackHint(summary: RunSummary): NodeExecutionHint | undefin
 	if (retriedItems > 0) {
 		const one = retriedItems === 1;
 		const ending =
-			retriedFailed === 0 ? (one ? 'it succeeded' : 'all of them succeeded') : one ? 'it did not succeed' : `${retriedFailed} of them did not succeed`;
+			retriedFailed === 0
+				? one
+					? 'it succeeded'
+					: 'all of them succeeded'
+				: one
+					? 'it did not succeed'
+					: `${retriedFailed} of them did not succeed`;
 		sentences.push(`${count(retriedItems, 'item was', 'items were')} sent again; ${ending}.`);
 	}
 	const notSentAgain = notSentAgainText(summary);
 	if (notSentAgain) sentences.push(notSentAgain);
 	const failed = totalFailed(summary);
-	sentences.push(failed === 0 ? `All ${count(summary.items, 'item', 'items')} succeeded.` : `${failed} of ${summary.items} ${summary.items === 1 ? 'item' : 'items'} failed.`);
+	sentences.push(
+		failed === 0
+			? `All ${count(summary.items, 'item', 'items')} succeeded.`
+			: `${failed} of ${summary.items} ${summary.items === 1 ? 'item' : 'items'} failed.`,
+	);
 	return { type: 'info', location: 'outputPane', message: sentences.join(' ') };
 }
 
@@ -62,7 +80,10 @@ export function pushedBackHint(summary: RunSummary): NodeExecutionHint | undefin
 function notSentAgainText(summary: RunSummary): string | undefined {
 	const { disabled, exhausted, waitTooLong } = summary.notSentAgain;
 	const reasons: string[] = [];
-	if (waitTooLong > 0) reasons.push(`${waitTooLong} because the service asked for a longer wait than Max Wait (Seconds) allows`);
+	if (waitTooLong > 0)
+		reasons.push(
+			`${waitTooLong} because the service asked for a longer wait than Max Wait (Seconds) allows`,
+		);
 	if (exhausted > 0) reasons.push(`${exhausted} after Max Retries per Item`);
 	if (disabled > 0) reasons.push(`${disabled} because Wait and Retry is off`);
 	const total = disabled + exhausted + waitTooLong;
@@ -75,15 +96,28 @@ function totalFailed(summary: RunSummary): number {
 }
 
 /** Items failed: how many, grouped by cause, and what to check before sending again those the service may have acted on. */
-export function failedItemsHint(summary: RunSummary, setting: HintSetting): NodeExecutionHint | undefined {
+export function failedItemsHint(
+	summary: RunSummary,
+	setting: HintSetting,
+): NodeExecutionHint | undefined {
 	const failed = totalFailed(summary);
 	if (failed === 0) return undefined;
-	const { notSent, rejected, unreached, mayHaveActed, carriedOutBefore, serviceDown } = summary.failed;
+	const { notSent, rejected, unreached, mayHaveActed, carriedOutBefore, serviceDown } =
+		summary.failed;
 	const groups: string[] = [];
 	const notActed = '(outcome "notActed")';
-	if (rejected > 0) groups.push(`${rejected} ${was(rejected)} refused by the service, which did not act on ${rejected === 1 ? 'it' : 'them'} ${notActed}`);
-	if (notSent > 0) groups.push(`${notSent} ${was(notSent)} never sent: the input or the credential did not pass validation ${notActed}`);
-	if (unreached > 0) groups.push(`${unreached} never reached the service: the connection was refused, or its host or certificate failed ${notActed}`);
+	if (rejected > 0)
+		groups.push(
+			`${rejected} ${was(rejected)} refused by the service, which did not act on ${rejected === 1 ? 'it' : 'them'} ${notActed}`,
+		);
+	if (notSent > 0)
+		groups.push(
+			`${notSent} ${was(notSent)} never sent: the input or the credential did not pass validation ${notActed}`,
+		);
+	if (unreached > 0)
+		groups.push(
+			`${unreached} never reached the service: the connection was refused, or its host or certificate failed ${notActed}`,
+		);
 	if (mayHaveActed > 0) {
 		groups.push(
 			`${mayHaveActed} may have been carried out: the service timed out, reset the connection or failed with HTTP 5xx after ${mayHaveActed === 1 ? 'it was' : 'they were'} sent (outcome "mayHaveActed")`,
@@ -95,7 +129,9 @@ export function failedItemsHint(summary: RunSummary, setting: HintSetting): Node
 		);
 	}
 	if (serviceDown > 0) {
-		groups.push(`${serviceDown} ${was(serviceDown)} not sent, or not sent again, because the service looked down`);
+		groups.push(
+			`${serviceDown} ${was(serviceDown)} not sent, or not sent again, because the service looked down`,
+		);
 	}
 	let message = `${failed} of ${summary.items} ${summary.items === 1 ? 'item' : 'items'} failed. ${capitalize(groups.join('; '))}.`;
 	if (mayHaveActed > 0) {
@@ -109,7 +145,7 @@ export function failedItemsHint(summary: RunSummary, setting: HintSetting): Node
 
 /** The warning for Retry On Fail, which re-runs every item of the node. */
 export const RETRY_ON_FAIL_TEXT =
-	"Retry On Fail is on for this node. n8n then runs the node again, with every item, when it fails, and also when its first output item is a failed one (On Error › Continue). Items the service already carried out are not sent again: their answers are kept with the execution. Items that failed are sent again, and one whose outcome was unknown (a timeout, a reset, or HTTP 5xx other than 503) may then be carried out twice. The node already sends again, on its own, the items the service pushed back on (HTTP 429, 503).";
+	'Retry On Fail is on for this node. n8n then runs the node again, with every item, when it fails, and also when its first output item is a failed one (On Error › Continue). Items the service already carried out are not sent again: their answers are kept with the execution. Items that failed are sent again, and one whose outcome was unknown (a timeout, a reset, or HTTP 5xx other than 503) may then be carried out twice. The node already sends again, on its own, the items the service pushed back on (HTTP 429, 503).';
 
 /** n8n ran the node again: what the record of the earlier try answered, and what went out again. */
 export function earlierTryHint(summary: RunSummary): NodeExecutionHint | undefined {
@@ -121,7 +157,10 @@ export function earlierTryHint(summary: RunSummary): NodeExecutionHint | undefin
 			`${count(answered, 'item', 'items')} the service had already carried out ${was(answered)} not sent again: ${answered === 1 ? 'its output is' : 'their output is'} the answer the service gave then.`,
 		);
 	}
-	if (sentAgain > 0) sentences.push(`${count(sentAgain, 'item', 'items')} that had failed ${was(sentAgain)} sent again.`);
+	if (sentAgain > 0)
+		sentences.push(
+			`${count(sentAgain, 'item', 'items')} that had failed ${was(sentAgain)} sent again.`,
+		);
 	return { type: 'info', location: 'outputPane', message: sentences.join(' ') };
 }
 
@@ -146,21 +185,31 @@ export function passingFaultsHint(summary: RunSummary): NodeExecutionHint | unde
 		);
 	}
 	if (breakerOpened > 0 || notSent > 0) {
-		sentences.push('The service looked down: most recent requests to it got no useful answer, so the node stopped sending, paused, and sent one request as a probe.');
+		sentences.push(
+			'The service looked down: most recent requests to it got no useful answer, so the node stopped sending, paused, and sent one request as a probe.',
+		);
 		sentences.push(
 			notSent > 0
 				? `The probe failed too, so ${count(notSent, 'item was', 'items were')} not sent, or not sent again. Send ${notSent === 1 ? 'it' : 'them'} again once the service is back.`
 				: 'The probe got an answer, so the run went on.',
 		);
 	}
-	return { type: notSent > 0 ? 'warning' : 'info', location: 'outputPane', message: sentences.join(' ') };
+	return {
+		type: notSent > 0 ? 'warning' : 'info',
+		location: 'outputPane',
+		message: sentences.join(' '),
+	};
 }
 
 /** Every hint the run has something to say in, in the order the user reads them. */
 export function executionHints(summary: RunSummary, setting: HintSetting): NodeExecutionHint[] {
-	return [retryOnFailHint(setting), failedItemsHint(summary, setting), passingFaultsHint(summary), earlierTryHint(summary), pushedBackHint(summary)].filter(
-		(hint): hint is NodeExecutionHint => hint !== undefined,
-	);
+	return [
+		retryOnFailHint(setting),
+		failedItemsHint(summary, setting),
+		passingFaultsHint(summary),
+		earlierTryHint(summary),
+		pushedBackHint(summary),
+	].filter((hint): hint is NodeExecutionHint => hint !== undefined);
 }
 
 function capitalize(text: string): string {

@@ -66,7 +66,13 @@ export function fingerprint(baseUrl: string, request: OutreachRequest): string {
 
 function isStoredRecord(value: unknown): value is StoredRecord {
 	const candidate = value as StoredRecord | undefined;
-	return typeof candidate === 'object' && candidate !== null && candidate.version === 1 && typeof candidate.runs === 'object' && candidate.runs !== null;
+	return (
+		typeof candidate === 'object' &&
+		candidate !== null &&
+		candidate.version === 1 &&
+		typeof candidate.runs === 'object' &&
+		candidate.runs !== null
+	);
 }
 
 /** The record of one run index of this node, read from and written to the node's context. */
@@ -110,7 +116,8 @@ export class ExecutionRecord {
 		items.forEach((item, index) => {
 			if (!item) return;
 			const request = fingerprint(this.baseUrl, item.request);
-			entries[String(index)] = 'confirmed' in item ? { request, answer: item.confirmed } : { request };
+			entries[String(index)] =
+				'confirmed' in item ? { request, answer: item.confirmed } : { request };
 		});
 		let bytes = 0;
 		for (const [index, entry] of Object.entries(entries)) {

@@ -45,7 +45,11 @@ export class RunReport {
 	private readonly transient = new Set<number>();
 	private breakerOpenings = 0;
 	private heldBackMs = 0;
-	private readonly notSentAgain: Record<SettingsSaidNo, number> = { disabled: 0, exhausted: 0, waitTooLong: 0 };
+	private readonly notSentAgain: Record<SettingsSaidNo, number> = {
+		disabled: 0,
+		exhausted: 0,
+		waitTooLong: 0,
+	};
 	private readonly fromEarlierTry = { answered: 0, sentAgain: 0 };
 
 	/** A request waited `ms` for the service's pace before it went out. */
@@ -87,7 +91,14 @@ export class RunReport {
 
 	/** The run summed up with how each item ended: its failure group, or undefined when it succeeded. */
 	summarize(ends: Array<FailureGroup | undefined>): RunSummary {
-		const failed: Record<FailureGroup, number> = { notSent: 0, rejected: 0, unreached: 0, mayHaveActed: 0, carriedOutBefore: 0, serviceDown: 0 };
+		const failed: Record<FailureGroup, number> = {
+			notSent: 0,
+			rejected: 0,
+			unreached: 0,
+			mayHaveActed: 0,
+			carriedOutBefore: 0,
+			serviceDown: 0,
+		};
 		let retriedFailed = 0;
 		ends.forEach((group, index) => {
 			if (group === undefined) return;

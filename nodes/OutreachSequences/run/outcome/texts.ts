@@ -60,20 +60,25 @@ export function serviceMessage(body: unknown): string | undefined {
 function bodyAsText(body: unknown): string {
 	if (body === undefined || body === null || body === '') return '';
 	const text = typeof body === 'string' ? body : JSON.stringify(body);
-	return text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}… (${text.length} characters in all)` : text;
+	return text.length > MAX_QUOTED
+		? `${text.slice(0, MAX_QUOTED)}… (${text.length} characters in all)`
+		: text;
 }
 
 function answeredWith(answer: HttpAnswer): string {
 	const text = bodyAsText(answer.body);
 	const type = header(answer.headers, 'content-type');
 	const kind = type ? ` (${type})` : '';
-	return text ? `The service answered HTTP ${answer.statusCode}${kind}: ${text}` : `The service answered HTTP ${answer.statusCode}${kind} with an empty body.`;
+	return text
+		? `The service answered HTTP ${answer.statusCode}${kind}: ${text}`
+		: `The service answered HTTP ${answer.statusCode}${kind} with an empty body.`;
 }
 
 function retryAfterText(answer: HttpAnswer, askedMs: number | undefined): string {
 	const value = header(answer.headers, 'retry-after')?.trim();
 	if (!value) return '';
-	if (/^\d+$/.test(value) && askedMs !== undefined) return ` It asked to wait ${duration(askedMs)} (Retry-After: ${value}).`;
+	if (/^\d+$/.test(value) && askedMs !== undefined)
+		return ` It asked to wait ${duration(askedMs)} (Retry-After: ${value}).`;
 	return ` It asked to wait until ${value} (Retry-After).`;
 }
 
@@ -81,16 +86,28 @@ function retryAfterText(answer: HttpAnswer, askedMs: number | undefined): string
 export function describeFailure(failure: Failure, setting: FailureSetting): FailureText {
 	const text =
 		failure.kind === 'http'
-			? describeHttpFailure(failure.answer, failure.retryAfterMs, setting.subject, setting.credentialName)
+			? describeHttpFailure(
+					failure.answer,
+					failure.retryAfterMs,
+					setting.subject,
+					setting.credentialName,
+				)
 			: describeNetworkFailure(failure, setting);
-	return outcomeOf(failure) === 'mayHaveActed' ? { ...text, message: `${text.message} ${MAY_HAVE_ACTED}` } : text;
+	return outcomeOf(failure) === 'mayHaveActed'
+		? { ...text, message: `${text.message} ${MAY_HAVE_ACTED}` }
+		: text;
 }
 
 /** What every text of a failure the service may have acted on says (its outcome, http/failure.ts). */
 const MAY_HAVE_ACTED = 'It may have carried the request out: check before sending it again.';
 
 /** A non-2xx answer, or a 2xx answer whose body is not a JSON object. */
-function describeHttpFailure(answer: HttpAnswer, askedMs: number | undefined, subject: Subject, credentialName: string): FailureText {
+function describeHttpFailure(
+	answer: HttpAnswer,
+	askedMs: number | undefined,
+	subject: Subject,
+	credentialName: string,
+): FailureText {
 	const status = answer.statusCode;
 	const quoted = serviceMessage(answer.body);
 	const said = quoted ? `: ${quoted}` : '';
@@ -152,18 +169,23 @@ function serverFaultAdvice(status: number): string {
  * description only: NodeApiError swaps any message that contains one for a
  * generic sentence of its own.
  */
-function describeNetworkFailure(failure: Failure & { kind: 'network' }, setting: FailureSetting): FailureText {
+function describeNetworkFailure(
+	failure: Failure & { kind: 'network' },
+	setting: FailureSetting,
+): FailureText {
 	const { subject, baseUrl, timeoutMs } = setting;
 	const code = failure.code ?? '';
 	const raw = failure.message ?? '';
 	const attempt = `to ${subject.verb} ${describeSubject(subject)}`;
 	const description = `Base URL: ${baseUrl}. Network error: ${code || 'none'}${raw ? ` (${raw})` : ''}.`;
 	const messages: Record<NetworkFaultKind, () => string> = {
-		timeout: () => noAnswer.timeout(attempt, `${timeoutMs} ms, the limit set in Request Options › Timeout (Ms)`),
+		timeout: () =>
+			noAnswer.timeout(attempt, `${timeoutMs} ms, the limit set in Request Options › Timeout (Ms)`),
 		refused: () => noAnswer.refused(baseUrl),
 		reset: () => noAnswer.reset(attempt),
 		dns: () => noAnswer.dns(baseUrl),
-		tls: () => `${noAnswer.tls(baseUrl)} Turn on Request Options › Ignore SSL Issues (Insecure) only if you trust this server.`,
+		tls: () =>
+			`${noAnswer.tls(baseUrl)} Turn on Request Options › Ignore SSL Issues (Insecure) only if you trust this server.`,
 		cancelled: () => `The request ${attempt} was cancelled because the execution stopped.`,
 		other: () => `${noAnswer.other(attempt, baseUrl)} The network error is in the details.`,
 	};
@@ -178,13 +200,16 @@ function describeNetworkFailure(failure: Failure & { kind: 'network' }, setting:
 export const noAnswer = {
 	refused: (baseUrl: string) =>
 		`Could not connect to ${SERVICE} at ${baseUrl}: the connection was refused. Check the credential's Base URL and that the service is running.`,
-	dns: (baseUrl: string) => `The host "${hostOf(baseUrl)}" in the credential's Base URL could not be found: the DNS lookup failed.`,
+	dns: (baseUrl: string) =>
+		`The host "${hostOf(baseUrl)}" in the credential's Base URL could not be found: the DNS lookup failed.`,
 	tls: (baseUrl: string) => `The TLS certificate of ${baseUrl} was not accepted.`,
-	timeout: (attempt: string, limit: string) => `${capitalize(SERVICE)} did not answer the request ${attempt} within ${limit}.`,
-	reset: (attempt: string) => `The connection to ${SERVICE} was reset before its answer ${attempt} was complete.`,
-	other: (attempt: string, baseUrl: string) => `The request ${attempt} failed on the network before ${SERVICE} at ${baseUrl} answered.`,
+	timeout: (attempt: string, limit: string) =>
+		`${capitalize(SERVICE)} did not answer the request ${attempt} within ${limit}.`,
+	reset: (attempt: string) =>
+		`The connection to ${SERVICE} was reset before its answer ${attempt} was complete.`,
+	other: (attempt: string, baseUrl: string) =>
+		`The request ${attempt} failed on the network before ${SERVICE} at ${baseUrl} answered.`,
 };
-
 
 const OPTION = 'Request Options › Rate Limit Handling';
 
@@ -199,19 +224,30 @@ function times(count: number): string {
  */
 export function notSentAgainText(
 	text: FailureText,
-	giveUp: { reason: Exclude<NotSentAgain, 'notSafe'>; attempts: number; askedMs?: number; maxRetries: number; maxWaitMs: number },
+	giveUp: {
+		reason: Exclude<NotSentAgain, 'notSafe'>;
+		attempts: number;
+		askedMs?: number;
+		maxRetries: number;
+		maxWaitMs: number;
+	},
 ): FailureText {
 	const sent = `The item was sent ${times(giveUp.attempts)}`;
 	const sentences: Record<typeof giveUp.reason, () => string> = {
 		disabled: () => `${sent}; ${OPTION} is off, so it was not sent again.`,
 		exhausted: () =>
 			`${sent}, the most that ${OPTION} › Max Retries per Item (${giveUp.maxRetries}) allows${
-				giveUp.askedMs === undefined ? '' : `; the service last asked to wait ${duration(giveUp.askedMs)}`
+				giveUp.askedMs === undefined
+					? ''
+					: `; the service last asked to wait ${duration(giveUp.askedMs)}`
 			}.`,
 		waitTooLong: () =>
 			`${sent}; that wait (${duration(giveUp.askedMs ?? 0)}) is longer than the ${duration(giveUp.maxWaitMs)} that ${OPTION} › Max Wait (Seconds) allows, so it was not sent again.`,
 	};
-	return { message: `${text.message} ${sentences[giveUp.reason]()}`, description: text.description };
+	return {
+		message: `${text.message} ${sentences[giveUp.reason]()}`,
+		description: text.description,
+	};
 }
 
 function hostOf(baseUrl: string): string {
@@ -223,22 +259,40 @@ function hostOf(baseUrl: string): string {
 }
 
 /** The log line when the node starts waiting: why, for how long, and how it goes on. */
-export function pushedBackLogLine(failure: Failure, waitMs: number, remaining: number, inFlight: number): string {
-	const retryAfter = failure.kind === 'http' ? header(failure.answer.headers, 'retry-after') : undefined;
-	const why = failure.kind === 'network' ? `network: ${failure.fault}` : `HTTP ${failure.status}${retryAfter === undefined ? '' : `, Retry-After: ${retryAfter}`}`;
+export function pushedBackLogLine(
+	failure: Failure,
+	waitMs: number,
+	remaining: number,
+	inFlight: number,
+): string {
+	const retryAfter =
+		failure.kind === 'http' ? header(failure.answer.headers, 'retry-after') : undefined;
+	const why =
+		failure.kind === 'network'
+			? `network: ${failure.fault}`
+			: `HTTP ${failure.status}${retryAfter === undefined ? '' : `, Retry-After: ${retryAfter}`}`;
 	return `Outreach Sequences: the service pushed back (${why}); ${waitText(waitMs, remaining, inFlight)}`;
 }
 
 /** The log line when the service's rate-limit headers leave no room beyond the requests under way. */
 export function quotaLogLine(quota: Quota, remaining: number, inFlight: number): string {
-	const state = quota.remaining === 0 ? 'its quota is used up' : 'the requests under way will use up its quota';
+	const state =
+		quota.remaining === 0 ? 'its quota is used up' : 'the requests under way will use up its quota';
 	return `Outreach Sequences: the service's rate-limit headers say ${state} (${quota.remaining} left, refilled in ${duration(quota.resetMs)}); ${waitText(quota.resetMs, remaining, inFlight)}`;
 }
 
 /** The log line when an execution starts behind a pace that earlier executions learned. */
-export function sharedPaceLogLine(baseUrl: string, pausedMs: number, rate: number, inFlight: number): string {
+export function sharedPaceLogLine(
+	baseUrl: string,
+	pausedMs: number,
+	rate: number,
+	inFlight: number,
+): string {
 	const pause = pausedMs > 0 ? `no new request starts for ${duration(pausedMs)}, then ` : '';
-	const pace = rate === Infinity ? `up to ${inFlight} in flight` : `about ${Math.round(rate * 10) / 10} requests per second, up to ${inFlight} in flight`;
+	const pace =
+		rate === Infinity
+			? `up to ${inFlight} in flight`
+			: `about ${Math.round(rate * 10) / 10} requests per second, up to ${inFlight} in flight`;
 	return `Outreach Sequences: this execution waits its turn at the pace that ${baseUrl} set for this n8n process: ${pause}${pace}`;
 }
 
@@ -251,7 +305,8 @@ function waitText(waitMs: number, remaining: number, inFlight: number): string {
 export function carriedOutBeforeText(subject: Subject): FailureText {
 	return {
 		message: `${capitalize(SERVICE)} already ${subject.done} ${describeSubject(subject)} in an earlier try of this execution, so it was not sent again. Its answer was too large to keep with the execution, so there is no result to output.`,
-		description: 'n8n ran the node again (Retry On Fail, or Executions › Retry). Find the result in the outreach service.',
+		description:
+			'n8n ran the node again (Retry On Fail, or Executions › Retry). Find the result in the outreach service.',
 	};
 }
 
@@ -263,10 +318,17 @@ const IDS_NAMED = 5;
  * were created before item 24 failed.", whether n8n will send those again,
  * and a few of their IDs.
  */
-export function doneBeforeStopText(done: { subject: Subject; count: number; ids: string[] }, items: number, stoppedAt: number, kept: boolean): string {
+export function doneBeforeStopText(
+	done: { subject: Subject; count: number; ids: string[] },
+	items: number,
+	stoppedAt: number,
+	kept: boolean,
+): string {
 	const { subject, count, ids } = done;
 	const nouns = items === 1 ? subject.noun : `${subject.noun}s`;
-	const sentences = [`${count} of ${items} ${nouns} ${count === 1 ? 'was' : 'were'} ${subject.done} before item ${stoppedAt + 1} failed.`];
+	const sentences = [
+		`${count} of ${items} ${nouns} ${count === 1 ? 'was' : 'were'} ${subject.done} before item ${stoppedAt + 1} failed.`,
+	];
 	if (kept) {
 		sentences.push(
 			`The service's answers are kept with this execution: when n8n runs the node again (Executions › Retry, or Retry On Fail), ${count === 1 ? 'that one is' : 'those are'} not ${subject.done} again.`,
@@ -296,21 +358,32 @@ function failureLabels(labels: Record<string, number>): string {
 			const [one, many] = names[label] ?? [`answer with ${label}`, `answers with ${label}`];
 			return `${count} ${count === 1 ? one : many}`;
 		});
-	return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : (parts[0] ?? '');
+	return parts.length > 1
+		? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`
+		: (parts[0] ?? '');
 }
 
 /** Why the breaker stopped sending: "the last 6 requests to the outreach service got no useful answer (…), nor did a probe after a pause". */
 export function serviceDownReason(down: ServiceDown): string {
-	const which = down.failed === down.of ? `the last ${down.failed} requests` : `${down.failed} of the last ${down.of} requests`;
+	const which =
+		down.failed === down.of
+			? `the last ${down.failed} requests`
+			: `${down.failed} of the last ${down.of} requests`;
 	return `${which} to ${SERVICE} failed with no useful answer (${failureLabels(down.labels)}), the last of them a probe sent after a ${duration(BREAKER_PAUSE_MS)} pause`;
 }
 
 /** An item the breaker kept from being sent: not sent at all, or not sent again after `last`. */
-export function serviceDownText(down: ServiceDown, sends: number, last: FailureText | undefined, subject: Subject): FailureText {
+export function serviceDownText(
+	down: ServiceDown,
+	sends: number,
+	last: FailureText | undefined,
+	subject: Subject,
+): FailureText {
 	if (last === undefined) {
 		return {
 			message: `Not sent: ${serviceDownReason(down)}. The request to ${subject.verb} ${describeSubject(subject)} was not sent; send it again once the service is back.`,
-			description: 'The service looks down, so the node stopped sending to it. This item never reached the service.',
+			description:
+				'The service looks down, so the node stopped sending to it. This item never reached the service.',
 		};
 	}
 	return {

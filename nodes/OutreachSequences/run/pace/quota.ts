@@ -31,7 +31,8 @@ function field(headers: Headers, name: string): string | undefined {
 	return value === undefined || value === null ? undefined : String(value);
 }
 
-const number = (text: string | undefined) => (text !== undefined && /^\s*\d+(\.\d+)?\s*$/.test(text) ? Number(text) : undefined);
+const number = (text: string | undefined) =>
+	text !== undefined && /^\s*\d+(\.\d+)?\s*$/.test(text) ? Number(text) : undefined;
 
 /** The parameters of one list item: `"name";r=1;t=2` or `remaining=1` (a dictionary member). */
 function parameters(item: string): Record<string, string> {
@@ -50,7 +51,9 @@ function fromRateLimitField(value: string): Quota | undefined {
 		const all = Object.assign({}, ...value.split(',').map(parameters)) as Record<string, string>;
 		const remaining = number(all.remaining);
 		const reset = number(all.reset);
-		return remaining === undefined || reset === undefined ? undefined : { remaining, resetMs: reset * 1000 };
+		return remaining === undefined || reset === undefined
+			? undefined
+			: { remaining, resetMs: reset * 1000 };
 	}
 	let fewest: Quota | undefined;
 	for (const item of value.split(',')) {

@@ -112,36 +112,38 @@ export class ServicePace {
 	): Promise<Turn | { down: ServiceDown } | { yielded: true } | undefined> {
 		const heldBackBefore = this.heldBack;
 		const tripsBefore = this.breaker.tripCount;
-		const turn = this.gate.then(async (): Promise<Turn | { down: ServiceDown } | { yielded: true } | undefined> => {
-			for (;;) {
-				if (isStopped()) return undefined;
-				if (this.breaker.tripCount > tripsBefore) return { down: this.breaker.down };
-				const gate = this.breaker.gate();
-				if (gate.state === 'open') {
-					await sleep(Math.min(gate.waitMs, WAIT_STEP_MS));
-					continue;
+		const turn = this.gate.then(
+			async (): Promise<Turn | { down: ServiceDown } | { yielded: true } | undefined> => {
+				for (;;) {
+					if (isStopped()) return undefined;
+					if (this.breaker.tripCount > tripsBefore) return { down: this.breaker.down };
+					const gate = this.breaker.gate();
+					if (gate.state === 'open') {
+						await sleep(Math.min(gate.waitMs, WAIT_STEP_MS));
+						continue;
+					}
+					if (gate.state === 'probing') {
+						await new Promise<void>((wake) => this.completions.push(wake));
+						continue;
+					}
+					if (gate.state === 'probe' && !mayProbe()) return { yielded: true };
+					const wait = this.pacer.readyIn(this.inFlight);
+					if (wait === 0) {
+						this.inFlight++;
+						if (this.heldBack > heldBackBefore) waited?.(this.heldBack - heldBackBefore);
+						const probe = gate.state === 'probe';
+						if (probe) this.breaker.probeStarted();
+						return { epoch: this.pacer.start(), probe };
+					}
+					if (wait === Infinity) await new Promise<void>((wake) => this.completions.push(wake));
+					else {
+						const from = this.now();
+						await sleep(Math.min(wait, WAIT_STEP_MS));
+						this.heldBack += Math.max(0, this.now() - from);
+					}
 				}
-				if (gate.state === 'probing') {
-					await new Promise<void>((wake) => this.completions.push(wake));
-					continue;
-				}
-				if (gate.state === 'probe' && !mayProbe()) return { yielded: true };
-				const wait = this.pacer.readyIn(this.inFlight);
-				if (wait === 0) {
-					this.inFlight++;
-					if (this.heldBack > heldBackBefore) waited?.(this.heldBack - heldBackBefore);
-					const probe = gate.state === 'probe';
-					if (probe) this.breaker.probeStarted();
-					return { epoch: this.pacer.start(), probe };
-				}
-				if (wait === Infinity) await new Promise<void>((wake) => this.completions.push(wake));
-				else {
-					const from = this.now();
-					await sleep(Math.min(wait, WAIT_STEP_MS));
-					this.heldBack += Math.max(0, this.now() - from);
-				}
-			}
-		});
+			},
+		);
 		this.gate = turn.catch(() => undefined);
 		return turn;
 	}
@@ -162,7 +164,9 @@ const paces = new Map<string, ServicePace>();
 
 /** The key of a service: a hash of its Base URL and API key, so that the key is not held in clear. */
 export function serviceKey(baseUrl: string, apiKey: unknown): string {
-	return createHash('sha256').update(`${baseUrl}\n${String(apiKey)}`).digest('hex');
+	return createHash('sha256')
+		.update(`${baseUrl}\n${String(apiKey)}`)
+		.digest('hex');
 }
 
 /** Forgets services nobody has used for IDLE_MS; beyond MAX_SERVICES, the idle ones used longest ago first. */
@@ -176,7 +180,12 @@ function forgetIdle(nowMs: number): void {
 }
 
 /** The pace of the service at `baseUrl` with `apiKey`, shared by every execution of this process. */
-export function servicePace(baseUrl: string, apiKey: unknown, ceiling: number, now: () => number = Date.now): ServicePace {
+export function servicePace(
+	baseUrl: string,
+	apiKey: unknown,
+	ceiling: number,
+	now: () => number = Date.now,
+): ServicePace {
 	forgetIdle(now());
 	const key = serviceKey(baseUrl, apiKey);
 	const pace = paces.get(key) ?? new ServicePace(ceiling, now);
