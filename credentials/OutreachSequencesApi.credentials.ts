@@ -46,6 +46,6 @@ export class OutreachSequencesApi implements ICredentialType {
 		},
 	};
 
-	// The credential test is the node's (testedBy, run/credentialTest.ts): it words
+	// The credential test is the node's (testedBy, run/n8n/credentialTest.ts): it words
 	// every fault, where n8n prints a declarative test's network code as it is.
 }

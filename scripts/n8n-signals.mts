@@ -1,5 +1,5 @@
 // Checks one n8n install for every n8n signal the node's tool mode reads
-// (N8N_SIGNALS in nodes/OutreachSequences/run/tool.ts): each must be there
+// (N8N_SIGNALS in nodes/OutreachSequences/run/n8n/tool.ts): each must be there
 // from the n8n version its `since` names. It reads n8n's own shipped code, as
 // none of these is a documented API. `npm run try:n8n` runs it for the
 // version it tries; so does the e2e suite for the versions CI installs.

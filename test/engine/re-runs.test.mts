@@ -2,7 +2,7 @@
 // Retry On Fail (n8n-core's WorkflowExecute re-runs the node in the same
 // execution) and Executions › Retry (the failed run's saved data, run on in
 // mode 'retry', as n8n's ExecutionService.retry does it). The record lives in
-// the node's context, saved with the execution (run/record.ts).
+// the node's context, saved with the execution (run/outcome/record.ts).
 import type { IDataObject, IRun, NodeExecutionHint } from 'n8n-workflow';
 
 import { RECORD_KEY } from '../../nodes/OutreachSequences/run/outcome/record.ts';

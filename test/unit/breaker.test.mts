@@ -1,4 +1,4 @@
-// The breaker (run/breaker.ts) on its own: when it opens, how it probes, what
+// The breaker (run/pace/breaker.ts) on its own: when it opens, how it probes, what
 // closes it and what trips it. Time is a number the test moves.
 import {
 	BREAKER_MIN_FAILURES,

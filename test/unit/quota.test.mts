@@ -1,4 +1,4 @@
-// What a service's standard rate-limit headers say of its quota (run/quota.ts).
+// What a service's standard rate-limit headers say of its quota (run/pace/quota.ts).
 import { quotaOf } from '../../nodes/OutreachSequences/run/pace/quota.ts';
 
 const NOW = Date.parse('Mon, 23 Nov 2026 10:00:00 GMT');

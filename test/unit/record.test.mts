@@ -1,4 +1,4 @@
-// The record (run/record.ts): what the service confirmed in an earlier try of
+// The record (run/outcome/record.ts): what the service confirmed in an earlier try of
 // an execution, kept in the node's context, read back when n8n runs the node
 // again. Here over a plain object, as n8n's getContext('node') hands it over.
 import type { OutreachRequest } from '../../nodes/OutreachSequences/describe/types.ts';

@@ -1,4 +1,4 @@
-// One pace per service in an n8n process (run/servicePace.ts): shared by every
+// One pace per service in an n8n process (run/pace/servicePace.ts): shared by every
 // execution that talks to the same service, fair, resumed at the pace after
 // a wait, isolated per key, and forgotten when idle. On a virtual clock.
 import type { Turn } from '../../nodes/OutreachSequences/run/pace/servicePace.ts';

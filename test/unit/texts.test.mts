@@ -1,5 +1,5 @@
 // The user's texts for failures, written from a failure classified once
-// (run/failure.ts, run/transport.ts), and the key kept out of them.
+// (run/http/failure.ts, run/http/transport.ts), and the key kept out of them.
 import type { Subject } from '../../nodes/OutreachSequences/describe/types.ts';
 import { networkFailure } from '../../nodes/OutreachSequences/run/http/failure.ts';
 import type { Failure } from '../../nodes/OutreachSequences/run/http/failure.ts';
