@@ -16,32 +16,22 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { DEFAULT_N8N_VERSION } from '../scripts/n8n/versions.mts';
 import { burstTable, writeReport } from './report.mjs';
-import { log, machine, prepare, root, slug } from './setup.mjs';
+import { OUT_DIR, VERSION, limitedSandboxArgs, log, machine, prepare, slug } from './setup.mjs';
 import { httpNode, oursNode } from './workloads.mjs';
 
-const version = process.env.BENCH_N8N ?? DEFAULT_N8N_VERSION;
+const version = VERSION;
 const N = Number(process.env.BENCH_BURST_EVENTS ?? 100);
 const RATE = Number(process.env.BENCH_BURST_RATE ?? 5);
 const RETRY_AFTER = process.env.BENCH_BURST_RETRY_AFTER ?? 'seconds';
-const outDir = path.resolve(root, process.env.BENCH_OUT ?? 'bench');
+const outDir = OUT_DIR;
 const apiKey = 'bench-burst-key-5c0e4a';
 
 const bench = await prepare({
 	version,
 	apiKey,
 	prefix: 'bench-burst',
-	sandboxArgs: [
-		'--bulk-contacts',
-		String(N),
-		'--rate-limit',
-		String(RATE),
-		'--burst',
-		String(RATE),
-		'--retry-after',
-		RETRY_AFTER,
-	],
+	sandboxArgs: limitedSandboxArgs(N, RATE, RETRY_AFTER),
 });
 const { sandboxUrl, control } = bench;
 

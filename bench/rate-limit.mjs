@@ -13,32 +13,31 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { DEFAULT_N8N_VERSION } from '../scripts/n8n/versions.mts';
 import { rateLimitChart } from './chart.mjs';
 import { rateLimitTable, writeReport } from './report.mjs';
-import { log, machine, prepare, root, slug } from './setup.mjs';
+import {
+	OUT_DIR,
+	VERSION,
+	limitedSandboxArgs,
+	log,
+	machine,
+	prepare,
+	root,
+	slug,
+} from './setup.mjs';
 import { CONTENDERS as contenders, benchWorkflow, contenderNode } from './workloads.mjs';
 
-const version = process.env.BENCH_N8N ?? DEFAULT_N8N_VERSION;
+const version = VERSION;
 const N = Number(process.env.BENCH_RATE_ITEMS ?? 10_000);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
-const outDir = path.resolve(root, process.env.BENCH_OUT ?? 'bench');
+const outDir = OUT_DIR;
 const apiKey = 'bench-rate-key-2b7e91';
 
 const bench = await prepare({
 	version,
 	apiKey,
 	prefix: 'bench-rate',
-	sandboxArgs: [
-		'--bulk-contacts',
-		String(N),
-		'--rate-limit',
-		String(RATE),
-		'--burst',
-		String(RATE),
-		'--retry-after',
-		'seconds',
-	],
+	sandboxArgs: limitedSandboxArgs(N, RATE),
 });
 const { sandboxUrl, control } = bench;
 

@@ -26,6 +26,18 @@ export const slug = (text) => text.replace(/\W+/g, '-');
 export const VERSION = process.env.BENCH_N8N ?? DEFAULT_N8N_VERSION;
 export const OUT_DIR = path.resolve(ROOT, process.env.BENCH_OUT ?? 'bench');
 
+/** The sandbox's arguments for `contacts` bulk contacts behind a limit of `rate` requests per second (burst `rate`). */
+export const limitedSandboxArgs = (contacts, rate, retryAfter = 'seconds') => [
+	'--bulk-contacts',
+	String(contacts),
+	'--rate-limit',
+	String(rate),
+	'--burst',
+	String(rate),
+	'--retry-after',
+	retryAfter,
+];
+
 /** "2 × AMD EPYC, 24 GiB, Linux 6.x": what the numbers were taken on. */
 export function machine() {
 	const cpus = os.cpus();

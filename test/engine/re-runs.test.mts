@@ -39,6 +39,23 @@ async function creates(): Promise<RecordedRequest[]> {
 }
 
 /** Each output item is the sequence the sandbox holds under its id, and belongs to its input item. */
+/** The sandbox answers the create of sequence `name` with `status` (as the fault's options say). */
+async function failCreate(
+	name: string,
+	status: number,
+	message: string,
+	options: { times?: number; afterWrite?: boolean } = {},
+): Promise<void> {
+	await env.sandbox.addFault({
+		method: 'POST',
+		pathPrefix: '/v1/sequences',
+		bodyContains: `"name":"${name}"`,
+		status,
+		body: { message },
+		...options,
+	});
+}
+
 async function expectOutputAsStored(run: FixtureRun, inputNames: string[]): Promise<void> {
 	expect(run.all.map((item) => item.pairedItem)).toEqual(inputNames.map((_, item) => ({ item })));
 	for (const [index, item] of run.all.entries()) {
@@ -49,14 +66,7 @@ async function expectOutputAsStored(run: FixtureRun, inputNames: string[]): Prom
 
 describe('Retry On Fail (On Error = Stop)', () => {
 	test('a create that failed once before the service wrote it: the run succeeds, each sequence exists once, the output is the service’s answers', async () => {
-		await env.sandbox.addFault({
-			method: 'POST',
-			pathPrefix: '/v1/sequences',
-			bodyContains: '"name":"S7"',
-			status: 500,
-			body: { message: 'gateway' },
-			times: 1,
-		});
+		await failCreate('S7', 500, 'gateway', { times: 1 });
 		const items = names(24);
 		const run = await runFixture(env.engine, env.sandbox, 'sequence-create-fields', {
 			items,
@@ -94,15 +104,7 @@ describe('Retry On Fail (On Error = Stop)', () => {
 	});
 
 	test('a create answered 500 after the service wrote it is sent again, as the user asked n8n to: only that one is created twice', async () => {
-		await env.sandbox.addFault({
-			method: 'POST',
-			pathPrefix: '/v1/sequences',
-			bodyContains: '"name":"S3"',
-			status: 500,
-			body: { message: 'late' },
-			times: 1,
-			afterWrite: true,
-		});
+		await failCreate('S3', 500, 'late', { times: 1, afterWrite: true });
 		const run = await runFixture(env.engine, env.sandbox, 'sequence-create-fields', {
 			items: names(8),
 			settings: RETRY_ON_FAIL,
@@ -138,14 +140,7 @@ describe('On Error = Stop, then Executions › Retry', () => {
 	const stopAt24: RunOptions = { items: names(40), parameters: {} };
 
 	async function failAt24(): Promise<FixtureRun> {
-		await env.sandbox.addFault({
-			method: 'POST',
-			pathPrefix: '/v1/sequences',
-			bodyContains: '"name":"S24"',
-			status: 500,
-			body: { message: 'gateway' },
-			times: 1,
-		});
+		await failCreate('S24', 500, 'gateway', { times: 1 });
 		return await runFixture(env.engine, env.sandbox, 'sequence-create-fields', stopAt24);
 	}
 
@@ -198,13 +193,7 @@ describe('On Error = Stop, then Executions › Retry', () => {
 
 	test('a retry with a saved workflow that changed an item’s request sends that request; the unchanged ones are answered from the record', async () => {
 		// The service refuses S3 (400) until the user fixes the name in the saved workflow.
-		await env.sandbox.addFault({
-			method: 'POST',
-			pathPrefix: '/v1/sequences',
-			bodyContains: '"name":"S3"',
-			status: 400,
-			body: { message: 'bad name' },
-		});
+		await failCreate('S3', 400, 'bad name');
 		const items = names(5);
 		const failed = await runFixture(env.engine, env.sandbox, 'sequence-create-fields', { items });
 		expect(failed.error).toBeDefined();
@@ -235,14 +224,7 @@ describe('On Error = Stop, then Executions › Retry', () => {
 });
 
 test('with Retry On Fail on, a try after an earlier one keeps the record though it succeeded: n8n 1.85 runs every remaining try', async () => {
-	await env.sandbox.addFault({
-		method: 'POST',
-		pathPrefix: '/v1/sequences',
-		bodyContains: '"name":"S2"',
-		status: 400,
-		body: { message: 'no' },
-		times: 1,
-	});
+	await failCreate('S2', 400, 'no', { times: 1 });
 	const failed = await runFixture(env.engine, env.sandbox, 'sequence-create-fields', {
 		items: names(3),
 	});
@@ -265,14 +247,7 @@ test('with Retry On Fail on, a try after an earlier one keeps the record though 
 	]);
 	// Without Retry On Fail, the same successful retry drops it.
 	await env.sandbox.reset();
-	await env.sandbox.addFault({
-		method: 'POST',
-		pathPrefix: '/v1/sequences',
-		bodyContains: '"name":"S2"',
-		status: 400,
-		body: { message: 'no' },
-		times: 1,
-	});
+	await failCreate('S2', 400, 'no', { times: 1 });
 	const again = await runFixture(env.engine, env.sandbox, 'sequence-create-fields', {
 		items: names(3),
 	});
