@@ -183,6 +183,9 @@ const { ExecutionRecord, MAX_RECORD_BYTES, RECORD_KEY } = await import(
 	path.join(root, 'dist', 'nodes', 'OutreachSequences', 'run', 'outcome', 'record.js')
 );
 
+/** Each item's identity (itemIdentity.ts), as a run would make it. */
+const identity = (index) => `item-${index}`;
+
 /** Keeps and reads back the record of RECORD_N items, each confirmed with the sandbox's own answer to `workload`'s first request. */
 async function recordFigures(workload) {
 	const first = workload.floor({ n: 0, id: 'bulk-0' });
@@ -197,7 +200,11 @@ async function recordFigures(workload) {
 		const { method, url, body } = workload.floor({ n: index, id: `bulk-${index}` });
 		return {
 			request: { method, path: new URL(url).pathname, body },
-			confirmed: { ...answer, id: `bench-${index}` },
+			now: {
+				kind: 'confirmed',
+				answer: { ...answer, id: `bench-${index}` },
+				requestChanged: false,
+			},
 		};
 	});
 	const runs = { write: [], read: [] };
@@ -205,12 +212,12 @@ async function recordFigures(workload) {
 	for (let round = 0; round < RECORD_ROUNDS; round++) {
 		store = {};
 		let started = performance.now();
-		ExecutionRecord.open(store, 0, sandboxUrl).keep(items);
+		ExecutionRecord.open(store, 0, sandboxUrl).keep(items, identity);
 		runs.write.push(performance.now() - started);
 		const reopened = ExecutionRecord.open(store, 0, sandboxUrl);
 		started = performance.now();
 		const confirmed = items.filter((item, index) =>
-			reopened.earlierTry(index, item.request)?.kind.startsWith('confirmed'),
+			reopened.earlierTry(index, identity(index), item.request)?.kind.startsWith('confirmed'),
 		).length;
 		runs.read.push(performance.now() - started);
 		if (confirmed !== RECORD_N)

@@ -3,10 +3,8 @@
 // run, a push-back, failures and Retry On Fail; and the shipped send-again
 // example, which sends again only what the service did not act on.
 import { DEFAULT_MAX_WAIT_SECONDS } from '../../nodes/OutreachSequences/describe/defaults.ts';
-import {
-	RETRY_ON_FAIL_TEXT,
-	earlierTryHint,
-} from '../../nodes/OutreachSequences/run/outcome/hints.ts';
+import { RETRY_ON_FAIL_TEXT } from '../../nodes/OutreachSequences/run/outcome/hints.ts';
+import { earlierTryHint } from '../../nodes/OutreachSequences/run/outcome/reRunHints.ts';
 import { RunReport } from '../../nodes/OutreachSequences/run/outcome/runReport.ts';
 import { TEST_API_KEYS } from '../harness/keys.mts';
 import type { RecordedRequest } from '../harness/sandbox.mts';
@@ -229,7 +227,10 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: what a run says about itse
 			expect(hintsOf(run, 'Outreach Sequences')).toEqual([
 				{ type: 'warning', location: 'outputPane', message: RETRY_ON_FAIL_TEXT },
 				failuresWarning(HINT_CONTACTS.length, { rejected: 1 }),
-				earlierTryHint({ ...lastTry, earlierTry: { answered: others.length, sentAgain: 1 } }),
+				earlierTryHint({
+					...lastTry,
+					earlierTry: { ...lastTry.earlierTry, answered: others.length },
+				}),
 			]);
 		});
 

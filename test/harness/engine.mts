@@ -50,6 +50,7 @@ import {
 import { CREDENTIAL_TYPE } from '../../nodes/OutreachSequences/describe/names.ts';
 import { NODE_TYPE, ROOT } from '../../scripts/n8n/versions.mts';
 import { ENGINE_LOG } from './n8n-log.mts';
+import { processedRows } from './processed-store.mts';
 
 export { CREDENTIAL_TYPE, NODE_TYPE };
 /** The package folder, which n8n-core loads as it loads a community package. */
@@ -361,6 +362,7 @@ function credentialTestFunction(
 export async function createEngine(packageDir = PACKAGE_DIR): Promise<Engine> {
 	captureEngineLog();
 	await startExpressionEngine();
+	await processedRows();
 	const loader = new PackageDirectoryLoader(packageDir);
 	await loader.loadAll();
 	const types: INodeTypeData = {};

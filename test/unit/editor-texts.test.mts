@@ -9,10 +9,11 @@ import {
 	DEFAULT_MAX_RETRIES,
 	DEFAULT_MAX_WAIT_SECONDS,
 	DEFAULT_TIMEOUT_MS,
+	DEFAULT_WINDOW_MINUTES,
 	MAX_IN_FLIGHT,
 	NO_PAUSE_MS,
 } from '../../nodes/OutreachSequences/describe/defaults.ts';
-import { batchingOf } from '../../nodes/OutreachSequences/run/n8n/execute.ts';
+import { batchingOf } from '../../nodes/OutreachSequences/run/n8n/settings.ts';
 import { retryPolicyOf } from '../../nodes/OutreachSequences/run/loop/retry.ts';
 
 const { description } = new OutreachSequences();
@@ -58,6 +59,11 @@ const WITHOUT_IT: Record<string, unknown> = {
 	'requestOptions.rateLimitHandling.settings.maxRetries': DEFAULT_MAX_RETRIES,
 	'requestOptions.rateLimitHandling.settings.maxWait': DEFAULT_MAX_WAIT_SECONDS,
 	'requestOptions.timeout': DEFAULT_TIMEOUT_MS,
+	// An item an earlier try sent without a confirmation fails again, unsent, as without the option.
+	'requestOptions.unconfirmedEarlierTry': 'fail',
+	// An empty Key: no item is skipped, and the window is read only with a key.
+	'requestOptions.skipDoneBefore.keySettings.key': '',
+	'requestOptions.skipDoneBefore.keySettings.windowMinutes': DEFAULT_WINDOW_MINUTES,
 	// An empty text field is not sent, as if it were not added.
 	'additionalFields.description': '',
 	'additionalFields.criteria': '',
@@ -111,6 +117,7 @@ describe('an option changes nothing by being added', () => {
 			'Max Retries per Item',
 			'Max Wait (Seconds)',
 			'Timeout (Ms)',
+			'Window (Minutes)',
 		]);
 	});
 });

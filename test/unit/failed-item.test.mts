@@ -116,12 +116,32 @@ describe('facts per failure kind', () => {
 	});
 
 	test('an item an earlier try carried out, not sent this time: the service acted on it', () => {
-		expect(failureFacts({ kind: 'carriedOutBefore', request })).toEqual({
+		expect(
+			failureFacts({ kind: 'carriedOutBefore', request, crashed: false, itemIndex: 0 }),
+		).toEqual({
 			statusCode: null,
 			networkError: null,
 			timesSent: 0,
 			retryAfterSeconds: null,
 			outcome: 'mayHaveActed',
+		});
+	});
+
+	test('an item an earlier try sent with an unknown outcome keeps that failure’s facts, unsent now', () => {
+		const earlier = { message: 'm', description: 'd', statusCode: 502, networkError: null };
+		expect(failureFacts({ kind: 'unknownBefore', request, earlier, itemIndex: 1 })).toEqual({
+			statusCode: 502,
+			networkError: null,
+			timesSent: 0,
+			retryAfterSeconds: null,
+			outcome: 'mayHaveActed',
+		});
+	});
+
+	test('an item another execution was sending with the same key was not acted on here', () => {
+		expect(failureFacts({ kind: 'keyBusy', request, key: 'k' })).toMatchObject({
+			timesSent: 0,
+			outcome: 'notActed',
 		});
 	});
 
@@ -133,7 +153,27 @@ describe('facts per failure kind', () => {
 		['DNS', gaveUp(network('dns'), 1), 'unreached'],
 		['HTTP 502', gaveUp(http(502), 1), 'mayHaveActed'],
 		['reset', gaveUp(network('reset'), 1), 'mayHaveActed'],
-		['carried out in an earlier try', { kind: 'carriedOutBefore', request }, 'carriedOutBefore'],
+		[
+			'carried out in an earlier try',
+			{ kind: 'carriedOutBefore', request, crashed: true, itemIndex: 0 },
+			'carriedOutBefore',
+		],
+		[
+			'sent by an earlier try, outcome unknown',
+			{
+				kind: 'unknownBefore',
+				request,
+				itemIndex: 3,
+				earlier: {
+					message: 'm',
+					description: 'd',
+					statusCode: 500,
+					networkError: null,
+				},
+			},
+			'unknownBefore',
+		],
+		['another execution sending its key', { kind: 'keyBusy', request, key: 'k' }, 'keyBusy'],
 	])('%s is grouped as %s', (_, failure, group) => {
 		expect(failureGroup(failure)).toBe(group);
 	});

@@ -1,12 +1,12 @@
 // The execution hints' texts, for each case the issue names, and none for a clean run.
 import {
-	earlierTryHint,
 	executionHints,
 	failedItemsHint,
 	passingFaultsHint,
 	pushedBackHint,
 	retryOnFailHint,
 } from '../../nodes/OutreachSequences/run/outcome/hints.ts';
+import { earlierTryHint, keyHint } from '../../nodes/OutreachSequences/run/outcome/reRunHints.ts';
 import type { RunSummary } from '../../nodes/OutreachSequences/run/outcome/runReport.ts';
 import { RunReport } from '../../nodes/OutreachSequences/run/outcome/runReport.ts';
 
@@ -117,27 +117,91 @@ test('for an operation that changes nothing, sending again is said to be safe', 
 });
 
 test('Retry On Fail: a warning for operations that change something, none for Get Use Case', () => {
-	expect(retryOnFailHint({ retryOnFail: true, readOnly: false })).toEqual({
-		type: 'warning',
-		location: 'outputPane',
-		message: expect.stringMatching(
-			/^Retry On Fail is on for this node\. .*its first output item is a failed one .*Items the service already carried out are not sent again: their answers are kept with the execution\. .*may then be carried out twice\./,
-		),
-	});
+	const warning = retryOnFailHint({ retryOnFail: true, readOnly: false });
+	expect(warning).toMatchObject({ type: 'warning', location: 'outputPane' });
+	// Two sentences: what n8n does, and what the node sends again (only what the service refused).
+	expect(warning?.message.match(/\.(\s|$)/g)).toHaveLength(2);
+	expect(warning?.message).toMatch(
+		/^Retry On Fail is on: n8n runs this node again, with every item/,
+	);
+	expect(warning?.message).toContain('Only items the service refused go out again');
+	expect(warning?.message).not.toContain('twice');
 	expect(retryOnFailHint({ retryOnFail: true, readOnly: true })).toBeUndefined();
 	expect(retryOnFailHint(create)).toBeUndefined();
 });
 
-test("when n8n ran the node again: what the earlier try's record answered, and what was sent again", () => {
+const events = (counts: Partial<RunSummary['earlierTry']>) => ({
+	...clean,
+	earlierTry: { ...clean.earlierTry, ...counts },
+});
+
+test("when n8n ran the node again: what the earlier try's record answered", () => {
 	expect(earlierTryHint(clean)).toBeUndefined();
-	expect(earlierTryHint({ ...clean, earlierTry: { answered: 34, sentAgain: 1 } })).toEqual({
+	expect(earlierTryHint(events({ answered: 34 }))).toEqual({
 		type: 'info',
 		location: 'outputPane',
 		message:
-			'n8n ran this node again (Retry On Fail, or Executions › Retry). 34 items the service had already carried out were not sent again: their output is the answer the service gave then. 1 item that had failed was sent again.',
+			'n8n ran this node again (Retry On Fail, or Executions › Retry). 34 items the service had already carried out were not sent again: their output is the answer the service gave then.',
 	});
-	expect(earlierTryHint({ ...clean, earlierTry: { answered: 1, sentAgain: 0 } })?.message).toBe(
+	expect(earlierTryHint(events({ answered: 1 }))?.message).toBe(
 		'n8n ran this node again (Retry On Fail, or Executions › Retry). 1 item the service had already carried out was not sent again: its output is the answer the service gave then.',
+	);
+});
+
+test('an edited retry: the items kept although their request changed are named by their IDs', () => {
+	const message = earlierTryHint({
+		...events({ kept: 7 }),
+		keptIds: ['a', 'b', 'c', 'd', 'e', 'f', 'g'],
+	})?.message;
+	expect(message).toContain("7 items were kept although the node's settings changed since");
+	expect(message).toContain('(IDs: a, b, c, d, e and 2 more)');
+});
+
+test('items whose outcome is unknown: failed again, unsent, or as the user said', () => {
+	const message = earlierTryHint(
+		events({ failedAgain: 1, sentAgain: 2, countedAsDone: 3 }),
+	)?.message;
+	expect(message).toContain(
+		'1 item an earlier try sent without a confirmation was not sent again: check it in the outreach service, then set Request Options › Unconfirmed Earlier Try.',
+	);
+	expect(message).toContain(
+		'2 items were sent again, as Request Options › Unconfirmed Earlier Try says.',
+	);
+	expect(message).toContain(
+		'3 items were counted as done, as Request Options › Unconfirmed Earlier Try says.',
+	);
+	const failed = failedItemsHint(
+		{ ...clean, failed: { ...clean.failed, unknownBefore: 1 } },
+		create,
+	);
+	expect(failed?.message).toContain(
+		'1 was not sent again: an earlier try sent it, and the service may have carried it out (outcome "mayHaveActed")',
+	);
+});
+
+test('items a done key skipped, and items another execution was sending', () => {
+	expect(keyHint(clean)).toBeUndefined();
+	expect(keyHint(events({ keyDoneBefore: 2 }))?.message).toBe(
+		'2 items were not sent: this node had already carried out an item with the same key within the window of Request Options › Skip Items Done Before. Their output says so ("skipped": true).',
+	);
+	expect(
+		failedItemsHint({ ...clean, failed: { ...clean.failed, keyBusy: 1 } }, create)?.message,
+	).toContain(
+		'1 was not sent: another execution was sending an item with the same key (outcome "notActed")',
+	);
+});
+
+test('after failed items of a create, the hint says the safe way on, with and without the done keys', () => {
+	const subject = { noun: 'sequence', verb: 'create', done: 'created' };
+	const failed = { ...clean, failed: { ...clean.failed, mayHaveActed: 1 } };
+	expect(failedItemsHint(failed, { ...create, subject })?.message).toMatch(
+		/ Executions › Retry keeps what was already created; Execute workflow starts over and creates it again, unless Request Options › Skip Items Done Before is set\.$/,
+	);
+	expect(failedItemsHint(failed, { ...create, subject, doneKeys: true })?.message).toMatch(
+		/ Executions › Retry keeps what was already created, and so does Request Options › Skip Items Done Before when the workflow runs again\.$/,
+	);
+	expect(failedItemsHint(failed, { ...create, readOnly: true, subject })?.message).not.toContain(
+		'Executions › Retry',
 	);
 });
 
@@ -147,7 +211,7 @@ test('an item carried out in an earlier try whose answer was too large to keep i
 		create,
 	)?.message;
 	expect(message).toBe(
-		'2 of 10 items failed. 2 had been carried out in an earlier try of this execution, and their answers were too large to keep (outcome "mayHaveActed"). Each item\'s error says what happened.',
+		'2 of 10 items failed. 2 had been carried out in an earlier try of this execution, and their answers were too large to keep, or lost in a crash (outcome "mayHaveActed"). Each item\'s error says what happened.',
 	);
 });
 
@@ -156,7 +220,7 @@ test('a clean run with Retry On Fail on shows only that warning; a failed run sh
 		executionHints(clean, { retryOnFail: true, readOnly: false }).map((hint) =>
 			hint.message.slice(0, 25),
 		),
-	).toEqual(['Retry On Fail is on for t']);
+	).toEqual(['Retry On Fail is on: n8n ']);
 	const failed = executionHints(
 		{ ...clean, pushBacks: 1, failed: { ...clean.failed, rejected: 1 } },
 		{ retryOnFail: true, readOnly: false },

@@ -3,7 +3,7 @@
 import type { OutreachRequest } from '../../nodes/OutreachSequences/describe/types.ts';
 import type { ItemState, LoopSettings } from '../../nodes/OutreachSequences/run/loop/loop.ts';
 import { RunLoop } from '../../nodes/OutreachSequences/run/loop/loop.ts';
-import type { EarlierTry } from '../../nodes/OutreachSequences/run/outcome/record.ts';
+import type { Prior } from '../../nodes/OutreachSequences/run/outcome/reRun.ts';
 import { ServicePace } from '../../nodes/OutreachSequences/run/pace/servicePace.ts';
 import type { HttpAnswer } from '../../nodes/OutreachSequences/run/http/failure.ts';
 import type { Attempt } from '../../nodes/OutreachSequences/run/http/transport.ts';
@@ -63,7 +63,7 @@ async function run(
 		settings?: Partial<LoopSettings>;
 		invalid?: number[];
 		cancelAfter?: number;
-		earlier?: Record<number, EarlierTry>;
+		prior?: Record<number, Prior>;
 	} = {},
 ) {
 	const clock = { now: 0 };
@@ -80,7 +80,7 @@ async function run(
 				subject: { noun: 'item', id: String(index), verb: 'archive', done: 'archived' },
 			};
 		},
-		earlierTry: options.earlier ? (index) => options.earlier?.[index] : undefined,
+		prior: options.prior ? (index) => options.prior?.[index] : undefined,
 		send: (request) => service.send(request, clock),
 		cancelled: () =>
 			options.cancelAfter !== undefined && service.sent.length >= options.cancelAfter,
@@ -301,11 +301,14 @@ test("waiting behind another execution's push-back costs an item none of its ret
 	expect(Math.min(...bSent)).toBeGreaterThanOrEqual(5000);
 });
 
-describe('when n8n runs the node again (the record of an earlier try)', () => {
-	test('an item the service confirmed in an earlier try is not sent: it ends done with the answer kept, and counts as answered', async () => {
+describe('what an earlier try or execution did (reRun.ts): the prior', () => {
+	test('an item with an answer is not sent: it ends done with that answer, and counts by its event', async () => {
 		const kept = { id: 'seq-7', name: 'kept' };
 		const { loop, service } = await run(3, {
-			earlier: { 1: { kind: 'confirmed', answer: kept }, 2: { kind: 'sent' } },
+			prior: {
+				1: { kind: 'answer', json: kept, event: 'kept' },
+				2: { kind: 'send', event: 'sentAgain' },
+			},
 		});
 		expect(service.sent).toEqual(['/v1/items/0', '/v1/items/2']);
 		expect(loop.items[1]).toEqual({
@@ -315,21 +318,33 @@ describe('when n8n runs the node again (the record of an earlier try)', () => {
 			sends: 0,
 		});
 		expect(loop.items[2]).toMatchObject({ state: 'done', sends: 1 });
-		expect(loop.report.summarize(loop.items.map(() => undefined)).earlierTry).toEqual({
-			answered: 1,
-			sentAgain: 1,
-		});
+		const summary = loop.report.summarize(loop.items.map(() => undefined));
+		expect(summary.earlierTry).toMatchObject({ kept: 1, sentAgain: 1, answered: 0 });
+		expect(summary.keptIds).toEqual(['seq-7']);
 	});
 
-	test('an item confirmed without a kept answer fails unsent, and the others go on', async () => {
-		const { loop, service } = await run(2, { earlier: { 0: { kind: 'confirmedWithoutAnswer' } } });
+	test('an item with a failure fails unsent, and the others go on', async () => {
+		const request = {
+			method: 'POST' as const,
+			path: '/v1/items/0',
+			subject: { noun: 'item', verb: 'archive', done: 'archived' },
+		};
+		const { loop, service } = await run(2, {
+			prior: {
+				0: {
+					kind: 'fail',
+					failure: { kind: 'carriedOutBefore', request, crashed: true, itemIndex: 0 },
+					event: 'failedAgain',
+				},
+			},
+		});
 		expect(service.sent).toEqual(['/v1/items/1']);
 		expect(loop.items[0]).toMatchObject({ state: 'failed', failure: { kind: 'carriedOutBefore' } });
 	});
 
-	test('under On Error = Stop, items answered from the record never stop the run', async () => {
+	test('under On Error = Stop, items answered before never stop the run; one failed before does', async () => {
 		const { loop, service } = await run(3, {
-			earlier: { 0: { kind: 'confirmed', answer: { id: 'a' } } },
+			prior: { 0: { kind: 'answer', json: { id: 'a' }, event: 'answered' } },
 			script: { '/v1/items/2': [status(400)] },
 			settings: {
 				stopAtFirstFailure: true,

@@ -21,9 +21,20 @@ test('a clean run reports nothing', () => {
 			unreached: 0,
 			mayHaveActed: 0,
 			carriedOutBefore: 0,
+			unknownBefore: 0,
+			keyBusy: 0,
 			serviceDown: 0,
 		},
-		earlierTry: { answered: 0, sentAgain: 0 },
+		earlierTry: {
+			answered: 0,
+			kept: 0,
+			countedAsDone: 0,
+			failedAgain: 0,
+			sentAgain: 0,
+			keyDoneBefore: 0,
+			keyBusy: 0,
+		},
+		keptIds: [],
 	});
 });
 
@@ -53,17 +64,31 @@ test('waits, push-backs and retried items are counted; a retried item that still
 		unreached: 0,
 		mayHaveActed: 1,
 		carriedOutBefore: 0,
+		unknownBefore: 0,
+		keyBusy: 0,
 		serviceDown: 0,
 	});
 	expect(summary.transientRetried).toBe(1);
 });
 
-test('what an earlier try did: items its record answered, and items it had sent that go out again', () => {
+test('what came of items an earlier try or execution handled: counted by event, with the IDs of those kept', () => {
 	const report = new RunReport();
-	report.earlierTry({ kind: 'confirmed', answer: {} });
-	report.earlierTry({ kind: 'confirmed', answer: {} });
-	report.earlierTry({ kind: 'sent' });
-	report.earlierTry({ kind: 'confirmedWithoutAnswer' });
-	report.earlierTry(undefined);
-	expect(report.summarize([ok]).earlierTry).toEqual({ answered: 2, sentAgain: 1 });
+	report.earlierTry('answered', 'seq-1');
+	report.earlierTry('answered', 'seq-2');
+	report.earlierTry('kept', 'seq-3');
+	report.earlierTry('kept', 4);
+	report.earlierTry('kept', undefined);
+	report.earlierTry('failedAgain');
+	report.earlierTry('keyDoneBefore');
+	const summary = report.summarize([ok]);
+	expect(summary.earlierTry).toEqual({
+		answered: 2,
+		kept: 3,
+		countedAsDone: 0,
+		failedAgain: 1,
+		sentAgain: 0,
+		keyDoneBefore: 1,
+		keyBusy: 0,
+	});
+	expect(summary.keptIds).toEqual(['seq-3', '4']);
 });

@@ -6,9 +6,11 @@ import type { Failure } from '../../nodes/OutreachSequences/run/http/failure.ts'
 import { redact } from '../../nodes/OutreachSequences/run/n8n/itemError.ts';
 import {
 	carriedOutBeforeText,
+	doneBeforeStopText,
+} from '../../nodes/OutreachSequences/run/outcome/reRunTexts.ts';
+import {
 	describeFailure,
 	serviceDownText,
-	doneBeforeStopText,
 	duration,
 	pushedBackLogLine,
 	quotaLogLine,
@@ -230,7 +232,7 @@ describe('what a stopped run says it did before it stopped', () => {
 	});
 
 	test('an item carried out in an earlier try whose answer was too large to keep', () => {
-		expect(carriedOutBeforeText(contact).message).toBe(
+		expect(carriedOutBeforeText(contact, false, 0).message).toBe(
 			'The outreach service already archived contact "c-42" in an earlier try of this execution, so it was not sent again. Its answer was too large to keep with the execution, so there is no result to output.',
 		);
 	});

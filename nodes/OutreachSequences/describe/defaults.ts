@@ -16,3 +16,5 @@ export const NO_PAUSE_MS = 0;
 export const DEFAULT_MAX_RETRIES = 10;
 /** Request Options › Rate Limit Handling › Max Wait (Seconds). */
 export const DEFAULT_MAX_WAIT_SECONDS = 60;
+/** Request Options › Skip Items Done Before › Window (Minutes): a day, as payment APIs keep their idempotency keys. */
+export const DEFAULT_WINDOW_MINUTES = 1440;

@@ -54,6 +54,11 @@ export const Field = {
 	retryEnabled: 'enabled',
 	maxRetries: 'maxRetries',
 	maxWait: 'maxWait',
+	unconfirmed: 'unconfirmedEarlierTry',
+	skipDoneBefore: 'skipDoneBefore',
+	keySettings: 'keySettings',
+	doneKey: 'key',
+	windowMinutes: 'windowMinutes',
 	toolDescription: 'toolDescription',
 } as const;
 
@@ -62,9 +67,17 @@ export const BodyMode = {
 	Json: 'json',
 } as const;
 
+/** Request Options › Unconfirmed Earlier Try: what a re-run does with an item an earlier try sent without a confirmation. */
+export const Unconfirmed = {
+	Fail: 'fail',
+	SendAgain: 'sendAgain',
+	CountAsDone: 'countAsDone',
+} as const;
+
 export type ResourceName = (typeof Resource)[keyof typeof Resource];
 export type OperationName = (typeof Operation)[keyof typeof Operation];
 export type BodyModeName = (typeof BodyMode)[keyof typeof BodyMode];
+export type UnconfirmedName = (typeof Unconfirmed)[keyof typeof Unconfirmed];
 
 /**
  * The `default` of each option list. n8n's linter reads a default from the
@@ -76,6 +89,7 @@ export const defaultBodyMode = BodyMode.Fields;
 export const createOperation = Operation.Create;
 export const archiveOperation = Operation.Archive;
 export const getOperation = Operation.Get;
+export const defaultUnconfirmed = Unconfirmed.Fail;
 
 /** Request Options as n8n stores them: every option is optional. */
 export interface RequestOptionsValue {
@@ -90,6 +104,10 @@ export interface RequestOptionsValue {
 			[Field.maxRetries]?: number;
 			[Field.maxWait]?: number;
 		};
+	};
+	[Field.unconfirmed]?: UnconfirmedName;
+	[Field.skipDoneBefore]?: {
+		[Field.keySettings]?: { [Field.doneKey]?: string; [Field.windowMinutes]?: number };
 	};
 }
 

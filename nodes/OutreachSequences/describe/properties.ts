@@ -1,13 +1,17 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import {
+	DEFAULT_WINDOW_MINUTES,
 	DEFAULT_MAX_RETRIES,
 	DEFAULT_MAX_WAIT_SECONDS,
 	DEFAULT_TIMEOUT_MS,
 	MAX_IN_FLIGHT,
 	NO_PAUSE_MS,
 } from './defaults';
-import { Field } from './names';
+import { defaultUnconfirmed, Field, Operation, Unconfirmed } from './names';
+
+/** Options that only an operation that changes something needs: not Get. */
+const onlyForChanges: IDisplayOptions = { hide: { '/operation': [Operation.Get] } };
 
 /** A required identifier that goes into the request path. */
 export function identifierProperty(field: {
@@ -58,8 +62,10 @@ function optionGroup(spec: {
 	group: string;
 	description: string;
 	values: INodeProperties[];
+	displayOptions?: IDisplayOptions;
 }): INodeProperties {
 	return {
+		...(spec.displayOptions ? { displayOptions: spec.displayOptions } : {}),
 		displayName: spec.displayName,
 		name: spec.name,
 		placeholder: `Add ${spec.displayName}`,
@@ -147,6 +153,34 @@ export const requestOptionsProperty: INodeProperties = {
 				},
 			],
 		}),
+		optionGroup({
+			displayName: 'Skip Items Done Before',
+			name: Field.skipDoneBefore,
+			group: Field.keySettings,
+			description:
+				'Protects against running the workflow again and a trigger delivered twice: an item whose key this node created or archived within the window is not sent again',
+			values: [
+				{
+					displayName: 'Key',
+					name: Field.doneKey,
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. {{ $json.email }}',
+					description:
+						'What makes two items the same, such as an e-mail address or an order ID. Items with the same key in one run are each sent.',
+				},
+				{
+					displayName: 'Window (Minutes)',
+					name: Field.windowMinutes,
+					type: 'number',
+					typeOptions: { minValue: 1 },
+					default: DEFAULT_WINDOW_MINUTES,
+					description:
+						'How long a key counts as done once the service confirmed it: at least this long, at most twice it. 1440 is a day.',
+				},
+			],
+			displayOptions: onlyForChanges,
+		}),
 		{
 			displayName: 'Timeout (Ms)',
 			name: Field.timeout,
@@ -154,6 +188,32 @@ export const requestOptionsProperty: INodeProperties = {
 			typeOptions: { minValue: 1 },
 			default: DEFAULT_TIMEOUT_MS,
 			description: `How long to wait for each answer before the item fails, in milliseconds. ${DEFAULT_TIMEOUT_MS} is ${DEFAULT_TIMEOUT_MS / 60_000} minutes.`,
+		},
+		{
+			displayName: 'Unconfirmed Earlier Try',
+			name: Field.unconfirmed,
+			type: 'options',
+			default: defaultUnconfirmed,
+			description:
+				'When n8n runs the node again: an item an earlier try sent that the service never confirmed (a timeout, HTTP 5xx, a crash). Check in the service first.',
+			options: [
+				{
+					name: 'Fail',
+					value: Unconfirmed.Fail,
+					description: 'Fail it again, unsent, until you have checked in the service',
+				},
+				{
+					name: 'Send Again',
+					value: Unconfirmed.SendAgain,
+					description: 'It was not carried out: send it again',
+				},
+				{
+					name: 'Count as Done',
+					value: Unconfirmed.CountAsDone,
+					description: 'It was carried out: output it as done, without sending it',
+				},
+			],
+			displayOptions: onlyForChanges,
 		},
 	],
 };

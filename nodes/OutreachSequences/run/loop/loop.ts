@@ -19,7 +19,7 @@ import type { RequestPacer } from '../pace/pacer';
 import type { Quota } from '../pace/quota';
 import type { RetryPolicy } from './retry';
 import { backoffMs, decideRetry } from './retry';
-import type { EarlierTry } from '../outcome/record';
+import type { Prior } from '../outcome/reRun';
 import type { ItemFailure } from '../outcome/failedItem';
 import { RunReport } from '../outcome/runReport';
 import type { ServicePace, Turn } from '../pace/servicePace';
@@ -32,7 +32,7 @@ export type ItemState =
 	| { state: 'inFlight'; request: OutreachRequest; sends: number }
 	/** To be sent again, after `last` failed. */
 	| { state: 'waiting'; request: OutreachRequest; sends: number; last: Failure }
-	/** The service's answer; `sends` 0 when it came from an earlier try's record (record.ts). */
+	/** The service's answer; `sends` 0 when it came from an earlier try or execution (reRun.ts). */
 	| { state: 'done'; request: OutreachRequest; json: IDataObject; sends: number }
 	| { state: 'failed'; failure: ItemFailure };
 
@@ -57,10 +57,10 @@ export interface LoopPorts {
 	pace: ServicePace;
 	/** The item's request; throws when the item can't be sent. */
 	prepare(index: number): OutreachRequest;
-	/** What an earlier try of this execution did with exactly this request (record.ts); absent when none is known. */
-	earlierTry?(index: number, request: OutreachRequest): EarlierTry | undefined;
-	/** Sends a request once; a failure comes back as an Attempt, not thrown. */
-	send(request: OutreachRequest): Promise<Attempt>;
+	/** What an earlier try or execution did with this item, and so what to do instead of sending it (reRun.ts). */
+	prior?(index: number, request: OutreachRequest): Prior | undefined;
+	/** Sends item `index`'s request once; a failure comes back as an Attempt, not thrown. */
+	send(request: OutreachRequest, index: number): Promise<Attempt>;
 	/** Whether the execution was stopped. */
 	cancelled(): boolean;
 	log(line: string): void;
@@ -150,14 +150,15 @@ export class RunLoop {
 			this.fail(index, { kind: 'notSent', error });
 			return false;
 		}
-		const earlier = this.ports.earlierTry?.(index, request);
-		this.report.earlierTry(earlier);
-		if (earlier?.kind === 'confirmed') {
-			this.items[index] = { state: 'done', request, json: earlier.answer, sends: 0 };
+		const prior = this.ports.prior?.(index, request);
+		if (prior?.event)
+			this.report.earlierTry(prior.event, prior.kind === 'answer' ? prior.json.id : undefined);
+		if (prior?.kind === 'answer') {
+			this.items[index] = { state: 'done', request, json: prior.json, sends: 0 };
 			return false;
 		}
-		if (earlier?.kind === 'confirmedWithoutAnswer') {
-			this.fail(index, { kind: 'carriedOutBefore', request });
+		if (prior?.kind === 'fail') {
+			this.fail(index, prior.failure);
 			return false;
 		}
 		this.items[index] = { state: 'prepared', request, sends: 0 };
@@ -172,7 +173,7 @@ export class RunLoop {
 		this.items[index] = sending;
 		let attempt: Attempt;
 		try {
-			attempt = await this.ports.send(sending.request);
+			attempt = await this.ports.send(sending.request, index);
 		} catch (error) {
 			this.fail(index, { kind: 'broken', request: sending.request, error, sends: sending.sends });
 			return { end: 'cancelled' };

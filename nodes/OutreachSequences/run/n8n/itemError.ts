@@ -8,12 +8,8 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { ItemFailure } from '../outcome/failedItem';
 import type { RetryPolicy } from '../loop/retry';
 import type { FailureText } from '../outcome/texts';
-import {
-	carriedOutBeforeText,
-	describeFailure,
-	notSentAgainText,
-	serviceDownText,
-} from '../outcome/texts';
+import { describeFailure, notSentAgainText, serviceDownText } from '../outcome/texts';
+import { carriedOutBeforeText, keyBusyText, unknownBeforeText } from '../outcome/reRunTexts';
 import type { Connection } from '../http/transport';
 
 /** Replace every occurrence of the API key, so no error text can carry it. */
@@ -67,6 +63,17 @@ function serviceDownItemText(
 	return serviceDownText(failure.down, failure.sends, last, failure.request.subject);
 }
 
+/** The text of an item that was not sent because of what an earlier try or execution did (reRun.ts). */
+function unsentText(
+	failure: ItemFailure & { kind: 'carriedOutBefore' | 'unknownBefore' | 'keyBusy' },
+): FailureText {
+	if (failure.kind === 'carriedOutBefore')
+		return carriedOutBeforeText(failure.request.subject, failure.crashed, failure.itemIndex);
+	if (failure.kind === 'unknownBefore')
+		return unknownBeforeText(failure.request.subject, failure.earlier, failure.itemIndex);
+	return keyBusyText(failure.request.subject, failure.key);
+}
+
 /** The error of one failed item, with the key (`secret`) redacted from its text. */
 export function itemError(
 	node: INode,
@@ -77,16 +84,23 @@ export function itemError(
 ): NodeApiError | NodeOperationError {
 	if (failure.kind === 'notSent' || failure.kind === 'broken')
 		return asItemError(node, failure.error, itemIndex);
-	if (failure.kind === 'carriedOutBefore') {
-		const { message, description } = carriedOutBeforeText(failure.request.subject);
-		return new NodeOperationError(node, message, { itemIndex, description });
+	const secret = connection.credentials.data?.apiKey;
+	if (
+		failure.kind === 'carriedOutBefore' ||
+		failure.kind === 'unknownBefore' ||
+		failure.kind === 'keyBusy'
+	) {
+		const unsent = unsentText(failure);
+		return new NodeOperationError(node, redact(unsent.message, secret), {
+			itemIndex,
+			description: redact(unsent.description, secret),
+		});
 	}
 	const text =
 		failure.kind === 'serviceDown'
 			? serviceDownItemText(failure, connection)
 			: giveUpText(failure, connection, policy);
 	const last = failure.kind === 'serviceDown' ? failure.last : failure.failure;
-	const secret = connection.credentials.data?.apiKey;
 	const message = redact(text.message, secret);
 	const description = redact(text.description, secret);
 	const httpCode = last?.kind === 'http' ? String(last.status) : undefined;

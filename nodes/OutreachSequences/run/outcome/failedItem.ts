@@ -20,6 +20,7 @@ import type { OutreachRequest } from '../../describe/types';
 import type { Failure, NetworkFaultKind, Outcome } from '../http/failure';
 import { outcomeOf } from '../http/failure';
 import type { ServiceDown } from '../pace/breaker';
+import type { EarlierFailure } from './record';
 
 export type { Outcome };
 
@@ -33,6 +34,8 @@ export type FailureGroup =
 	| 'unreached'
 	| 'mayHaveActed'
 	| 'carriedOutBefore'
+	| 'unknownBefore'
+	| 'keyBusy'
 	| 'serviceDown';
 
 /** How a failed item ended: the one name for a failed item's end. */
@@ -50,8 +53,12 @@ export type ItemFailure =
 	  }
 	/** Sending it threw. */
 	| { kind: 'broken'; request: OutreachRequest; error: unknown; sends: number }
-	/** An earlier try of this execution had it carried out, and its answer was too large to keep (record.ts): not sent again. */
-	| { kind: 'carriedOutBefore'; request: OutreachRequest }
+	/** An earlier try of this execution had it carried out, and its answer was too large to keep or lost in a crash (record.ts, journal.ts): not sent again. */
+	| { kind: 'carriedOutBefore'; request: OutreachRequest; crashed: boolean; itemIndex: number }
+	/** An earlier try sent it, and the service may have acted on it: not sent again without the user's say (reRun.ts). */
+	| { kind: 'unknownBefore'; request: OutreachRequest; earlier: EarlierFailure; itemIndex: number }
+	/** Another execution was sending an item with the same key (doneKeys.ts): not sent. */
+	| { kind: 'keyBusy'; request: OutreachRequest; key: string }
 	/** The service looks down (its breaker tripped, breaker.ts): not sent, or not sent again after `last`, the failure it met. */
 	| {
 			kind: 'serviceDown';
@@ -89,13 +96,23 @@ export function failureFacts(failure: ItemFailure): FailureFacts {
 			outcome: 'notActed',
 		};
 	}
-	if (failure.kind === 'carriedOutBefore') {
+	if (failure.kind === 'carriedOutBefore' || failure.kind === 'unknownBefore') {
+		const earlier = failure.kind === 'unknownBefore' ? failure.earlier : undefined;
+		return {
+			statusCode: earlier?.statusCode ?? null,
+			networkError: earlier?.networkError ?? null,
+			timesSent: 0,
+			retryAfterSeconds: null,
+			outcome: 'mayHaveActed',
+		};
+	}
+	if (failure.kind === 'keyBusy') {
 		return {
 			statusCode: null,
 			networkError: null,
 			timesSent: 0,
 			retryAfterSeconds: null,
-			outcome: 'mayHaveActed',
+			outcome: 'notActed',
 		};
 	}
 	if (failure.kind === 'broken') {
@@ -146,6 +163,8 @@ export function failureGroup(failure: ItemFailure): FailureGroup {
 	if (
 		failure.kind === 'notSent' ||
 		failure.kind === 'carriedOutBefore' ||
+		failure.kind === 'unknownBefore' ||
+		failure.kind === 'keyBusy' ||
 		failure.kind === 'serviceDown'
 	)
 		return failure.kind;

@@ -6,6 +6,9 @@
  */
 import type { NodeExecutionHint } from 'n8n-workflow';
 
+import type { Subject } from '../../describe/types';
+import { earlierTryHint, keyHint } from './reRunHints';
+import { safeWayOn, UNCONFIRMED_OPTION } from './reRunTexts';
 import type { RunSummary } from './runReport';
 import { duration } from './texts';
 
@@ -15,6 +18,10 @@ export interface HintSetting {
 	retryOnFail: boolean;
 	/** The operation changes nothing at the service (Get Use Case). */
 	readOnly: boolean;
+	/** What the run's requests were about, for the way on after failures. */
+	subject?: Subject;
+	/** Request Options › Skip Items Done Before is set. */
+	doneKeys?: boolean;
 }
 
 const SERVICE = 'the outreach service';
@@ -104,6 +111,7 @@ export function failedItemsHint(
 	if (failed === 0) return undefined;
 	const { notSent, rejected, unreached, mayHaveActed, carriedOutBefore, serviceDown } =
 		summary.failed;
+	const { unknownBefore, keyBusy } = summary.failed;
 	const groups: string[] = [];
 	const notActed = '(outcome "notActed")';
 	if (rejected > 0)
@@ -125,7 +133,17 @@ export function failedItemsHint(
 	}
 	if (carriedOutBefore > 0) {
 		groups.push(
-			`${carriedOutBefore} had been carried out in an earlier try of this execution, and ${carriedOutBefore === 1 ? 'its answer was' : 'their answers were'} too large to keep (outcome "mayHaveActed")`,
+			`${carriedOutBefore} had been carried out in an earlier try of this execution, and ${carriedOutBefore === 1 ? 'its answer was' : 'their answers were'} too large to keep, or lost in a crash (outcome "mayHaveActed")`,
+		);
+	}
+	if (unknownBefore > 0) {
+		groups.push(
+			`${unknownBefore} ${was(unknownBefore)} not sent again: an earlier try sent ${unknownBefore === 1 ? 'it' : 'them'}, and the service may have carried ${unknownBefore === 1 ? 'it' : 'them'} out (outcome "mayHaveActed"); check in ${SERVICE}, then say what to do in ${UNCONFIRMED_OPTION}`,
+		);
+	}
+	if (keyBusy > 0) {
+		groups.push(
+			`${keyBusy} ${was(keyBusy)} not sent: another execution was sending an item with the same key ${notActed}`,
 		);
 	}
 	if (serviceDown > 0) {
@@ -140,29 +158,14 @@ export function failedItemsHint(
 			: ` Before sending ${mayHaveActed === 1 ? 'that item' : 'those items'} again, check in ${SERVICE} whether ${mayHaveActed === 1 ? 'it was' : 'they were'} carried out, or ${mayHaveActed === 1 ? 'it' : 'they'} may be carried out twice.`;
 	}
 	message += " Each item's error says what happened.";
+	if (!setting.readOnly && setting.subject)
+		message += ` ${safeWayOn(setting.subject, setting.doneKeys === true)}`;
 	return { type: 'warning', location: 'outputPane', message };
 }
 
 /** The warning for Retry On Fail, which re-runs every item of the node. */
 export const RETRY_ON_FAIL_TEXT =
-	'Retry On Fail is on for this node. n8n then runs the node again, with every item, when it fails, and also when its first output item is a failed one (On Error › Continue). Items the service already carried out are not sent again: their answers are kept with the execution. Items that failed are sent again, and one whose outcome was unknown (a timeout, a reset, or HTTP 5xx other than 503) may then be carried out twice. The node already sends again, on its own, the items the service pushed back on (HTTP 429, 503).';
-
-/** n8n ran the node again: what the record of the earlier try answered, and what went out again. */
-export function earlierTryHint(summary: RunSummary): NodeExecutionHint | undefined {
-	const { answered, sentAgain } = summary.earlierTry;
-	if (answered === 0 && sentAgain === 0) return undefined;
-	const sentences = ['n8n ran this node again (Retry On Fail, or Executions › Retry).'];
-	if (answered > 0) {
-		sentences.push(
-			`${count(answered, 'item', 'items')} the service had already carried out ${was(answered)} not sent again: ${answered === 1 ? 'its output is' : 'their output is'} the answer the service gave then.`,
-		);
-	}
-	if (sentAgain > 0)
-		sentences.push(
-			`${count(sentAgain, 'item', 'items')} that had failed ${was(sentAgain)} sent again.`,
-		);
-	return { type: 'info', location: 'outputPane', message: sentences.join(' ') };
-}
+	'Retry On Fail is on: n8n runs this node again, with every item, when it fails or when its first item fails. Only items the service refused go out again: those it carried out, or may have, are not sent again, and the node already resends on its own what the service pushed back on (HTTP 429, 503).';
 
 export function retryOnFailHint(setting: HintSetting): NodeExecutionHint | undefined {
 	if (!setting.retryOnFail || setting.readOnly) return undefined;
@@ -208,6 +211,7 @@ export function executionHints(summary: RunSummary, setting: HintSetting): NodeE
 		failedItemsHint(summary, setting),
 		passingFaultsHint(summary),
 		earlierTryHint(summary),
+		keyHint(summary),
 		pushedBackHint(summary),
 	].filter((hint): hint is NodeExecutionHint => hint !== undefined);
 }

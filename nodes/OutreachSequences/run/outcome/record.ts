@@ -1,20 +1,21 @@
 /**
- * The record: what the service confirmed (a 2xx answer) in an earlier try of
- * this execution, kept in the node's context, which n8n saves with the
- * execution. When n8n runs the node again (Retry On Fail, or Executions ›
- * Retry), an item whose request is exactly one the record holds for it is
- * answered from here instead of being sent again.
+ * The record: what earlier tries of this execution did with each item, kept
+ * in the node's context, which n8n saves with the execution. When n8n runs
+ * the node again (Retry On Fail, or Executions › Retry), an item the record
+ * knows (the same item: itemIdentity.ts) is not simply sent again: what the
+ * service confirmed is answered from here, even when the node's settings
+ * changed since; what it may have carried out waits for the user's say
+ * (earlierTry.ts); what it refused goes out again.
  *
- * Entries are per run index and item index, each with a fingerprint of the
- * exact request (Base URL, method, path, body): a changed request is a new
- * one, and a node in a loop never takes another run's answers. It holds no
- * key. Its answers are bounded by MAX_RECORD_BYTES.
+ * Entries are per run index and item index: a node in a loop never takes
+ * another run's answers. It holds no key. Its answers are bounded by
+ * MAX_RECORD_BYTES.
  */
-import { createHash } from 'node:crypto';
-
 import type { IContextObject, IDataObject } from 'n8n-workflow';
 
 import type { OutreachRequest } from '../../describe/types';
+import type { NetworkFaultKind } from '../http/failure';
+import { fingerprint } from './itemIdentity';
 
 /** Where the record lives in the node's context. */
 export const RECORD_KEY = 'outreachSequencesRecord';
@@ -25,54 +26,81 @@ export const RECORD_KEY = 'outreachSequencesRecord';
  */
 export const MAX_RECORD_BYTES = 4 * 1024 * 1024;
 
-/** One item's entry: the request's fingerprint, and what the service did with it. */
+/** A failure after which the service may have acted: its words and facts, as the item failed with them. */
+export interface EarlierFailure {
+	message: string;
+	description: string;
+	statusCode: number | null;
+	networkError: NetworkFaultKind | null;
+	/** It was sent in a try that n8n could not finish (it crashed or was killed): the journal (journal.ts) knew it. */
+	crashed?: true;
+}
+
+/** What an earlier try did with an item. */
+export type EarlierTry =
+	/** The service confirmed it: this is its answer; the request may have changed since. */
+	| { kind: 'confirmed'; answer: IDataObject; requestChanged: boolean }
+	/** The service confirmed it, but its answer is not kept: too large, or lost in a crash. */
+	| { kind: 'confirmedWithoutAnswer'; crashed: boolean }
+	/** The user counted it as done (Request Options › Unconfirmed Earlier Try). */
+	| { kind: 'countedAsDone' }
+	/** It was sent, and the service may have acted on it: nobody knows whether it did. */
+	| { kind: 'unknown'; earlier: EarlierFailure };
+
+/** One item's entry: whose it is, its last request's fingerprint, and what came of it. */
 export interface RecordEntry {
+	/** The item's identity (itemIdentity.ts); absent in records written before identities. */
+	item?: string;
 	request: string;
-	/** The service's answer, when it confirmed the request. */
 	answer?: IDataObject;
-	/** Confirmed, but the answer was past MAX_RECORD_BYTES and is not kept. */
+	/** Confirmed, without its answer: past MAX_RECORD_BYTES, or confirmed in a crashed try. */
 	answerDropped?: true;
+	crashed?: true;
+	countedAsDone?: true;
+	unknown?: EarlierFailure;
 }
 
 /** The record as it is stored: entries by run index, then by item index. */
 export interface StoredRecord {
-	version: 1;
+	version: 1 | 2;
 	runs: Record<string, Record<string, RecordEntry>>;
 }
 
-/** What an earlier try did with an item's request. */
-export type EarlierTry =
-	/** The service confirmed it: this is its answer. */
-	| { kind: 'confirmed'; answer: IDataObject }
-	/** The service confirmed it, but its answer was too large to keep. */
-	| { kind: 'confirmedWithoutAnswer' }
-	/** It was sent, and the service did not confirm it. */
-	| { kind: 'sent' };
-
 /** How one item of this try ended, as the record keeps it. */
 export type ItemForRecord =
-	| { request: OutreachRequest; confirmed: IDataObject }
-	| { request: OutreachRequest; sent: true }
+	/** What is known of the item now, and the request it was last sent or answered for. */
+	| { request: OutreachRequest; now: EarlierTry }
+	/** Nothing to keep: the service did not act on it, so it may go out again. */
+	| 'forget'
 	/** Not reached in this try: what an earlier try recorded for it stays. */
 	| undefined;
-
-/** The fingerprint of a request: the same request to the same service gives the same text. */
-export function fingerprint(baseUrl: string, request: OutreachRequest): string {
-	return createHash('sha256')
-		.update(`${baseUrl}\n${request.method} ${request.path}\n${request.body ?? ''}`)
-		.digest('base64url')
-		.slice(0, 22);
-}
 
 function isStoredRecord(value: unknown): value is StoredRecord {
 	const candidate = value as StoredRecord | undefined;
 	return (
 		typeof candidate === 'object' &&
 		candidate !== null &&
-		candidate.version === 1 &&
+		(candidate.version === 1 || candidate.version === 2) &&
 		typeof candidate.runs === 'object' &&
 		candidate.runs !== null
 	);
+}
+
+function entryOf(item: string, request: string, now: EarlierTry): RecordEntry {
+	if (now.kind === 'confirmed') return { item, request, answer: now.answer };
+	if (now.kind === 'confirmedWithoutAnswer')
+		return now.crashed
+			? { item, request, answerDropped: true, crashed: true }
+			: { item, request, answerDropped: true };
+	if (now.kind === 'countedAsDone') return { item, request, countedAsDone: true };
+	return { item, request, unknown: now.earlier };
+}
+
+function earlierTryOf(entry: RecordEntry, requestChanged: boolean): EarlierTry | undefined {
+	if (entry.answer) return { kind: 'confirmed', answer: entry.answer, requestChanged };
+	if (entry.answerDropped) return { kind: 'confirmedWithoutAnswer', crashed: !!entry.crashed };
+	if (entry.countedAsDone) return { kind: 'countedAsDone' };
+	return entry.unknown ? { kind: 'unknown', earlier: entry.unknown } : undefined;
 }
 
 /** The record of one run index of this node, read from and written to the node's context. */
@@ -98,37 +126,53 @@ export class ExecutionRecord {
 		return Object.keys(this.entries).length === 0;
 	}
 
-	/** What an earlier try did with exactly this request for this item; undefined when it did not send it. */
-	earlierTry(itemIndex: number, request: OutreachRequest): EarlierTry | undefined {
+	/**
+	 * What an earlier try did with this item (`identity`), whose request is
+	 * now `request`; undefined when nothing of it is kept. An entry written
+	 * before identities matches on the exact request alone.
+	 */
+	earlierTry(
+		itemIndex: number,
+		identity: string,
+		request: OutreachRequest,
+	): EarlierTry | undefined {
 		const entry = this.entries[String(itemIndex)];
-		if (!entry || entry.request !== fingerprint(this.baseUrl, request)) return undefined;
-		if (entry.answer) return { kind: 'confirmed', answer: entry.answer };
-		return entry.answerDropped ? { kind: 'confirmedWithoutAnswer' } : { kind: 'sent' };
+		if (!entry) return undefined;
+		const requestChanged = entry.request !== fingerprint(this.baseUrl, request);
+		if (entry.item === undefined ? requestChanged : entry.item !== identity) return undefined;
+		return earlierTryOf(entry, requestChanged);
 	}
 
 	/**
 	 * Keeps what this try did, over what earlier tries did: an item this try
-	 * did not reach keeps its earlier entry. Answers past MAX_RECORD_BYTES are
-	 * kept as confirmed, without their text. Returns the record's size, in characters of JSON.
+	 * did not reach keeps its earlier entry. `identities` gives each item's
+	 * identity. Answers past MAX_RECORD_BYTES are kept as confirmed, without
+	 * their text. Returns the record's size, in characters of JSON.
 	 */
-	keep(items: ItemForRecord[]): number {
+	keep(items: ItemForRecord[], identities: (index: number) => string): number {
 		const entries: Record<string, RecordEntry> = { ...this.entries };
 		items.forEach((item, index) => {
-			if (!item) return;
-			const request = fingerprint(this.baseUrl, item.request);
-			entries[String(index)] =
-				'confirmed' in item ? { request, answer: item.confirmed } : { request };
+			if (item === 'forget') delete entries[String(index)];
+			else if (item)
+				entries[String(index)] = entryOf(
+					identities(index),
+					fingerprint(this.baseUrl, item.request),
+					item.now,
+				);
 		});
 		let bytes = 0;
 		for (const [index, entry] of Object.entries(entries)) {
 			const size = JSON.stringify(entry).length + index.length + 4;
 			if (entry.answer && bytes + size > MAX_RECORD_BYTES) {
-				entries[index] = { request: entry.request, answerDropped: true };
+				const kept: RecordEntry = { ...entry, answerDropped: true };
+				delete kept.answer;
+				entries[index] = kept;
 				bytes += JSON.stringify(entries[index]).length + index.length + 4;
 			} else bytes += size;
 		}
 		const stored: unknown = this.store[RECORD_KEY];
-		const record: StoredRecord = isStoredRecord(stored) ? stored : { version: 1, runs: {} };
+		const record: StoredRecord = isStoredRecord(stored) ? stored : { version: 2, runs: {} };
+		record.version = 2;
 		record.runs[String(this.runIndex)] = entries;
 		this.store[RECORD_KEY] = record;
 		return bytes;

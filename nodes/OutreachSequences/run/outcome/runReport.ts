@@ -5,7 +5,7 @@
  * item ended (summarize), for the execution hints (hints.ts).
  */
 import type { FailureGroup, NotSentAgain } from './failedItem';
-import type { EarlierTry } from './record';
+import type { PriorEvent } from './reRun';
 
 /** Why an item that could have been sent again was not (Request Options › Rate Limit Handling). */
 type SettingsSaidNo = Exclude<NotSentAgain, 'notSafe'>;
@@ -31,11 +31,11 @@ export interface RunSummary {
 	/** Failed items per group. */
 	failed: Record<FailureGroup, number>;
 	/**
-	 * When n8n ran the node again: items an earlier try's record answered
-	 * (record.ts), and items an earlier try had sent without an answer that
-	 * were sent again.
+	 * Items an earlier try or execution had handled, by what came of them
+	 * (reRun.ts), and the IDs of those kept although their request changed.
 	 */
-	earlierTry: { answered: number; sentAgain: number };
+	earlierTry: Record<PriorEvent, number>;
+	keptIds: string[];
 }
 
 export class RunReport {
@@ -50,7 +50,16 @@ export class RunReport {
 		exhausted: 0,
 		waitTooLong: 0,
 	};
-	private readonly fromEarlierTry = { answered: 0, sentAgain: 0 };
+	private readonly fromEarlierTry: Record<PriorEvent, number> = {
+		answered: 0,
+		kept: 0,
+		countedAsDone: 0,
+		failedAgain: 0,
+		sentAgain: 0,
+		keyDoneBefore: 0,
+		keyBusy: 0,
+	};
+	private readonly keptIds: string[] = [];
 
 	/** A request waited `ms` for the service's pace before it went out. */
 	waited(ms: number): void {
@@ -72,10 +81,11 @@ export class RunReport {
 		this.notSentAgain[reason]++;
 	}
 
-	/** What an earlier try of this execution did with an item's request, when it did anything. */
-	earlierTry(earlier: EarlierTry | undefined): void {
-		if (earlier?.kind === 'confirmed') this.fromEarlierTry.answered++;
-		if (earlier?.kind === 'sent') this.fromEarlierTry.sentAgain++;
+	/** What came of an item an earlier try or execution had handled; `id`, of one kept though its request changed. */
+	earlierTry(event: PriorEvent, id?: unknown): void {
+		this.fromEarlierTry[event]++;
+		if (event === 'kept' && (typeof id === 'string' || typeof id === 'number'))
+			this.keptIds.push(String(id));
 	}
 
 	/** The item at `index` is to be sent again, after a push-back or after another fault. */
@@ -97,6 +107,8 @@ export class RunReport {
 			unreached: 0,
 			mayHaveActed: 0,
 			carriedOutBefore: 0,
+			unknownBefore: 0,
+			keyBusy: 0,
 			serviceDown: 0,
 		};
 		let retriedFailed = 0;
@@ -118,6 +130,7 @@ export class RunReport {
 			notSentAgain: { ...this.notSentAgain },
 			failed,
 			earlierTry: { ...this.fromEarlierTry },
+			keptIds: [...this.keptIds],
 		};
 	}
 }

@@ -32,14 +32,14 @@ export function duration(ms: number): string {
 }
 
 const MAX_QUOTED = 2000;
-const SERVICE = 'the outreach service';
+export const SERVICE = 'the outreach service';
 
 /** "contact "c-42"", or "the sequence" where the operation has no identifier. */
 export function describeSubject(subject: Subject): string {
 	return subject.id === undefined ? `the ${subject.noun}` : `${subject.noun} "${subject.id}"`;
 }
 
-const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+export const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /**
  * The contract shows no error body, so only a top-level text field that reads
@@ -299,47 +299,6 @@ export function sharedPaceLogLine(
 function waitText(waitMs: number, remaining: number, inFlight: number): string {
 	const goOn = remaining === 1 ? '1 item goes on' : `${remaining} items go on`;
 	return `no new request starts for ${duration(waitMs)}, then ${goOn} at up to ${inFlight} in flight`;
-}
-
-/** An item an earlier try of this execution had carried out, whose answer the record could not keep. */
-export function carriedOutBeforeText(subject: Subject): FailureText {
-	return {
-		message: `${capitalize(SERVICE)} already ${subject.done} ${describeSubject(subject)} in an earlier try of this execution, so it was not sent again. Its answer was too large to keep with the execution, so there is no result to output.`,
-		description:
-			'n8n ran the node again (Retry On Fail, or Executions › Retry). Find the result in the outreach service.',
-	};
-}
-
-/** How many IDs a stopped run's error names before it gives a count. */
-const IDS_NAMED = 5;
-
-/**
- * What a run that stops says it did before it stopped: "34 of 40 sequences
- * were created before item 24 failed.", whether n8n will send those again,
- * and a few of their IDs.
- */
-export function doneBeforeStopText(
-	done: { subject: Subject; count: number; ids: string[] },
-	items: number,
-	stoppedAt: number,
-	kept: boolean,
-): string {
-	const { subject, count, ids } = done;
-	const nouns = items === 1 ? subject.noun : `${subject.noun}s`;
-	const sentences = [
-		`${count} of ${items} ${nouns} ${count === 1 ? 'was' : 'were'} ${subject.done} before item ${stoppedAt + 1} failed.`,
-	];
-	if (kept) {
-		sentences.push(
-			`The service's answers are kept with this execution: when n8n runs the node again (Executions › Retry, or Retry On Fail), ${count === 1 ? 'that one is' : 'those are'} not ${subject.done} again.`,
-		);
-	}
-	if (ids.length > 0) {
-		const named = ids.slice(0, IDS_NAMED).join(', ');
-		const more = ids.length > IDS_NAMED ? ` and ${ids.length - IDS_NAMED} more` : '';
-		sentences.push(`IDs: ${named}${more}.`);
-	}
-	return sentences.join(' ');
 }
 
 /** How the breaker names what it counted: "4 timeouts and 2 answers with HTTP 502". */

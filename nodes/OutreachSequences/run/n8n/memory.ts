@@ -1,0 +1,196 @@
+/**
+ * The node's memory of what it did, opened from n8n for one run: the record
+ * (earlier tries of this execution, outcome/record.ts, in the node's
+ * context), the journal (a try n8n could not finish, outcome/journal.ts) and
+ * the done keys (earlier executions, outcome/doneKeys.ts), both in n8n's
+ * store for processed items. Before an item is sent, it says what to do with
+ * it instead (outcome/reRun.ts); at the end, it keeps what the run did.
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+
+import { Field } from '../../describe/names';
+import type { OperationDefinition, OutreachRequest } from '../../describe/types';
+import type { ItemState } from '../loop/loop';
+import { DONE_KEYS_MAX_ENTRIES, DoneKeys } from '../outcome/doneKeys';
+import type { KeyVerdict } from '../outcome/doneKeys';
+import type { IdentityScope } from '../outcome/itemIdentity';
+import { itemIdentity } from '../outcome/itemIdentity';
+import { Journal, JOURNAL_MAX_ENTRIES } from '../outcome/journal';
+import type { Journaled } from '../outcome/journal';
+import type { EarlierFailure, EarlierTry, ExecutionRecord } from '../outcome/record';
+import type { Prior, PriorEvent } from '../outcome/reRun';
+import { keyPriorOf, priorOf, unconfirmedOf } from '../outcome/reRun';
+import type { Connection } from '../http/transport';
+import { forRecord, keySettingsOf, openRecord, runIndexOf } from './memoryParts';
+import { processedStoreOf } from './store';
+
+export interface Memory {
+	/** What to do with item `index` instead of sending `request`; undefined: send it. */
+	prior(index: number, request: OutreachRequest): Prior | undefined;
+	/** Before item `index` goes out (the journal's mark). */
+	beforeSend(index: number): Promise<void> | undefined;
+	/** The service confirmed item `index`. */
+	confirmed(index: number): void;
+	/** The run ended: keep what it did (`kept`: n8n may run the node again), `words` being each failed item's. */
+	finish(
+		items: ItemState[],
+		words: (index: number) => EarlierFailure | undefined,
+		kept: boolean,
+	): Promise<void>;
+	/** Request Options › Skip Items Done Before is set. */
+	doneKeysSet: boolean;
+	/** The record is kept for this run (not for Get Use Case, nor for a tool call). */
+	keepsRecord: boolean;
+	/** An earlier try of this execution left something for this run: in the record, or in the journal. */
+	earlierTry: boolean;
+}
+
+const NONE: Memory = {
+	prior: () => undefined,
+	beforeSend: () => undefined,
+	confirmed: () => undefined,
+	finish: async () => undefined,
+	doneKeysSet: false,
+	keepsRecord: false,
+	earlierTry: false,
+};
+
+/** What a crashed try's journal mark means for an item now. */
+function crashedTry(mark: Journaled): EarlierTry {
+	if (mark === 'confirmed') return { kind: 'confirmedWithoutAnswer', crashed: true };
+	const earlier: EarlierFailure = {
+		message: '',
+		description: '',
+		statusCode: null,
+		networkError: null,
+		crashed: true,
+	};
+	return { kind: 'unknown', earlier };
+}
+
+/** The memory of this run. Get Use Case, which changes nothing, and a tool call, the caller's to repeat, keep none. */
+export async function openMemory(
+	context: IExecuteFunctions,
+	definition: OperationDefinition,
+	connection: Connection,
+	asTool: boolean,
+	groupSize: number,
+): Promise<Memory> {
+	if (definition.readOnly || asTool) return NONE;
+	const node = context.getNode();
+	const items = context.getInputData();
+	const runIndex = runIndexOf(context);
+	const scope: IdentityScope = {
+		operation: `${definition.resource}.${definition.operation}`,
+		baseUrl: connection.baseUrl,
+		credentialId: connection.credentials.id ?? '',
+		runIndex,
+	};
+	let identities: string[] | undefined;
+	const allIdentities = () =>
+		(identities ??= items.map((item, index) => itemIdentity(scope, index, item.json)));
+	const opened = openRecord(context, runIndex, connection.baseUrl);
+	const record: ExecutionRecord | undefined = opened;
+	const recordKnows = opened !== undefined && !opened.isEmpty;
+	const warn = (what: string) => (error: unknown) =>
+		context.logger.warn(
+			`Outreach Sequences: n8n's store for processed items failed (${(error as Error)?.message ?? String(error)}); ${what}`,
+		);
+	const journalStore = processedStoreOf(context, 'workflow', JOURNAL_MAX_ENTRIES);
+	const journal = journalStore
+		? new Journal(
+				journalStore,
+				allIdentities(),
+				groupSize,
+				warn(
+					"this run keeps no journal, so if n8n stops before it ends, a retry can't tell what it sent.",
+				),
+			)
+		: undefined;
+	const crashed =
+		journal && context.getMode() === 'retry'
+			? await journal.lookUp()
+			: new Map<number, Journaled>();
+
+	const keySettings = keySettingsOf(context, node);
+	let keys: Array<string | undefined> = [];
+	let verdicts: Array<KeyVerdict | undefined> = [];
+	let doneKeys: DoneKeys | undefined;
+	let keyProblem: string | undefined;
+	if (keySettings) {
+		keys = items.map((_, index) => keySettings.keyOf(index));
+		const store = processedStoreOf(context, 'node', DONE_KEYS_MAX_ENTRIES);
+		if (!store)
+			keyProblem = `${keySettings.name} needs n8n's store for processed items: n8n 1.65 or later, and a saved workflow.`;
+		else {
+			try {
+				({ doneKeys, verdicts } = await DoneKeys.claim(store, keys, {
+					scope: `${scope.operation}\n${scope.baseUrl}\n${scope.credentialId}`,
+					windowMs: keySettings.windowMs,
+					tag: `${context.getExecutionId()}:${node.id}:${runIndex}:${Math.random()}`,
+					now: Date.now,
+					sleep,
+				}));
+			} catch (error) {
+				keyProblem = `${keySettings.name} could not read n8n's store for processed items: ${(error as Error)?.message ?? String(error)}`;
+			}
+		}
+	}
+
+	const events: Array<PriorEvent | undefined> = [];
+	const unsent = (index: number, problem: string): Prior => ({
+		kind: 'fail',
+		failure: {
+			kind: 'notSent',
+			error: new NodeOperationError(node, `Not sent: ${problem}`, { itemIndex: index }),
+		},
+	});
+	return {
+		doneKeysSet: keySettings !== undefined,
+		keepsRecord: record !== undefined,
+		earlierTry: recordKnows || crashed.size > 0,
+		prior(index, request) {
+			const mark = crashed.get(index);
+			const earlier = mark
+				? crashedTry(mark)
+				: recordKnows
+					? record?.earlierTry(index, allIdentities()[index], request)
+					: undefined;
+			const choice = () =>
+				unconfirmedOf(
+					context.getNodeParameter(`${Field.requestOptions}.${Field.unconfirmed}`, index, ''),
+				);
+			const prior = priorOf(earlier, request, index, choice);
+			events[index] = prior?.event;
+			if (prior && prior.kind !== 'send') return prior;
+			if (!keySettings) return prior;
+			if (keyProblem) return unsent(index, keyProblem);
+			const key = keys[index];
+			if (key === undefined)
+				return unsent(index, `the Key of ${keySettings.name} is empty for this item.`);
+			return keyPriorOf(verdicts[index], key, request, keySettings.windowMs) ?? prior;
+		},
+		beforeSend: (index) => journal?.beforeSend(index),
+		confirmed: (index) => journal?.confirmed(index),
+		async finish(loopItems, words, kept) {
+			if (record && kept)
+				record.keep(
+					loopItems.map((item, index) =>
+						forRecord(item, events[index], crashed.has(index), words(index)),
+					),
+					(index) => allIdentities()[index],
+				);
+			else record?.drop();
+			await journal?.clear();
+			const confirmedKeys = loopItems.flatMap((item, index) =>
+				item.state === 'done' && item.sends > 0 && keys[index] !== undefined ? [keys[index]] : [],
+			);
+			await doneKeys
+				?.settle(confirmedKeys)
+				.catch(
+					warn('the keys of this run may not be kept as done, and its claims lapse on their own.'),
+				);
+		},
+	};
+}

@@ -1,0 +1,99 @@
+/**
+ * The parts of the node's memory (memory.ts) that read n8n: the run index,
+ * the record in the node's context, Request Options › Skip Items Done
+ * Before, and what the record keeps of each item at the end of a try.
+ */
+import type { IExecuteFunctions, INode } from 'n8n-workflow';
+
+import { DEFAULT_WINDOW_MINUTES } from '../../describe/defaults';
+import { Field } from '../../describe/names';
+import type { ItemState } from '../loop/loop';
+import { failureFacts } from '../outcome/failedItem';
+import type { EarlierFailure, ItemForRecord } from '../outcome/record';
+import { ExecutionRecord } from '../outcome/record';
+import type { PriorEvent } from '../outcome/reRun';
+import { DONE_KEYS_OPTION } from '../outcome/reRunTexts';
+
+/** The run index of this run of the node: above 0 when it runs again in the same execution (a loop). */
+export function runIndexOf(context: IExecuteFunctions): number {
+	try {
+		const runIndex = Number(context.getWorkflowDataProxy(0).$runIndex);
+		return Number.isInteger(runIndex) ? runIndex : 0;
+	} catch {
+		return 0;
+	}
+}
+
+/** The record of this run in the node's context; undefined where n8n keeps no node context. */
+export function openRecord(
+	context: IExecuteFunctions,
+	runIndex: number,
+	baseUrl: string,
+): ExecutionRecord | undefined {
+	try {
+		return ExecutionRecord.open(context.getContext('node'), runIndex, baseUrl);
+	} catch {
+		return undefined;
+	}
+}
+
+const SETTINGS = `${Field.requestOptions}.${Field.skipDoneBefore}.${Field.keySettings}`;
+
+/** Request Options › Skip Items Done Before, when its Key is set: the window, and each item's key (undefined when empty). */
+export function keySettingsOf(context: IExecuteFunctions, node: INode) {
+	const options = node.parameters[Field.requestOptions] as Record<string, unknown> | undefined;
+	const group = options?.[Field.skipDoneBefore] as Record<string, unknown> | undefined;
+	const raw = (group?.[Field.keySettings] as Record<string, unknown> | undefined)?.[Field.doneKey];
+	if (typeof raw !== 'string' || raw.trim() === '') return undefined;
+	const minutes = Number(
+		context.getNodeParameter(`${SETTINGS}.${Field.windowMinutes}`, 0, DEFAULT_WINDOW_MINUTES),
+	);
+	return {
+		name: DONE_KEYS_OPTION,
+		windowMs: (Number.isFinite(minutes) && minutes > 0 ? minutes : DEFAULT_WINDOW_MINUTES) * 60_000,
+		keyOf(index: number): string | undefined {
+			const value = context.getNodeParameter(`${SETTINGS}.${Field.doneKey}`, index, '');
+			const text =
+				typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value ?? '');
+			return text.trim() === '' ? undefined : text;
+		},
+	};
+}
+
+/**
+ * What the record keeps of an item at the end of a try: what the service
+ * confirmed; what it may have acted on, with the failure's `words`; what a
+ * crashed try left (`fromJournal`), and the user's count as done. A failure
+ * the service did not act on is forgotten, so the item goes out again; what
+ * an earlier try's entry says stays for the rest.
+ */
+export function forRecord(
+	item: ItemState,
+	event: PriorEvent | undefined,
+	fromJournal: boolean,
+	words: EarlierFailure | undefined,
+): ItemForRecord {
+	if (item.state === 'done') {
+		if (item.sends > 0)
+			return {
+				request: item.request,
+				now: { kind: 'confirmed', answer: item.json, requestChanged: false },
+			};
+		return event === 'countedAsDone'
+			? { request: item.request, now: { kind: 'countedAsDone' } }
+			: undefined;
+	}
+	if (item.state !== 'failed') return undefined;
+	const { failure } = item;
+	if (failure.kind === 'carriedOutBefore' || failure.kind === 'unknownBefore') {
+		if (!fromJournal) return undefined;
+		return failure.kind === 'carriedOutBefore'
+			? { request: failure.request, now: { kind: 'confirmedWithoutAnswer', crashed: true } }
+			: { request: failure.request, now: { kind: 'unknown', earlier: failure.earlier } };
+	}
+	if (failure.kind === 'notSent' || failure.kind === 'keyBusy') return undefined;
+	const facts = failureFacts(failure);
+	if (facts.outcome === 'mayHaveActed' && facts.timesSent > 0 && words)
+		return { request: failure.request, now: { kind: 'unknown', earlier: words } };
+	return 'forget';
+}

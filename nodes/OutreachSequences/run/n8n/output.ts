@@ -1,0 +1,52 @@
+/**
+ * What a run gives back to n8n: one output item per input item, each with
+ * its pairedItem (the service's answer, or the failure's text and facts),
+ * and the execution hints in the output pane.
+ */
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	NodeExecutionHint,
+} from 'n8n-workflow';
+
+import type { FailedItemShape, FailureFacts, FailureGroup } from '../outcome/failedItem';
+import { failedItemJson, failureGroup } from '../outcome/failedItem';
+import type { ItemState } from '../loop/loop';
+
+/** A failed item: its error, and the facts a workflow can branch on. */
+export class Failed {
+	constructor(
+		readonly error: Error & { description?: string | null },
+		readonly facts: FailureFacts,
+	) {}
+}
+
+/** One output item per input item, each with its pairedItem: the service's answer, or the failure's text and facts. */
+export function outputOf(
+	results: Array<IDataObject | Failed>,
+	shape: FailedItemShape,
+): INodeExecutionData[][] {
+	// Only the message: an item that holds the error object breaks
+	// $('Outreach Sequences').item for every node downstream.
+	return [
+		results.map((result, index) => ({
+			json:
+				result instanceof Failed
+					? failedItemJson(result.error.message, result.facts, shape)
+					: result,
+			pairedItem: { item: index },
+		})),
+	];
+}
+
+/** How each item ended, for the hints: its failure group, or undefined when it succeeded. */
+export function groupOf(item: ItemState): FailureGroup | undefined {
+	return item.state === 'failed' ? failureGroup(item.failure) : undefined;
+}
+
+/** Hints go to the output pane where n8n has them (guarded: older n8n and other callers may not). */
+export function addHints(context: IExecuteFunctions, hints: NodeExecutionHint[]): void {
+	if (hints.length > 0 && typeof context.addExecutionHints === 'function')
+		context.addExecutionHints(...hints);
+}

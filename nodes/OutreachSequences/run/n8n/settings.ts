@@ -1,0 +1,75 @@
+/**
+ * What a run reads of n8n before it starts: Batching, how n8n runs the node
+ * (as a step or as a tool), and the connection (the credential and the Base
+ * URL), worked out once per run.
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { DEFAULT_TIMEOUT_MS, MAX_IN_FLIGHT } from '../../describe/defaults';
+import type { RequestOptionsValue } from '../../describe/names';
+import { CREDENTIAL_TYPE, Field } from '../../describe/names';
+import { normalizeBaseUrl } from '../../describe/validation';
+import type { Batching } from '../loop/loop';
+import type { Connection } from '../http/transport';
+import { toolCallerType } from './tool';
+
+export function batchingOf(options: RequestOptionsValue): Batching {
+	const batch = options[Field.batching]?.[Field.batch];
+	if (!batch) return { groupSize: MAX_IN_FLIGHT, pauseMs: 0, batched: false };
+	const size = Number(batch[Field.batchSize]);
+	const pause = Number(batch[Field.batchInterval]);
+	return {
+		groupSize: Number.isInteger(size) && size > 0 ? size : 1,
+		pauseMs: Number.isFinite(pause) && pause > 0 ? pause : 0,
+		batched: true,
+	};
+}
+
+export async function connect(
+	context: IExecuteFunctions,
+	options: RequestOptionsValue,
+): Promise<Connection> {
+	const node = context.getNode();
+	const data = await context.getCredentials(CREDENTIAL_TYPE);
+	const baseUrl = normalizeBaseUrl(data.baseUrl);
+	if (!baseUrl.ok) throw new NodeOperationError(node, baseUrl.problem);
+	const reference = node.credentials?.[CREDENTIAL_TYPE];
+	const timeout = Number(options[Field.timeout]);
+	return {
+		baseUrl: baseUrl.value,
+		credentials: {
+			id: reference?.id ?? '',
+			name: reference?.name ?? '',
+			type: CREDENTIAL_TYPE,
+			data,
+		},
+		credentialName: reference?.name ?? 'Outreach Sequences API',
+		timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : DEFAULT_TIMEOUT_MS,
+		allowUnauthorizedCerts: options[Field.allowUnauthorizedCerts] === true,
+	};
+}
+
+/** The same setup failure (credential, Base URL) as an error of its own for each item. */
+export function setupFailure(
+	context: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+): NodeOperationError {
+	const { message, description } = error as { message?: string; description?: string | null };
+	return new NodeOperationError(context.getNode(), message ?? String(error), {
+		itemIndex,
+		description: description ?? undefined,
+	});
+}
+
+/** How n8n runs this node, for toolCallerType (tool.ts). */
+export function callerTypeOf(context: IExecuteFunctions): string | undefined {
+	const caller = context.getExecuteData().node;
+	return toolCallerType({
+		executeDataNodeType: caller.type,
+		ownExecuteData: caller.name === context.getNode().name,
+		// Not in n8n 1.x.
+		toolExecution: typeof context.isToolExecution === 'function' && context.isToolExecution(),
+	});
+}

@@ -1,0 +1,109 @@
+/**
+ * The journal: what this try sent and what the service confirmed, written to
+ * n8n's database (processedStore.ts) as the run goes. The record (record.ts)
+ * is saved with the execution when the node ends; a crash (n8n killed, a
+ * worker lost) takes it along, but not the journal. When n8n then retries
+ * the crashed execution (its mode `retry`), the journal tells which items
+ * that try confirmed, and which it sent without an answer.
+ *
+ * Items are marked sent a group at a time, before the first of them goes
+ * out; confirmations go with the next write. A try that ends (however it
+ * ends) takes its marks out again, and the record takes over.
+ */
+import type { ProcessedStore } from './processedStore';
+
+/** The most entries n8n's store keeps for the journal; older ones are dropped first. */
+export const JOURNAL_MAX_ENTRIES = 50_000;
+
+/** What a try that n8n could not finish left of an item. */
+export type Journaled = 'confirmed' | 'sent';
+
+const sentKey = (identity: string) => `sent:${identity}`;
+const confirmedKey = (identity: string) => `confirmed:${identity}`;
+
+export class Journal {
+	/** Items [0, markedUpTo) are marked sent. */
+	private markedUpTo = 0;
+	private readonly confirmations: string[] = [];
+	/** Every key this journal put in the store, or found there, to take out at the end. */
+	private readonly written = new Set<string>();
+	private queue: Promise<void> = Promise.resolve();
+	private broken = false;
+
+	/**
+	 * `identities`: each item's identity (itemIdentity.ts); `group`: how many
+	 * items one write marks; `failed`: hears once when the store fails, after
+	 * which the run goes on without a journal.
+	 */
+	constructor(
+		private readonly store: ProcessedStore,
+		private readonly identities: string[],
+		private readonly group: number,
+		private readonly failed: (error: unknown) => void,
+	) {}
+
+	/** What a try that n8n could not finish left of each item. The keys it finds go at the end of this try. */
+	async lookUp(): Promise<Map<number, Journaled>> {
+		const found = new Map<number, Journaled>();
+		const keys = this.identities.flatMap((identity) => [sentKey(identity), confirmedKey(identity)]);
+		const there = await this.guard(async () => {
+			const seen = await this.store.checkAndRecord(keys);
+			// Checking recorded the rest: take those out again.
+			const fresh = keys.filter((key) => !seen.has(key));
+			if (fresh.length > 0) await this.store.remove(fresh);
+			return seen;
+		});
+		if (!there) return found;
+		this.identities.forEach((identity, index) => {
+			if (there.has(confirmedKey(identity))) found.set(index, 'confirmed');
+			else if (there.has(sentKey(identity))) found.set(index, 'sent');
+		});
+		for (const key of there) this.written.add(key);
+		return found;
+	}
+
+	/** Before item `index` goes out: it, and the items after it up to a group, are marked sent. */
+	beforeSend(index: number): Promise<void> | undefined {
+		if (this.broken || index < this.markedUpTo) return undefined;
+		const end = Math.min(this.identities.length, Math.max(index + 1, this.markedUpTo + this.group));
+		const keys = this.identities.slice(this.markedUpTo, end).map(sentKey);
+		this.markedUpTo = end;
+		return this.write([...keys, ...this.confirmations.splice(0)]);
+	}
+
+	/** The service confirmed item `index`: written with the next group, or once a group's worth wait. */
+	confirmed(index: number): void {
+		if (this.broken) return;
+		this.confirmations.push(confirmedKey(this.identities[index]));
+		if (this.confirmations.length >= this.group) void this.write(this.confirmations.splice(0));
+	}
+
+	/** The try ended: what it wrote, and what it found of a try before, is taken out. */
+	async clear(): Promise<void> {
+		await this.queue;
+		if (this.broken || this.written.size === 0) return;
+		const keys = [...this.written];
+		this.written.clear();
+		await this.guard(async () => await this.store.remove(keys));
+	}
+
+	/** Writes one at a time, in order: the store reads and writes a whole row, with no lock. */
+	private write(keys: string[]): Promise<void> {
+		this.queue = this.queue.then(async () => {
+			if (this.broken || keys.length === 0) return;
+			await this.guard(async () => await this.store.checkAndRecord(keys));
+			if (!this.broken) for (const key of keys) this.written.add(key);
+		});
+		return this.queue;
+	}
+
+	private async guard<T>(step: () => Promise<T>): Promise<T | undefined> {
+		try {
+			return await step();
+		} catch (error) {
+			if (!this.broken) this.failed(error);
+			this.broken = true;
+			return undefined;
+		}
+	}
+}

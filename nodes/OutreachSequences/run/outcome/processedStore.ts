@@ -1,0 +1,13 @@
+/**
+ * n8n's store for processed items (`helpers.checkProcessedAndRecord` and its
+ * kin, behind the Remove Duplicates node), as the journal (journal.ts) and
+ * the done keys (doneKeys.ts) use it: a set of keys in n8n's database, one
+ * per workflow and scope, kept as hashes, with no values and no times, and
+ * without a lock. Checking a key records it.
+ */
+export interface ProcessedStore {
+	/** Records every key; returns those that were there already. */
+	checkAndRecord(keys: string[]): Promise<Set<string>>;
+	/** Takes the keys out again. */
+	remove(keys: string[]): Promise<void>;
+}

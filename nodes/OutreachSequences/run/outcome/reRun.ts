@@ -1,0 +1,84 @@
+/**
+ * What a run does, before anything is sent, with an item that an earlier try
+ * of this execution handled (record.ts, journal.ts), or whose key this node
+ * did in an earlier execution (doneKeys.ts). What the service confirmed is
+ * answered, not sent. What it may have carried out is not sent again without
+ * the user's say (RFC 9110 §9.2.2): Request Options › Unconfirmed Earlier
+ * Try, read per item, fails it (the default), sends it again, or counts it
+ * as done.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import type { UnconfirmedName } from '../../describe/names';
+import { Unconfirmed } from '../../describe/names';
+import type { OutreachRequest } from '../../describe/types';
+import type { KeyVerdict } from './doneKeys';
+import type { ItemFailure } from './failedItem';
+import type { EarlierTry } from './record';
+import { countedAsDoneItem, keyDoneBeforeItem } from './reRunTexts';
+
+/** What came of an item an earlier try or execution handled, as the hints count it (runReport.ts). */
+export type PriorEvent =
+	/** Confirmed before: its earlier answer is its output. */
+	| 'answered'
+	/** Confirmed before, and its request changed since (the node's settings did): still not sent. */
+	| 'kept'
+	| 'countedAsDone'
+	/** Its outcome is unknown: it failed again, unsent. */
+	| 'failedAgain'
+	/** Its outcome was unknown, and the user said to send it again. */
+	| 'sentAgain'
+	| 'keyDoneBefore'
+	| 'keyBusy';
+
+/** What the loop does with the item instead of, or before, sending it. */
+export type Prior =
+	| { kind: 'answer'; json: IDataObject; event: PriorEvent }
+	| { kind: 'fail'; failure: ItemFailure; event?: PriorEvent }
+	| { kind: 'send'; event: PriorEvent };
+
+const answer = (json: IDataObject, event: PriorEvent): Prior => ({ kind: 'answer', json, event });
+
+/** What an earlier try's `earlier` means for the item now; `choice` reads the user's say, only when it is needed. */
+export function priorOf(
+	earlier: EarlierTry | undefined,
+	request: OutreachRequest,
+	itemIndex: number,
+	choice: () => UnconfirmedName,
+): Prior | undefined {
+	if (earlier === undefined) return undefined;
+	if (earlier.kind === 'confirmed')
+		return answer(earlier.answer, earlier.requestChanged ? 'kept' : 'answered');
+	if (earlier.kind === 'countedAsDone')
+		return answer(countedAsDoneItem(request.subject), 'countedAsDone');
+	const said = choice();
+	if (said === Unconfirmed.CountAsDone)
+		return answer(countedAsDoneItem(request.subject), 'countedAsDone');
+	if (said === Unconfirmed.SendAgain) return { kind: 'send', event: 'sentAgain' };
+	const failure: ItemFailure =
+		earlier.kind === 'unknown'
+			? { kind: 'unknownBefore', request, earlier: earlier.earlier, itemIndex }
+			: { kind: 'carriedOutBefore', request, crashed: earlier.crashed, itemIndex };
+	return { kind: 'fail', failure, event: 'failedAgain' };
+}
+
+/** What an item's done key says (doneKeys.ts); undefined: send it. */
+export function keyPriorOf(
+	verdict: KeyVerdict | undefined,
+	key: string,
+	request: OutreachRequest,
+	windowMs: number,
+): Prior | undefined {
+	if (verdict === 'doneBefore')
+		return answer(keyDoneBeforeItem(request.subject, key, windowMs), 'keyDoneBefore');
+	if (verdict === 'busy')
+		return { kind: 'fail', failure: { kind: 'keyBusy', request, key }, event: 'keyBusy' };
+	return undefined;
+}
+
+/** The user's say, as the option gives it: anything else is "fail", which sends nothing. */
+export function unconfirmedOf(value: unknown): UnconfirmedName {
+	return value === Unconfirmed.SendAgain || value === Unconfirmed.CountAsDone
+		? value
+		: Unconfirmed.Fail;
+}

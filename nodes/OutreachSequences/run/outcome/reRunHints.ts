@@ -1,0 +1,60 @@
+/**
+ * The hints of a re-run: what came of the items an earlier try of this
+ * execution had handled (reRun.ts), and of those whose done key an earlier
+ * execution had (doneKeys.ts). Pure functions of a run's summary.
+ */
+import type { NodeExecutionHint } from 'n8n-workflow';
+
+import { DONE_KEYS_OPTION, UNCONFIRMED_OPTION } from './reRunTexts';
+import type { RunSummary } from './runReport';
+
+const count = (value: number, one: string, many: string) => `${value} ${value === 1 ? one : many}`;
+const was = (value: number) => (value === 1 ? 'was' : 'were');
+
+/** How many IDs the hint names before it gives a count. */
+const IDS_NAMED = 5;
+
+function ids(list: string[]): string {
+	if (list.length === 0) return '';
+	const more = list.length > IDS_NAMED ? ` and ${list.length - IDS_NAMED} more` : '';
+	return ` (IDs: ${list.slice(0, IDS_NAMED).join(', ')}${more})`;
+}
+
+/** n8n ran the node again: what was answered, kept, counted as done, failed again or sent again. */
+export function earlierTryHint(summary: RunSummary): NodeExecutionHint | undefined {
+	const { answered, kept, countedAsDone, failedAgain, sentAgain } = summary.earlierTry;
+	if (answered + kept + countedAsDone + failedAgain + sentAgain === 0) return undefined;
+	const sentences = ['n8n ran this node again (Retry On Fail, or Executions › Retry).'];
+	if (answered > 0)
+		sentences.push(
+			`${count(answered, 'item', 'items')} the service had already carried out ${was(answered)} not sent again: ${answered === 1 ? 'its output is' : 'their output is'} the answer the service gave then.`,
+		);
+	if (kept > 0)
+		sentences.push(
+			`${count(kept, 'item', 'items')} ${was(kept)} kept although the node's settings changed since: the service had already carried ${kept === 1 ? 'it' : 'them'} out, so ${kept === 1 ? 'it was' : 'they were'} not sent again, and the output is the answer it gave then${ids(summary.keptIds)}.`,
+		);
+	if (failedAgain > 0)
+		sentences.push(
+			`${count(failedAgain, 'item', 'items')} an earlier try sent without a confirmation ${was(failedAgain)} not sent again: check ${failedAgain === 1 ? 'it' : 'them'} in the outreach service, then set ${UNCONFIRMED_OPTION}.`,
+		);
+	if (sentAgain > 0)
+		sentences.push(
+			`${count(sentAgain, 'item was', 'items were')} sent again, as ${UNCONFIRMED_OPTION} says.`,
+		);
+	if (countedAsDone > 0)
+		sentences.push(
+			`${count(countedAsDone, 'item was', 'items were')} counted as done, as ${UNCONFIRMED_OPTION} says.`,
+		);
+	return { type: 'info', location: 'outputPane', message: sentences.join(' ') };
+}
+
+/** Items a done key skipped: this node had done them in an earlier execution. */
+export function keyHint(summary: RunSummary): NodeExecutionHint | undefined {
+	const { keyDoneBefore } = summary.earlierTry;
+	if (keyDoneBefore === 0) return undefined;
+	return {
+		type: 'info',
+		location: 'outputPane',
+		message: `${count(keyDoneBefore, 'item was', 'items were')} not sent: this node had already carried out an item with the same key within the window of ${DONE_KEYS_OPTION}. ${keyDoneBefore === 1 ? 'Its output says' : 'Their output says'} so ("skipped": true).`,
+	};
+}

@@ -1,0 +1,133 @@
+/**
+ * The words of a re-run (reRun.ts): an item an earlier try handled, an item
+ * a done key skipped or another execution was sending, and what a stopped
+ * run did and how to go on safely. Pure functions, written once.
+ */
+import type { Subject } from '../../describe/types';
+import type { EarlierFailure } from './record';
+import type { FailureText } from './texts';
+import { CLAIM_BUCKET_MS } from './doneKeys';
+import { capitalize, describeSubject, SERVICE } from './texts';
+
+/** The option that decides what a re-run does with an item an earlier try sent without a confirmation. */
+export const UNCONFIRMED_OPTION = 'Request Options › Unconfirmed Earlier Try';
+/** The option that keeps a new execution from doing again what this node did. */
+export const DONE_KEYS_OPTION = 'Request Options › Skip Items Done Before';
+
+/** "24 hours", "90 minutes": a window or a lapse, in the unit the user set it in. */
+export function span(ms: number): string {
+	const minutes = Math.round(ms / 60_000);
+	const [value, unit] = minutes % 60 === 0 ? [minutes / 60, 'hour'] : [minutes, 'minute'];
+	return `${value} ${unit}${value === 1 ? '' : 's'}`;
+}
+
+const CRASHED =
+	'in an earlier try of this execution that n8n could not finish (it stopped or crashed)';
+
+/** How to go on safely after items failed or a run stopped: one sentence. */
+export function safeWayOn(subject: Subject, doneKeysSet: boolean): string {
+	const { done } = subject;
+	return doneKeysSet
+		? `Executions › Retry keeps what was already ${done}, and so does ${DONE_KEYS_OPTION} when the workflow runs again.`
+		: `Executions › Retry keeps what was already ${done}; Execute workflow starts over and ${subject.verb}s it again, unless ${DONE_KEYS_OPTION} is set.`;
+}
+
+/** What the user can do about an item whose outcome only the service knows: check, then say. */
+function whatToDo(subject: Subject, itemIndex: number): string {
+	return `Check in ${SERVICE} whether ${describeSubject(subject)} was ${subject.done}. Then set ${UNCONFIRMED_OPTION} to Send Again (it was not) or Count as Done (it was), save, and use Executions › Retry with the currently saved workflow. For this item alone, the option can be the expression {{ $itemIndex === ${itemIndex} ? 'countAsDone' : 'fail' }}.`;
+}
+
+/** An item an earlier try confirmed, whose answer is not kept: too large for the record, or lost in a crash. */
+export function carriedOutBeforeText(
+	subject: Subject,
+	crashed: boolean,
+	itemIndex: number,
+): FailureText {
+	const already = `${capitalize(SERVICE)} already ${subject.done} ${describeSubject(subject)}`;
+	if (!crashed)
+		return {
+			message: `${already} in an earlier try of this execution, so it was not sent again. Its answer was too large to keep with the execution, so there is no result to output.`,
+			description:
+				'n8n ran the node again (Retry On Fail, or Executions › Retry). Find the result in the outreach service.',
+		};
+	return {
+		message: `${already} ${CRASHED}, so it was not sent again. Its answer was lost with that try, so there is no result to output.`,
+		description: `Find it in ${SERVICE}. To go on without its answer, set ${UNCONFIRMED_OPTION} to Count as Done for this item: {{ $itemIndex === ${itemIndex} ? 'countAsDone' : 'fail' }}.`,
+	};
+}
+
+/** An item an earlier try sent without a confirmation, failed again, unsent: the earlier words, and what to do. */
+export function unknownBeforeText(
+	subject: Subject,
+	earlier: EarlierFailure,
+	itemIndex: number,
+): FailureText {
+	if (earlier.crashed)
+		return {
+			message: `The request to ${subject.verb} ${describeSubject(subject)} was sent ${CRASHED}, and no answer came back, so ${SERVICE} may have carried it out. It was not sent again.`,
+			description: whatToDo(subject, itemIndex),
+		};
+	return {
+		message: `${earlier.message} n8n ran the node again, and the node did not send it again: only ${SERVICE} can tell whether it was carried out.`,
+		description: `${whatToDo(subject, itemIndex)}\n\nThe earlier failure: ${earlier.description}`,
+	};
+}
+
+/** Another execution held the claim on the item's key (doneKeys.ts). */
+export function keyBusyText(subject: Subject, key: string): FailureText {
+	return {
+		message: `Not sent: another execution of this node was sending an item with the same key "${key}" at the same moment (${DONE_KEYS_OPTION}), so the request to ${subject.verb} ${describeSubject(subject)} was not sent, to keep it from being carried out twice.`,
+		description: `Nothing was sent for this item. Run it again once the other execution has ended: if that one succeeded, the key skips it. A claim left by an execution that n8n could not finish lapses within ${span(2 * CLAIM_BUCKET_MS)}.`,
+	};
+}
+
+/** What an item skipped by its done key outputs. */
+export function keyDoneBeforeItem(subject: Subject, key: string, windowMs: number) {
+	return {
+		skipped: true,
+		key,
+		id: subject.id ?? null,
+		reason: `This node already ${subject.done} the ${subject.noun} for key "${key}" within the last ${span(windowMs)} (${DONE_KEYS_OPTION}), so it was not sent again.`,
+	};
+}
+
+/** What an item counted as done outputs: it has no answer of the service. */
+export function countedAsDoneItem(subject: Subject) {
+	return {
+		skipped: true,
+		id: subject.id ?? null,
+		reason: `Counted as done, as ${UNCONFIRMED_OPTION} says: an earlier try sent the request to ${subject.verb} ${describeSubject(subject)}, and ${SERVICE} may have carried it out. It was not sent again.`,
+	};
+}
+
+/** How many IDs a stopped run's error names before it gives a count. */
+const IDS_NAMED = 5;
+
+/**
+ * What a run that stops says it did before it stopped: "34 of 40 sequences
+ * were created before item 24 failed.", whether n8n will send those again,
+ * a few of their IDs, and the safe way on.
+ */
+export function doneBeforeStopText(
+	done: { subject: Subject; count: number; ids: string[] },
+	items: number,
+	stoppedAt: number,
+	kept: boolean,
+): string {
+	const { subject, count, ids } = done;
+	const nouns = items === 1 ? subject.noun : `${subject.noun}s`;
+	const sentences = [
+		`${count} of ${items} ${nouns} ${count === 1 ? 'was' : 'were'} ${subject.done} before item ${stoppedAt + 1} failed.`,
+	];
+	if (kept) {
+		sentences.push(
+			`The service's answers are kept with this execution: when n8n runs the node again (Executions › Retry, or Retry On Fail), ${count === 1 ? 'that one is' : 'those are'} not ${subject.done} again.`,
+		);
+	}
+	if (ids.length > 0) {
+		const named = ids.slice(0, IDS_NAMED).join(', ');
+		const more = ids.length > IDS_NAMED ? ` and ${ids.length - IDS_NAMED} more` : '';
+		sentences.push(`IDs: ${named}${more}.`);
+	}
+	return sentences.join(' ');
+}

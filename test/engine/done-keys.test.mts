@@ -1,0 +1,96 @@
+// Request Options › Skip Items Done Before: a new execution is told what this
+// node already did. A key counts once the service confirmed it; a failed
+// create's key is taken back; two executions at once send a key once.
+import { processedRows } from '../harness/processed-store.mts';
+import { useEnvironment } from '../harness/setup.mts';
+import { runFixture, type RunOptions } from '../harness/workflows.mts';
+import { failCreate, hintsOf, names, sentCounts } from './re-runs-harness.mts';
+
+const env = useEnvironment();
+const FIXTURE = 'sequence-create-fields';
+const byName = (count: number, window = 60): RunOptions => ({
+	items: names(count),
+	onError: 'continueRegularOutput',
+	parameters: {
+		requestOptions: {
+			skipDoneBefore: { keySettings: { key: '={{ $json.name }}', windowMinutes: window } },
+		},
+	},
+});
+
+beforeEach(async () => {
+	const rows = await processedRows();
+	rows.rows.clear();
+	rows.latencyMs = 0;
+});
+
+test('running the workflow again: what was created is skipped, visibly; the create that failed goes out', async () => {
+	await failCreate(env.sandbox, 'S3', 500, 'gateway', { times: 1 });
+	const first = await runFixture(env.engine, env.sandbox, FIXTURE, byName(5));
+	expect(first.all[2].json.outcome).toBe('mayHaveActed');
+	const second = await runFixture(env.engine, env.sandbox, FIXTURE, byName(5));
+	expect(second.error).toBeUndefined();
+	expect(await sentCounts(env.sandbox)).toEqual({ S1: 1, S2: 1, S3: 2, S4: 1, S5: 1 });
+	expect(await env.sandbox.summary()).toMatchObject({ sequencesCreated: 5, duplicateNames: 0 });
+	expect(second.all.map((item) => item.json.skipped ?? item.json.name)).toEqual([
+		true,
+		true,
+		'S3',
+		true,
+		true,
+	]);
+	expect(second.all[0].json).toEqual({
+		skipped: true,
+		key: 'S1',
+		id: null,
+		reason:
+			'This node already created the sequence for key "S1" within the last 1 hour (Request Options › Skip Items Done Before), so it was not sent again.',
+	});
+	expect(second.all.map((item) => item.pairedItem)).toEqual(names(5).map((_, item) => ({ item })));
+	expect(hintsOf(second).map((hint) => hint.message)).toContain(
+		'4 items were not sent: this node had already carried out an item with the same key within the window of Request Options › Skip Items Done Before. Their output says so ("skipped": true).',
+	);
+});
+
+test('a trigger delivered twice at the same moment: each sequence is created once', async () => {
+	// A database round trip long enough that the second execution reads the store before the first one's write lands.
+	(await processedRows()).latencyMs = 600;
+	const [a, b] = await Promise.all([
+		runFixture(env.engine, env.sandbox, FIXTURE, byName(6)),
+		runFixture(env.engine, env.sandbox, FIXTURE, byName(6)),
+	]);
+	expect(await env.sandbox.summary()).toMatchObject({ sequencesCreated: 6, duplicateNames: 0 });
+	// Every item of both runs is accounted for: created, skipped, or failed unsent (another execution had it).
+	for (const item of [...a.all, ...b.all]) {
+		const json = item.json;
+		expect(json.name !== undefined || json.skipped === true || json.outcome === 'notActed').toBe(
+			true,
+		);
+	}
+	const created = [...a.all, ...b.all].filter((item) => item.json.name !== undefined);
+	expect(created).toHaveLength(6);
+});
+
+test('items with the same key in one run are each sent; an empty key fails its item unsent', async () => {
+	const run = await runFixture(env.engine, env.sandbox, FIXTURE, {
+		...byName(0),
+		items: [{ name: 'S1' }, { name: 'S1' }, { name: '' }],
+	});
+	expect(await sentCounts(env.sandbox)).toEqual({ S1: 2 });
+	expect(run.all[2].json).toMatchObject({
+		error: 'Not sent: the Key of Request Options › Skip Items Done Before is empty for this item.',
+		outcome: 'notActed',
+		timesSent: 0,
+	});
+});
+
+test('without a key the option changes nothing: every run sends every item', async () => {
+	const withoutKey = {
+		...byName(3),
+		parameters: { requestOptions: { skipDoneBefore: { keySettings: { key: '' } } } },
+	};
+	await runFixture(env.engine, env.sandbox, FIXTURE, withoutKey);
+	await runFixture(env.engine, env.sandbox, FIXTURE, withoutKey);
+	expect(await sentCounts(env.sandbox)).toEqual({ S1: 2, S2: 2, S3: 2 });
+	expect((await processedRows()).size).toBe(0);
+});

@@ -1,0 +1,73 @@
+// The journal (run/outcome/journal.ts): marks written as a run goes, so that
+// a retry after a crash knows what the crashed try sent and what the service
+// confirmed; a try that ends takes its marks out.
+import { Journal } from '../../nodes/OutreachSequences/run/outcome/journal.ts';
+import { MemoryStore } from '../harness/memory-store.mts';
+
+const identities = Array.from({ length: 10 }, (_, index) => `id-${index}`);
+
+test('items are marked sent a group at a time, before the first of them goes out', async () => {
+	const store = new MemoryStore();
+	const journal = new Journal(store, identities, 4, () => undefined);
+	await journal.beforeSend(0);
+	expect(store.row).toEqual(['sent:id-0', 'sent:id-1', 'sent:id-2', 'sent:id-3']);
+	expect(journal.beforeSend(1)).toBeUndefined();
+	expect(journal.beforeSend(3)).toBeUndefined();
+	await journal.beforeSend(4);
+	expect(store.row).toHaveLength(8);
+	expect(store.calls).toBe(2);
+});
+
+test('confirmations go with the next group’s write, or on their own once a group’s worth wait', async () => {
+	const store = new MemoryStore();
+	const journal = new Journal(store, identities, 2, () => undefined);
+	await journal.beforeSend(0);
+	journal.confirmed(0);
+	await journal.beforeSend(2);
+	expect(store.row).toContain('confirmed:id-0');
+	journal.confirmed(1);
+	journal.confirmed(2);
+	await journal.clear();
+	expect(store.row).toEqual([]);
+});
+
+test('a crash leaves the marks; a retry reads them, and the store is as it was after the look-up', async () => {
+	const store = new MemoryStore();
+	const crashed = new Journal(store, identities, 3, () => undefined);
+	await crashed.beforeSend(0);
+	crashed.confirmed(0);
+	crashed.confirmed(1);
+	await crashed.beforeSend(3);
+	// n8n is killed here: clear() never runs.
+	const left = [...store.row];
+	const retry = new Journal(store, identities, 3, () => undefined);
+	const found = await retry.lookUp();
+	expect([...found]).toEqual([
+		[0, 'confirmed'],
+		[1, 'confirmed'],
+		[2, 'sent'],
+		[3, 'sent'],
+		[4, 'sent'],
+		[5, 'sent'],
+	]);
+	expect(store.row.sort()).toEqual(left.sort());
+	await retry.clear();
+	expect(store.row).toEqual([]);
+});
+
+test('a store that fails: the run goes on without a journal, and says so once', async () => {
+	const heard: unknown[] = [];
+	const failing = {
+		checkAndRecord: async () => {
+			throw new Error('no database');
+		},
+		remove: async () => undefined,
+	};
+	const journal = new Journal(failing, identities, 2, (error) => heard.push(error));
+	await journal.beforeSend(0);
+	expect(journal.beforeSend(5)).toBeUndefined();
+	journal.confirmed(0);
+	expect(await journal.lookUp()).toEqual(new Map());
+	await journal.clear();
+	expect(heard).toHaveLength(1);
+});
