@@ -198,7 +198,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: what a run says about itse
 			expect(hintsOf(run, 'Outreach Sequences')).toEqual([
 				{ type: 'warning', location: 'outputPane', message: RETRY_ON_FAIL_TEXT },
 			]);
-			expect(RETRY_ON_FAIL_TEXT).toMatch(/^Retry On Fail is on for this node\. /);
+			expect(RETRY_ON_FAIL_TEXT).toMatch(/^Retry On Fail is on: /);
 		});
 
 		test('Retry On Fail with Continue, and the first item fails: n8n runs the node again, and only the failed item goes out again', async () => {

@@ -314,7 +314,7 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 		await output.waitFor();
 		const retry = output
 			.locator('[data-test-id="node-hint"]')
-			.filter({ hasText: 'Retry On Fail is on for this node' });
+			.filter({ hasText: 'Retry On Fail is on:' });
 		const failed = output.locator('[data-test-id="node-hint"]').filter({
 			hasText: `${HINTS_FAILED} of ${HINTS_CONTACTS.length} items failed`,
 		});

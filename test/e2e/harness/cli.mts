@@ -197,7 +197,13 @@ export function failuresWarning(
 		Array.from({ length: count ?? 0 }, () => group as FailureGroup),
 	);
 	while (ends.length < items) ends.push(undefined);
-	const hint = failedItemsHint(new RunReport().summarize(ends), { retryOnFail: false, readOnly });
+	// The workflows' write is Archive Contact: its hint ends with the safe way on.
+	const subject = readOnly ? undefined : { noun: 'contact', verb: 'archive', done: 'archived' };
+	const hint = failedItemsHint(new RunReport().summarize(ends), {
+		retryOnFail: false,
+		readOnly,
+		subject,
+	});
 	if (!hint) throw new Error('no failures, no warning');
 	return { type: 'warning', location: 'outputPane', message: hint.message };
 }
