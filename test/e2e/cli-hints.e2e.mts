@@ -323,7 +323,11 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: what a run says about itse
 		});
 		const createHints = hintsOf(run, 'Create Sequence');
 		expect(createHints.filter((hint) => hint.type === 'warning')).toEqual([
-			failuresWarning(SEND_AGAIN_NAMES.length, { rejected: 1, mayHaveActed: 1 }),
+			failuresWarning(SEND_AGAIN_NAMES.length, { rejected: 1, mayHaveActed: 1 }, false, {
+				noun: 'sequence',
+				verb: 'create',
+				done: 'created',
+			}),
 		]);
 		// Summer's 429 was a push-back, though the node did not wait for it.
 		expect(createHints.filter((hint) => hint.type !== 'warning')).toEqual([

@@ -192,13 +192,14 @@ export function failuresWarning(
 	items: number,
 	failed: Partial<Record<FailureGroup, number>>,
 	readOnly = false,
+	write = { noun: 'contact', verb: 'archive', done: 'archived' },
 ): Hint {
 	const ends: Array<FailureGroup | undefined> = Object.entries(failed).flatMap(([group, count]) =>
 		Array.from({ length: count ?? 0 }, () => group as FailureGroup),
 	);
 	while (ends.length < items) ends.push(undefined);
-	// The workflows' write is Archive Contact: its hint ends with the safe way on.
-	const subject = readOnly ? undefined : { noun: 'contact', verb: 'archive', done: 'archived' };
+	// A write's hint ends with the safe way on, in its verb.
+	const subject = readOnly ? undefined : write;
 	const hint = failedItemsHint(new RunReport().summarize(ends), {
 		retryOnFail: false,
 		readOnly,
