@@ -1,5 +1,6 @@
 // The routes under /__sandbox/, for tests and scripts in other processes:
-// the recorded requests, a summary, faults, the rate limit, a reset, records.
+// the recorded requests, a summary, faults, the rate limit, a reset, records
+// one by one or all of a kind.
 import type http from 'node:http';
 
 import type { Fault } from './faults.mts';
@@ -16,6 +17,7 @@ export interface Controlled {
 	requests: RecordedRequest[];
 	maxInFlight: number;
 	peek(kind: Kind, id: string): JsonObject | undefined;
+	list(kind: Kind): JsonObject[];
 	summary(): JsonObject;
 	setRateLimit(limit: RateLimit | undefined): void;
 	addFault(fault: Fault): void;
@@ -33,6 +35,8 @@ export function control(sandbox: Controlled, req: http.IncomingMessage, body: st
 		const found = sandbox.peek(record[1] as Kind, decodeURIComponent(record[2]));
 		return found ? { status: 200, body: found } : message(404, NOT_FOUND);
 	}
+	const all = /^GET \/__sandbox\/records\/(contacts|contactLists|useCases|sequences)$/.exec(route);
+	if (all) return { status: 200, body: { records: sandbox.list(all[1] as Kind) } };
 	if (route === 'GET /__sandbox/requests') {
 		return {
 			status: 200,

@@ -114,6 +114,11 @@ export class Sandbox {
 		return this.store.collection(kind).get(id);
 	}
 
+	/** Every record of a kind, as the service holds them now, oldest first. */
+	list(kind: Kind): JsonObject[] {
+		return [...this.store.collection(kind).values()];
+	}
+
 	/** Counts over the recorded API requests: by status, and creates of the same sequence name. */
 	summary(): JsonObject {
 		return summarize(

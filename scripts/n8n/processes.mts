@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 
-import { signalGroup, stopGroup } from '../process-groups.mjs';
+import { groupAlive, signalGroup, stopGroup } from '../process-groups.mjs';
 import { LaunchError, ROOT } from './versions.mts';
 
 /** A free TCP port on loopback, as the system hands it out. */
@@ -28,6 +28,8 @@ export interface Daemon {
 	log(): string;
 	/** SIGTERM to its group, SIGKILL after `graceMs`. */
 	stop(graceMs?: number): Promise<void>;
+	/** SIGKILL to its group at once, as a crash or an OOM kill ends it; resolves once the group is gone. */
+	kill(): Promise<void>;
 }
 
 /** Every daemon's process group, so that none outlives this process, even after a failure. */
@@ -64,6 +66,12 @@ export function startDaemon(
 		async stop(graceMs = 20_000) {
 			if (group === undefined) return;
 			await stopGroup(group, graceMs);
+			groups.delete(group);
+		},
+		async kill() {
+			if (group === undefined) return;
+			signalGroup(group, 'SIGKILL');
+			while (groupAlive(group)) await new Promise((resolve) => setTimeout(resolve, 50));
 			groups.delete(group);
 		},
 	};

@@ -3,65 +3,29 @@
 // lists. With Retry On Fail, a create that failed once before the service
 // wrote it is sent again and nothing else is. Under Stop, the error says what
 // was created, and Executions › Retry (the REST call the Executions list
-// makes, with either loadWorkflow) creates each sequence exactly once.
+// makes, with either loadWorkflow) creates each sequence exactly once. A 500
+// on a create may have acted, so each workflow's Request Options › Unconfirmed
+// Earlier Try says to send such an item again (issue 36; a build without the
+// option ignores it): the user's choice once they know it was not created.
 import { TEST_API_KEYS } from '../harness/keys.mts';
-import type { RecordedRequest, SandboxProcess } from '../harness/sandbox.mts';
+import type { SandboxProcess } from '../harness/sandbox.mts';
+import { retryExecution } from './harness/editor-rest.mts';
 import { N8N_CURRENT, N8N_MAINTAINED } from './harness/n8n.mts';
-import { SANDBOX_CREDENTIAL_ID, useN8n, useSandbox, type N8n } from './harness/stage.mts';
 import {
-	outreachCredential,
-	outreachNode,
-	webhookTrigger,
-	workflowOf,
-} from './harness/workflows.mts';
+	createsWhatTheEventLists,
+	failsOnceBeforeWriting,
+	nameOf,
+	names,
+	postEvent,
+} from './harness/re-runs.mts';
+import { useN8n, useSandbox, type N8n } from './harness/stage.mts';
 
 const STOP = 'outreach-rerun-stop';
 const RETRY_ON_FAIL = 'outreach-rerun-retry-on-fail';
+/** Items whose earlier try may have acted are sent again. */
+const SEND_AGAIN = { unconfirmedEarlierTry: 'sendAgain' };
 
-/** Webhook › Split Out (the event's names) › Create Sequence, the webhook answering with every created sequence. */
-function createsWhatTheEventLists(id: string, settings: Record<string, unknown> = {}) {
-	return workflowOf(id, [
-		webhookTrigger(id, { responseData: 'allEntries' }),
-		{
-			name: 'Split Out',
-			type: 'n8n-nodes-base.splitOut',
-			typeVersion: 1,
-			parameters: { fieldToSplitOut: 'body.names', include: 'noOtherFields', options: {} },
-		},
-		outreachNode(
-			'Create Sequence',
-			{ resource: 'sequence', operation: 'create', name: '={{ $json.name }}' },
-			{ credentials: outreachCredential(SANDBOX_CREDENTIAL_ID, 'Outreach sandbox'), ...settings },
-		),
-	]);
-}
-
-const names = (count: number) =>
-	Array.from({ length: count }, (_, index) => ({ name: `S${index + 1}` }));
-const nameOf = (request: RecordedRequest) => (JSON.parse(request.body) as { name: string }).name;
-
-/** A create of `name` answered 500 once, before the service wrote it. */
-const failsOnceBeforeWriting = (name: string) => ({
-	method: 'POST',
-	pathPrefix: '/v1/sequences',
-	bodyContains: `"name":"${name}"`,
-	status: 500,
-	body: { message: 'gateway' },
-	times: 1,
-});
-
-async function post(
-	n8n: N8n,
-	path: string,
-	count: number,
-): Promise<{ status: number; body: unknown }> {
-	const response = await fetch(`${n8n.server.url}/webhook/${path}`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ names: names(count) }),
-	});
-	return { status: response.status, body: await response.json().catch(() => undefined) };
-}
+const post = (n8n: N8n, path: string, count: number) => postEvent(n8n, path, names(count));
 
 /** The sandbox holds each name once, and the sequences it holds are the ones listed. */
 async function expectEachCreatedOnce(sandbox: SandboxProcess, count: number): Promise<void> {
@@ -88,12 +52,8 @@ async function failedExecution(n8n: N8n, sandbox: SandboxProcess): Promise<strin
 }
 
 /** Executions › Retry, as the Executions list calls it; then the retry, which ran to its end. */
-async function retry(n8n: N8n, id: string, loadWorkflow: boolean) {
-	await n8n.rest('POST', `/executions/${id}/retry`, { loadWorkflow });
-	const retried = (await n8n.executions(STOP)).find((execution) => execution.retryOf === id);
-	if (!retried) throw new Error(`No retry of execution ${id} is listed`);
-	return retried;
-}
+const retry = (n8n: N8n, id: string, loadWorkflow: boolean) =>
+	retryExecution(n8n, STOP, id, loadWorkflow);
 
 function suite(version: string, run: 'server' | 'queue') {
 	const sandbox = useSandbox(TEST_API_KEYS.reRuns);
@@ -103,11 +63,10 @@ function suite(version: string, run: 'server' | 'queue') {
 		run,
 		sandbox: sandbox(),
 		workflows: [
-			createsWhatTheEventLists(STOP),
+			createsWhatTheEventLists(STOP, { requestOptions: SEND_AGAIN }),
 			createsWhatTheEventLists(RETRY_ON_FAIL, {
-				retryOnFail: true,
-				maxTries: 3,
-				waitBetweenTries: 100,
+				settings: { retryOnFail: true, maxTries: 3, waitBetweenTries: 100 },
+				requestOptions: SEND_AGAIN,
 			}),
 		],
 		publish: [STOP, RETRY_ON_FAIL],

@@ -15,4 +15,9 @@ export const TEST_API_KEYS = {
 	burst: 'e2e-burst-key-7a2c9e05',
 	reRuns: 'e2e-re-runs-key-5c8d1e64',
 	passingFaults: 'e2e-passing-faults-key-9e2b7a13',
+	reRunsUnknown: 'e2e-re-runs-unknown-key-3b7e9c14',
+	reRunsEdited: 'e2e-re-runs-edited-key-8d2a6f51',
+	skipDoneBefore: 'e2e-skip-done-before-key-4f1c8a27',
+	skipDoneBeforeQueue: 'e2e-skip-queue-key-6e3b2d98',
+	crash: 'e2e-crash-key-1a9d5c73',
 } as const;

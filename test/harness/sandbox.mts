@@ -82,6 +82,14 @@ export class SandboxProcess {
 		return response.ok ? ((await response.json()) as Record<string, unknown>) : undefined;
 	}
 
+	/** Every record of a kind the service holds, oldest first. */
+	async records(
+		kind: 'contacts' | 'contactLists' | 'useCases' | 'sequences',
+	): Promise<Array<Record<string, unknown>>> {
+		const response = await this.control('GET', `records/${kind}`);
+		return ((await response.json()) as { records: Array<Record<string, unknown>> }).records;
+	}
+
 	async close(): Promise<void> {
 		await this.daemon.stop();
 	}

@@ -208,3 +208,17 @@ export async function rest<T>(
 	const parsed = JSON.parse(text) as { data?: T };
 	return (parsed.data ?? parsed) as T;
 }
+
+/** n8n 1.x reports ready a moment before its REST routes exist: asks as the owner again for up to a minute. */
+export async function waitForRest(server: N8nServer): Promise<void> {
+	const deadline = Date.now() + 60_000;
+	for (;;) {
+		try {
+			await rest(server, 'GET', '/login');
+			return;
+		} catch (error) {
+			if (Date.now() > deadline) throw error;
+			await new Promise((resolve) => setTimeout(resolve, 500));
+		}
+	}
+}

@@ -1,12 +1,21 @@
-// Debian's redis-server and PostgreSQL on loopback ports, in throwaway
-// folders, for queue mode. PostgreSQL refuses to run as root, so as root it
-// runs as the `postgres` user that Debian's package creates.
+// Queue mode's services: Debian's redis-server and PostgreSQL on loopback
+// ports, in throwaway folders, the settings main and workers share, and the
+// workers. PostgreSQL refuses to run as root, so as root it runs as the
+// `postgres` user that Debian's package creates.
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { freePort, startDaemon, type Daemon } from './n8n.mts';
+import {
+	freePort,
+	n8nEnv,
+	startDaemon,
+	userFolderWithPackage,
+	waitForHttp,
+	type Daemon,
+} from './n8n.mts';
 
 function which(command: string, fallbacks: string[]): string {
 	for (const candidate of fallbacks) if (existsSync(candidate)) return candidate;
@@ -147,4 +156,64 @@ export async function startPostgres(): Promise<Service & { user: string }> {
 	]);
 	execFileSync(createdb, createArgs, { stdio: ['ignore', 'ignore', 'inherit'] });
 	return { port, daemon, user };
+}
+
+/** Redis and PostgreSQL for queue mode, and the settings main and workers share. */
+export async function queueServices(
+	stops: Array<() => Promise<void>>,
+): Promise<Record<string, string>> {
+	const [redis, postgres]: [Service, Service & { user: string }] = await Promise.all([
+		startRedis(),
+		startPostgres(),
+	]);
+	stops.push(
+		() => redis.daemon.stop(),
+		() => postgres.daemon.stop(),
+	);
+	return {
+		EXECUTIONS_MODE: 'queue',
+		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+		QUEUE_BULL_REDIS_PORT: String(redis.port),
+		DB_TYPE: 'postgresdb',
+		DB_POSTGRESDB_HOST: '127.0.0.1',
+		DB_POSTGRESDB_PORT: String(postgres.port),
+		DB_POSTGRESDB_DATABASE: 'n8n',
+		DB_POSTGRESDB_USER: postgres.user,
+		DB_POSTGRESDB_PASSWORD: '',
+		// Main and workers must share the key that encrypts credentials.
+		N8N_ENCRYPTION_KEY: randomBytes(24).toString('hex'),
+	};
+}
+
+/**
+ * Queue mode's workers, each with the package installed in a user folder of
+ * its own, started side by side; resolves once each reports ready.
+ */
+export async function startWorkers(
+	bin: string,
+	tarball: string,
+	shared: Record<string, string>,
+	count: number,
+	stops: Array<() => Promise<void>>,
+): Promise<Daemon[]> {
+	const workers: Daemon[] = [];
+	const health: number[] = [];
+	for (let index = 0; index < count; index++) {
+		health.push(await freePort());
+		const workerEnv = n8nEnv(await userFolderWithPackage(tarball), {
+			...shared,
+			QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+			QUEUE_HEALTH_CHECK_PORT: String(health[index]),
+			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+		});
+		const worker = startDaemon(bin, ['worker', '--concurrency=10'], workerEnv);
+		workers.push(worker);
+		stops.push(() => worker.stop());
+	}
+	await Promise.all(
+		workers.map((worker, index) =>
+			waitForHttp(`http://127.0.0.1:${health[index]}/healthz/readiness`, worker),
+		),
+	);
+	return workers;
 }

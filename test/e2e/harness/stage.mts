@@ -4,8 +4,6 @@
 // start` with the owner signed in, or queue mode with workers, Redis and
 // PostgreSQL). The handle it gives back is filled in before the suite's tests
 // and stops everything, keeping the logs, after them.
-import { randomBytes } from 'node:crypto';
-
 import { parse } from 'flatted';
 
 import { SandboxProcess } from '../../harness/sandbox.mts';
@@ -25,6 +23,7 @@ import {
 	setupOwner,
 	startDaemon,
 	waitForHttp,
+	waitForRest,
 	waitForWebhook,
 	type CliResult,
 	type Daemon,
@@ -32,7 +31,8 @@ import {
 	type N8nServer,
 	userFolderWithPackage,
 } from './n8n.mts';
-import { startPostgres, startRedis, type Service } from './services.mts';
+import { outreachApiCredential } from './credentials.mts';
+import { queueServices, startWorkers } from './services.mts';
 
 /** The id of the credential that points at the sandbox, as the suites' workflows name it. */
 export const SANDBOX_CREDENTIAL_ID = 'outreachSandbox';
@@ -77,6 +77,8 @@ export interface Execution extends ExecutionSummary {
 		resultData: ExecuteRun;
 		executionData?: { contextData: Record<string, Record<string, unknown>> };
 	};
+	/** The workflow as this execution ran it. */
+	workflowData: { nodes: Array<{ name: string; parameters: Record<string, unknown> }> };
 }
 
 export interface N8n {
@@ -102,6 +104,10 @@ export interface N8n {
 	execution(id: string): Promise<Execution>;
 	/** Everything main and the workers printed so far. */
 	log(): string;
+	/** `server`: SIGKILL to main's process group, as a crash or an OOM kill ends it. */
+	crashMain(): Promise<void>;
+	/** `server`: `n8n start` again, on the same user folder, database and port; resolves once the owner's REST calls answer. */
+	startMain(): Promise<void>;
 }
 
 const EMPTY = () => {
@@ -136,6 +142,8 @@ export function useN8n(setup: () => N8nSetup | Promise<N8nSetup>, timeoutMs = 60
 		rest: EMPTY,
 		executions: EMPTY,
 		execution: EMPTY,
+		crashMain: EMPTY,
+		startMain: EMPTY,
 		log: () => '',
 	} as unknown as N8n;
 	const stops: Array<() => Promise<void>> = [];
@@ -173,47 +181,27 @@ async function boot(setup: N8nSetup, stops: Array<() => Promise<void>>): Promise
 	const credentials = [...(setup.credentials ?? [])];
 	if (setup.sandbox) {
 		const { apiKey, url } = setup.sandbox;
-		credentials.push({
-			id: SANDBOX_CREDENTIAL_ID,
-			name: 'Outreach sandbox',
-			type: 'outreachSequencesApi',
-			data: { apiKey, baseUrl: url },
-		});
+		credentials.push(outreachApiCredential(SANDBOX_CREDENTIAL_ID, apiKey, url, 'Outreach sandbox'));
 	}
 	if (credentials.length) await importCredentials(bin, env, credentials);
 	if (setup.workflows?.length) await importWorkflows(bin, env, setup.workflows);
 	for (const id of setup.publish ?? []) await publishWorkflow(bin, setup.version, id, env);
 
 	const daemons: Daemon[] = [];
-	let server = { url: '', cookie: '' } as N8nServer;
-	if (setup.run !== 'cli') {
+	const server = { url: '', cookie: '' } as N8nServer;
+	const startMain = async () => {
 		const main = startDaemon(bin, ['start'], env);
 		daemons.push(main);
 		stops.push(() => main.stop());
-		const url = `http://127.0.0.1:${port}`;
-		await waitForHttp(`${url}/healthz/readiness`, main);
-		server = { url, daemon: main, cookie: await setupOwner(url) };
+		server.url = `http://127.0.0.1:${port}`;
+		server.daemon = main;
+		await waitForHttp(`${server.url}/healthz/readiness`, main);
+	};
+	if (setup.run !== 'cli') {
+		await startMain();
+		server.cookie = await setupOwner(server.url);
 	}
-	const workers: Daemon[] = [];
-	const health: number[] = [];
-	for (let index = 0; queue && index < (setup.workers ?? 2); index++) {
-		health.push(await freePort());
-		const workerEnv = n8nEnv(await userFolderWithPackage(tarball), {
-			...shared,
-			QUEUE_HEALTH_CHECK_ACTIVE: 'true',
-			QUEUE_HEALTH_CHECK_PORT: String(health[index]),
-			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
-		});
-		const worker = startDaemon(bin, ['worker', '--concurrency=10'], workerEnv);
-		workers.push(worker);
-		stops.push(() => worker.stop());
-	}
-	// The workers start side by side.
-	await Promise.all(
-		workers.map((worker, index) =>
-			waitForHttp(`http://127.0.0.1:${health[index]}/healthz/readiness`, worker),
-		),
-	);
+	const workers = queue ? await startWorkers(bin, tarball, shared, setup.workers ?? 2, stops) : [];
 	// After the workers: in queue mode a webhook's probe runs on a worker, and main answers it when one has.
 	for (const route of setup.ready ?? [])
 		await waitForWebhook(new URL(`${server.url}${route}`), server.daemon);
@@ -246,36 +234,17 @@ async function boot(setup: N8nSetup, stops: Array<() => Promise<void>>): Promise
 			return page.results.map((execution) => ({ ...execution, id: String(execution.id) }));
 		},
 		async execution(id) {
-			const found = await call<ExecutionSummary & { data: string }>('GET', `/executions/${id}`);
+			const found = await call<Omit<Execution, 'data'> & { data: string }>(
+				'GET',
+				`/executions/${id}`,
+			);
 			return { ...found, id: String(found.id), data: parse(found.data) as Execution['data'] };
 		},
 		log: () => [...daemons, ...workers].map((daemon) => daemon.log()).join('\n'),
+		crashMain: () => server.daemon.kill(),
+		async startMain() {
+			await startMain();
+			await waitForRest(server);
+		},
 	};
 }
-
-/** Redis and PostgreSQL for queue mode, and the settings main and workers share. */
-async function queueServices(stops: Array<() => Promise<void>>): Promise<Record<string, string>> {
-	const [redis, postgres]: [Service, Service & { user: string }] = await Promise.all([
-		startRedis(),
-		startPostgres(),
-	]);
-	stops.push(
-		() => redis.daemon.stop(),
-		() => postgres.daemon.stop(),
-	);
-	return {
-		EXECUTIONS_MODE: 'queue',
-		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
-		QUEUE_BULL_REDIS_PORT: String(redis.port),
-		DB_TYPE: 'postgresdb',
-		DB_POSTGRESDB_HOST: '127.0.0.1',
-		DB_POSTGRESDB_PORT: String(postgres.port),
-		DB_POSTGRESDB_DATABASE: 'n8n',
-		DB_POSTGRESDB_USER: postgres.user,
-		DB_POSTGRESDB_PASSWORD: '',
-		// Main and workers must share the key that encrypts credentials.
-		N8N_ENCRYPTION_KEY: randomBytes(24).toString('hex'),
-	};
-}
-
-export { waitForWebhook };

@@ -1,0 +1,136 @@
+// A crash loses no record (issue 36), in real n8n (`n8n start`, 2.x and 1.x):
+// a webhook (answering at once) starts 200 creates, default settings but On
+// Error = Continue, against a service that allows 10 requests per second.
+// After about 8 s n8n's process group gets SIGKILL, as a deploy, an OOM kill
+// or a host restart ends it; n8n starts again on the same user folder and
+// database, marks the execution crashed, and Executions › Retry runs it
+// again. Nothing may be created twice: every item is created once, or fails
+// as `mayHaveActed`. The first test is the harness's part (kill, restart,
+// recovery, retry); the one marked #36 encodes the new behaviour. Counts and
+// times go to artifacts/e2e/re-runs-figures.json.
+import { TEST_API_KEYS } from '../harness/keys.mts';
+import { lastOutput, retryExecution, waitForEnd } from './harness/editor-rest.mts';
+import { recordFigures } from './harness/figures.mts';
+import { N8N_CURRENT, N8N_MAINTAINED } from './harness/n8n.mts';
+import {
+	CREATE_NODE,
+	byName,
+	createsWhatTheEventLists,
+	figuresOf,
+	names,
+	postEvent,
+	twice,
+	type ByName,
+} from './harness/re-runs.mts';
+import { useN8n, useSandbox, type Execution, type N8n } from './harness/stage.mts';
+
+const WORKFLOW = 'outreach-crash-retry';
+const SUITE = 'crash-retry';
+const EVENT = names(200, 'C');
+const RATE = 10;
+const KILL_AFTER_MS = 8_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const total = (counts: Map<string, number>) =>
+	[...counts.values()].reduce((sum, count) => sum + count, 0);
+
+/** Polls until n8n's recovery has marked the execution crashed. */
+async function untilCrashed(n8n: N8n, id: string, timeoutMs = 120_000): Promise<Execution> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const execution = await n8n.execution(id);
+		if (execution.status === 'crashed') return execution;
+		if (Date.now() > deadline)
+			throw new Error(`Execution ${id} is ${execution.status}, not crashed, after a restart`);
+		await sleep(500);
+	}
+}
+
+describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s killed mid-run, then retried', (version) => {
+	const sandbox = useSandbox(TEST_API_KEYS.crash, ['--rate-limit', String(RATE)]);
+	const n8n = useN8n(() => ({
+		version,
+		name: `${SUITE}-${version}`,
+		run: 'server',
+		sandbox: sandbox(),
+		workflows: [
+			createsWhatTheEventLists(
+				WORKFLOW,
+				{ settings: { onError: 'continueRegularOutput' } },
+				'onReceived',
+			),
+		],
+		publish: [WORKFLOW],
+		ready: [`/webhook/${WORKFLOW}`],
+	}));
+	afterAll(() => {
+		expect(n8n.log()).not.toContain(sandbox().apiKey);
+	});
+	let atKill: ByName;
+	let retry: Execution;
+
+	test('SIGKILL mid-run, n8n started again on the same folder and database: the execution is marked crashed, and Executions › Retry runs it to its end', async () => {
+		await sandbox().reset();
+		const started = Date.now();
+		const answer = await postEvent(n8n, WORKFLOW, EVENT);
+		expect(answer.status).toBe(200);
+		let running = (await n8n.executions(WORKFLOW)).find((run) => run.status === 'running');
+		while (!running) {
+			await sleep(100);
+			running = (await n8n.executions(WORKFLOW)).find((run) => run.status === 'running');
+		}
+		await sleep(KILL_AFTER_MS - (Date.now() - started));
+		// On a slow machine, wait for the first creates, so that the kill lands mid-run.
+		while ((await sandbox().summary()).sequencesCreated < RATE) await sleep(250);
+		await n8n.crashMain();
+		const killedAfterMs = Date.now() - started;
+		atKill = await byName(sandbox());
+		await n8n.startMain();
+		const crashed = await untilCrashed(n8n, running.id);
+		const recoveredAfterMs = Date.now() - started;
+		const retried = await retryExecution(n8n, WORKFLOW, crashed.id, false);
+		retry = await waitForEnd(n8n, retried.id);
+		const after = await byName(sandbox());
+		const output = lastOutput(retry, CREATE_NODE).map((item) => item.json);
+		const failed = output.filter((item) => item.error !== undefined);
+		const outcomes: Record<string, number> = {};
+		for (const item of failed)
+			outcomes[String(item.outcome)] = (outcomes[String(item.outcome)] ?? 0) + 1;
+		recordFigures(SUITE, version, `crash: ${EVENT.length} creates at ${RATE}/s, SIGKILL, retry`, {
+			createdBeforeKill: total(atKill.created),
+			sentBeforeKill: total(atKill.sent),
+			...figuresOf(after),
+			retry: retry.status,
+			failedItems: failed.length,
+			failedByOutcome: outcomes,
+			killedAfterMs,
+			recoveredAfterMs,
+			retryEndedAfterMs: Date.now() - started,
+		});
+
+		expect(total(atKill.created)).toBeGreaterThan(0);
+		expect(total(atKill.created)).toBeLessThan(EVENT.length);
+		expect(retry).toMatchObject({ mode: 'retry', retryOf: crashed.id });
+		expect(output).toHaveLength(EVENT.length);
+	});
+
+	test('#36 nothing is created twice: every item is created once, or fails as mayHaveActed', async () => {
+		const after = await byName(sandbox());
+		const output = lastOutput(retry, CREATE_NODE).map((item) => item.json);
+		expect(twice(after.created)).toEqual([]);
+		for (const [index, { name }] of EVENT.entries()) {
+			const item = output[index];
+			if (item.error === undefined) expect(item).toEqual(after.records.get(name));
+			else expect({ name, outcome: item.outcome }).toEqual({ name, outcome: 'mayHaveActed' });
+		}
+		// What the crashed try created is not created again: each such item fails as mayHaveActed.
+		for (const name of atKill.created.keys())
+			expect({
+				name,
+				outcome: output[EVENT.findIndex((item) => item.name === name)]?.outcome,
+			}).toEqual({
+				name,
+				outcome: 'mayHaveActed',
+			});
+	});
+});

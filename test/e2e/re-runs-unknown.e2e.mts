@@ -1,0 +1,127 @@
+// An unknown outcome is not sent again on its own (issue 36), in real n8n
+// (2.x and 1.x): 10 creates from a published webhook workflow, On Error =
+// Stop. The service carries out S4's create and then answers 500, each time
+// it is sent; it answers S7's first create 500 before writing it. Neither can
+// the node tell apart: both may have acted. Retry On Fail (3 tries) and
+// Executions › Retry (either loadWorkflow) then send neither again, and each
+// sequence exists at most once. Tests marked #36 encode the new behaviour;
+// every scenario's figures go to artifacts/e2e/re-runs-figures.json first.
+import { TEST_API_KEYS } from '../harness/keys.mts';
+import { errorText, retryExecution, waitForEnd } from './harness/editor-rest.mts';
+import { recordFigures } from './harness/figures.mts';
+import { N8N_CURRENT, N8N_MAINTAINED } from './harness/n8n.mts';
+import {
+	byName,
+	createsWhatTheEventLists,
+	failsOnceBeforeWriting,
+	figuresOf,
+	names,
+	postEvent,
+	twice,
+	warmUp,
+	writtenThenFailsEachTime,
+	type ByName,
+} from './harness/re-runs.mts';
+import { useN8n, useSandbox, type N8n } from './harness/stage.mts';
+import type { SandboxProcess } from '../harness/sandbox.mts';
+
+const STOP = 'outreach-unknown-stop';
+const RETRY_ON_FAIL = 'outreach-unknown-retry-on-fail';
+const SUITE = 're-runs-unknown';
+const EVENT = names(10);
+/** Written, then answered 500, on every send. */
+const WRITTEN = 'S4';
+/** Answered 500 before it is written, once. */
+const NOT_WRITTEN = 'S7';
+
+/** The sandbox fresh, with S4's and S7's faults. */
+async function withFaults(sandbox: SandboxProcess): Promise<void> {
+	await sandbox.reset();
+	await sandbox.addFault(writtenThenFailsEachTime(WRITTEN));
+	await sandbox.addFault(failsOnceBeforeWriting(NOT_WRITTEN));
+}
+
+/** The execution a webhook call made, once it has ended. */
+async function latest(n8n: N8n, workflowId: string) {
+	const [newest] = await n8n.executions(workflowId);
+	return await waitForEnd(n8n, newest.id);
+}
+
+/**
+ * What #36 promises after any of these re-runs: S4, which the service made,
+ * exists once; no name is created twice, and none is sent twice, because
+ * every failure here may have acted. (Under Stop, how many items after S4 go
+ * out before it fails depends on the pace: the names are not all sent.)
+ */
+function expectNothingSentAgain(after: ByName): void {
+	expect(after.created.get(WRITTEN)).toBe(1);
+	expect({ createdTwice: twice(after.created), sentTwice: twice(after.sent) }).toEqual({
+		createdTwice: [],
+		sentTwice: [],
+	});
+}
+
+describe.each([N8N_CURRENT, N8N_MAINTAINED])(
+	'n8n %s: an unknown outcome on a re-run',
+	(version) => {
+		const sandbox = useSandbox(TEST_API_KEYS.reRunsUnknown);
+		const n8n = useN8n(() => ({
+			version,
+			name: `${SUITE}-${version}`,
+			run: 'server',
+			sandbox: sandbox(),
+			workflows: [
+				createsWhatTheEventLists(STOP),
+				createsWhatTheEventLists(RETRY_ON_FAIL, {
+					settings: { retryOnFail: true, maxTries: 3, waitBetweenTries: 100 },
+				}),
+			],
+			publish: [STOP, RETRY_ON_FAIL],
+			ready: [`/webhook/${STOP}`, `/webhook/${RETRY_ON_FAIL}`],
+		}));
+		beforeAll(() => warmUp(n8n, sandbox(), STOP));
+		afterAll(() => {
+			expect(n8n.log()).not.toContain(sandbox().apiKey);
+		});
+
+		test('#36 Retry On Fail (3 tries): neither S4 nor S7 goes out again; the execution fails; each sequence exists at most once', async () => {
+			await withFaults(sandbox());
+			const answer = await postEvent(n8n, RETRY_ON_FAIL, EVENT);
+			const execution = await latest(n8n, RETRY_ON_FAIL);
+			const after = await byName(sandbox());
+			recordFigures(SUITE, version, 'Retry On Fail (3 tries)', {
+				...figuresOf(after),
+				answer: answer.status,
+				execution: execution.status,
+			});
+
+			expect(execution.status).toBe('error');
+			expectNothingSentAgain(after);
+		});
+
+		test.each([false, true])(
+			'#36 Executions › Retry with loadWorkflow %s: neither S4 nor S7 goes out again, and S4 fails with the earlier failure’s words',
+			async (loadWorkflow) => {
+				await withFaults(sandbox());
+				await postEvent(n8n, STOP, EVENT);
+				const failed = await latest(n8n, STOP);
+				// The harness's part: the execution failed, and its retry is listed as one.
+				expect(failed.status).toBe('error');
+				const retried = await retryExecution(n8n, STOP, failed.id, loadWorkflow);
+				expect(retried.mode).toBe('retry');
+				const retry = await waitForEnd(n8n, retried.id);
+				const after = await byName(sandbox());
+				recordFigures(
+					SUITE,
+					version,
+					`Executions › Retry, ${loadWorkflow ? 'currently saved' : 'original'} workflow, unchanged`,
+					{ ...figuresOf(after), execution: failed.status, retry: retry.status },
+				);
+
+				expectNothingSentAgain(after);
+				expect(retry.status).toBe('error');
+				expect(errorText(retry)).toContain(failed.data.resultData.error?.message ?? '—');
+			},
+		);
+	},
+);

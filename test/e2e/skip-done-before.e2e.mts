@@ -1,0 +1,143 @@
+// A new execution can be told what the node already created (issue 36):
+// Request Options › Skip Items Done Before, keyed by each item's name, in
+// real n8n (2.x and 1.x), On Error = Continue. The same webhook call twice,
+// one after the other and at the same moment, and Execute workflow twice
+// (`POST /rest/workflows/<id>/run`, as the editor calls it), with a create
+// that fails before it is written in the first run: it goes out in the
+// second, and every other item is skipped there, visibly. Each sequence
+// exists exactly once. Tests marked #36 encode the new behaviour; the others
+// are the harness's part. Figures: artifacts/e2e/re-runs-figures.json.
+import { TEST_API_KEYS } from '../harness/keys.mts';
+import { lastOutput, runManually } from './harness/editor-rest.mts';
+import { recordFigures } from './harness/figures.mts';
+import { N8N_CURRENT, N8N_MAINTAINED } from './harness/n8n.mts';
+import {
+	CREATE_NODE,
+	KEYED,
+	byName,
+	createsTheseNames,
+	createsWhatTheEventLists,
+	failsOnceBeforeWriting,
+	expectEachOnce,
+	figuresOf,
+	names,
+	postEvent,
+	type ByName,
+} from './harness/re-runs.mts';
+import { useN8n, useSandbox, type Execution } from './harness/stage.mts';
+
+const WEBHOOK = 'outreach-skip-done-before';
+const MANUAL = 'outreach-skip-done-before-manual';
+const SUITE = 'skip-done-before';
+const MANUAL_NAMES = names(5, 'manual-');
+
+type Item = Record<string, unknown>;
+
+/** The second run: the failed create is the sequence the service now holds; every other item is skipped under its key. */
+function expectSkippedBut(
+	output: Item[],
+	after: ByName,
+	list: Array<{ name: string }>,
+	sent: string,
+) {
+	expect(output).toHaveLength(list.length);
+	for (const [index, { name }] of list.entries()) {
+		if (name === sent) expect(output[index]).toEqual(after.records.get(name));
+		else
+			expect(output[index]).toMatchObject({
+				skipped: true,
+				key: name,
+				id: null,
+				reason: expect.any(String),
+			});
+	}
+}
+
+describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: Skip Items Done Before', (version) => {
+	const sandbox = useSandbox(TEST_API_KEYS.skipDoneBefore);
+	const n8n = useN8n(() => ({
+		version,
+		name: `${SUITE}-${version}`,
+		run: 'server',
+		sandbox: sandbox(),
+		workflows: [
+			createsWhatTheEventLists(WEBHOOK, KEYED),
+			createsTheseNames(MANUAL, MANUAL_NAMES, KEYED),
+		],
+		publish: [WEBHOOK],
+		ready: [`/webhook/${WEBHOOK}`],
+	}));
+	afterAll(() => {
+		expect(n8n.log()).not.toContain(sandbox().apiKey);
+	});
+	let runs: Execution[] = [];
+
+	test('#36 the same webhook call twice, one after the other: the failed create goes out in the second, the rest are skipped', async () => {
+		const event = names(5, 'after-');
+		await sandbox().reset();
+		await sandbox().addFault(failsOnceBeforeWriting('after-3'));
+		const first = await postEvent(n8n, WEBHOOK, event);
+		const second = await postEvent(n8n, WEBHOOK, event);
+		const after = await byName(sandbox());
+		recordFigures(SUITE, version, 'webhook call delivered twice, one after the other', {
+			...figuresOf(after),
+			answers: [first.status, second.status],
+		});
+
+		expect([first.status, second.status]).toEqual([200, 200]);
+		expectEachOnce(after, event);
+		expect((first.body as Item[])[2]).toMatchObject({ error: expect.any(String) });
+		expectSkippedBut(second.body as Item[], after, event, 'after-3');
+	});
+
+	test('#36 the same webhook call twice at the same moment: each name is sent by one of them, and the other skips it or says another execution is sending it', async () => {
+		const event = names(5, 'both-');
+		await sandbox().reset();
+		const answers = await Promise.all([
+			postEvent(n8n, WEBHOOK, event),
+			postEvent(n8n, WEBHOOK, event),
+		]);
+		const after = await byName(sandbox());
+		recordFigures(SUITE, version, 'webhook call delivered twice at the same moment', {
+			...figuresOf(after),
+			answers: answers.map((answer) => answer.status),
+		});
+
+		expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+		expectEachOnce(after, event);
+		const [one, other] = answers.map((answer) => answer.body as Item[]);
+		for (const [index, { name }] of event.entries()) {
+			const pair = [one[index], other[index]];
+			const made = pair.filter((item) => item.id === after.records.get(name)?.id);
+			expect({ name, made: made.length }).toEqual({ name, made: 1 });
+			const notMade = pair.find((item) => !made.includes(item));
+			expect(notMade?.skipped === true || notMade?.outcome === 'notActed').toBe(true);
+		}
+	});
+
+	test('Execute workflow (POST /rest/workflows/<id>/run), twice: each run is a manual execution of the saved workflow, with a failed create in the first', async () => {
+		await sandbox().reset();
+		await sandbox().addFault(failsOnceBeforeWriting('manual-3'));
+		runs = [await runManually(n8n, MANUAL)];
+		runs.push(await runManually(n8n, MANUAL));
+		const after = await byName(sandbox());
+		recordFigures(SUITE, version, 'Execute workflow twice', {
+			...figuresOf(after),
+			executions: runs.map((run) => `${run.mode} ${run.status}`),
+		});
+
+		expect(runs.map((run) => run.mode)).toEqual(['manual', 'manual']);
+		const first = lastOutput(runs[0], CREATE_NODE).map((item) => item.json);
+		expect(first).toHaveLength(MANUAL_NAMES.length);
+		expect(first[2]).toMatchObject({ error: expect.any(String), timesSent: 1 });
+		expect(after.sent.get('manual-3')).toBeGreaterThanOrEqual(1);
+	});
+
+	test('#36 Execute workflow twice: the second run sends only the failed create; the others are skipped, in its output', async () => {
+		const after = await byName(sandbox());
+		expectEachOnce(after, MANUAL_NAMES);
+		const second = lastOutput(runs[1], CREATE_NODE).map((item) => item.json);
+		expectSkippedBut(second, after, MANUAL_NAMES, 'manual-3');
+		expect(runs[1].status).toBe('success');
+	});
+});
