@@ -45,7 +45,7 @@ export function createNode({ settings = {}, requestOptions }: CreateSettings = {
 /** Request Options › Skip Items Done Before, keyed by name, with its default window; failures become items. */
 export const KEYED: CreateSettings = {
 	settings: { onError: 'continueRegularOutput' },
-	requestOptions: { skipDoneBefore: { settings: { key: '={{ $json.name }}' } } },
+	requestOptions: { skipDoneBefore: { keySettings: { key: '={{ $json.name }}' } } },
 };
 
 const splitOut = (field: string): WorkflowNode => ({
