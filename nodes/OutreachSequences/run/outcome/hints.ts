@@ -6,6 +6,7 @@
  */
 import type { NodeExecutionHint } from 'n8n-workflow';
 
+import { refusedItemsText } from './refusal';
 import type { RunSummary } from './runReport';
 import { duration } from './texts';
 
@@ -102,7 +103,7 @@ export function failedItemsHint(
 ): NodeExecutionHint | undefined {
 	const failed = totalFailed(summary);
 	if (failed === 0) return undefined;
-	const { notSent, rejected, unreached, mayHaveActed, carriedOutBefore, serviceDown } =
+	const { notSent, n8nRefused, rejected, unreached, mayHaveActed, carriedOutBefore, serviceDown } =
 		summary.failed;
 	const groups: string[] = [];
 	const notActed = '(outcome "notActed")';
@@ -114,6 +115,7 @@ export function failedItemsHint(
 		groups.push(
 			`${notSent} ${was(notSent)} never sent: the input or the credential did not pass validation ${notActed}`,
 		);
+	if (n8nRefused > 0) groups.push(refusedItemsText(n8nRefused));
 	if (unreached > 0)
 		groups.push(
 			`${unreached} never reached the service: the connection was refused, or its host or certificate failed ${notActed}`,
