@@ -36,5 +36,5 @@ export function refusalText(
 /** The hints' words for failed items n8n refused to send (hints.ts). */
 export function refusedItemsText(count: number): string {
 	const one = count === 1;
-	return `${count} ${one ? 'was' : 'were'} not sent: n8n refused ${one ? 'its request' : `${count} requests`}, as its settings for where requests may go say (outcome "notActed"); ${one ? "the item's error names" : "each item's error names"} n8n's reason and what an n8n administrator can set`;
+	return `${count} ${one ? 'was' : 'were'} not sent: n8n refused ${one ? 'its request' : `${count} requests`}, as its settings for where requests may go say (outcome "notActed")`;
 }
