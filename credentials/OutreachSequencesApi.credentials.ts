@@ -1,5 +1,11 @@
-import type { IAuthenticateGeneric, ICredentialType, INodeProperties } from 'n8n-workflow';
+import type {
+	IAuthenticateGeneric,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
 
+import { credentialTest } from '../nodes/OutreachSequences/describe/credentialTest';
 import { API_KEY_HEADER, CREDENTIAL_TYPE } from '../nodes/OutreachSequences/describe/names';
 
 export class OutreachSequencesApi implements ICredentialType {
@@ -46,6 +52,6 @@ export class OutreachSequencesApi implements ICredentialType {
 		},
 	};
 
-	// The credential test is the node's (testedBy, run/n8n/credentialTest.ts): it words
-	// every fault, where n8n prints a declarative test's network code as it is.
+	// n8n sends the test itself, through its proxy settings and SSRF protection, as it sends the node's requests.
+	test: ICredentialTestRequest = credentialTest;
 }

@@ -12,7 +12,6 @@ import { sequenceResource } from './resources/sequence';
 import { useCaseResource } from './resources/useCase';
 import { CREDENTIAL_TYPE, defaultResource, Field, Resource } from './describe/names';
 import { requestOptionsProperty } from './describe/properties';
-import { testCredential } from './run/n8n/credentialTest';
 import { runOperation } from './run/n8n/execute';
 
 /** Every operation of every resource: execute() runs one, and the build writes each one's output schema. */
@@ -39,8 +38,8 @@ export class OutreachSequences implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		// n8n's credentials tester runs methods.credentialTest[testedBy] for a credential with no `test` of its own.
-		credentials: [{ name: CREDENTIAL_TYPE, required: true, testedBy: 'outreachSequencesApiTest' }],
+		// The credential tests itself (its `test`, describe/credentialTest.ts), on n8n's own path.
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -74,10 +73,6 @@ export class OutreachSequences implements INodeType {
 			...useCaseResource.properties,
 			requestOptionsProperty,
 		],
-	};
-
-	methods = {
-		credentialTest: { outreachSequencesApiTest: testCredential },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -1,9 +1,10 @@
 // The editor in a real browser: n8n 2.41.1 (`n8n start`) with the package
 // installed from its tarball, Debian's chromium driven by playwright-core.
 // Opens every operation's parameter panel, the credential form, and runs the
-// credential test with a good and a wrong key, a Base URL without http:// and a
-// port where nothing listens, and shows the node's execution hints after a
-// run. Screenshots: artifacts/e2e/screenshots.
+// credential test with a good and a wrong key, a web page and a server error
+// where the API should answer, a Base URL without http:// and a port where
+// nothing listens, and shows the node's execution hints after a run.
+// Screenshots: artifacts/e2e/screenshots.
 
 import { copyFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,7 +14,7 @@ import type { BrowserContext, Page, Response } from 'playwright-core';
 import { TEST_API_KEYS } from '../harness/keys.mts';
 import { openNode, screenshotPath, signedInContext, useChromium } from './harness/browser.mts';
 import { N8N_CURRENT, PACKAGE_NAME, ROOT, exampleWorkflowFiles, freePort } from './harness/n8n.mts';
-import { SAYS, outreachApiCredential } from './harness/credentials.mts';
+import { credentialTestSays, outreachApiCredential } from './harness/credentials.mts';
 import { SANDBOX_CREDENTIAL_ID, useN8n, useSandbox } from './harness/stage.mts';
 import { workflowOf, type WorkflowNode } from './harness/workflows.mts';
 
@@ -233,42 +234,65 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 		await context.close();
 	});
 
-	// Opening a saved credential runs its test; n8n shows the test's message under "More details".
+	// Opening a saved credential runs its test; n8n shows the test's message under "More details":
+	// a rule's sentence, or n8n's own words where it has none (harness/credentials.mts).
+	const says = credentialTestSays(N8N_CURRENT);
+	const probe = 'GET /v1/use_cases/n8n-credential-test';
 	test.each([
 		{
 			id: WRONG,
 			shot: 'credential-form-wrong-key',
-			sentence: () => SAYS.wrongKey,
-			reaches: true,
+			result: says.wrongKey,
+			// n8n sends a credential's request again after a 401, as for a key it could refresh.
+			reached: [probe, probe],
+		},
+		{
+			id: GOOD,
+			shot: 'credential-form-not-the-api',
+			fault: {
+				status: 404,
+				body: '<html>Not here</html>',
+				headers: { 'Content-Type': 'text/html' },
+			},
+			result: says.webPage404,
+			reached: [probe],
+		},
+		{
+			id: GOOD,
+			shot: 'credential-form-server-error',
+			fault: { status: 500, body: { message: 'down' } },
+			result: says.serverError,
+			reached: [probe],
 		},
 		{
 			id: SCHEMELESS,
 			shot: 'credential-form-schemeless-url',
-			sentence: () => SAYS.schemeless(schemeless),
-			reaches: false,
+			result: says.schemeless,
+			reached: [],
 		},
 		{
 			id: REFUSED,
 			shot: 'credential-form-refused-port',
-			sentence: () => SAYS.refused(refusedUrl),
-			reaches: false,
+			result: says.refused,
+			reached: [],
 		},
 	])(
-		'the credential test says what went wrong in a sentence: $shot',
-		async ({ id, shot, sentence, reaches }) => {
+		'the credential test says what went wrong: $shot',
+		async ({ id, shot, fault, result, reached }) => {
 			await sandbox().reset();
+			if (fault) await sandbox().addFault({ pathPrefix: '/v1/use_cases/', ...fault });
 			const { page } = await newPage('light');
 			const dialog = await openCredential(page, id);
 			await dialog.getByText(/Couldn.t connect with these settings/).waitFor({ timeout: 30_000 });
 			await dialog.getByText('More details').click();
-			const shown = dialog.getByText(sentence(), { exact: true });
+			const shown = dialog.getByText(result.message, { exact: true });
 			await shown.waitFor();
 			await expect(shown.isVisible()).resolves.toBe(true);
 			await page.screenshot({ path: screenshotPath(shot) });
 			const requests = (await sandbox().requests()).map(
 				(request) => `${request.method} ${request.url}`,
 			);
-			expect(requests).toEqual(reaches ? ['GET /v1/use_cases/n8n-credential-test'] : []);
+			expect(requests).toEqual(reached);
 			await context.close();
 		},
 	);

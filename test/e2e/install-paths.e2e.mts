@@ -7,11 +7,9 @@
 //   the credential's key; on n8n 2.x the credential's Allowed HTTP Request
 //   Domains keeps it from other hosts.
 
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import { TEST_API_KEYS } from '../harness/keys.mts';
 import { N8N_CURRENT, N8N_MAINTAINED, outputsOf } from './harness/n8n.mts';
+import { startProxy } from './harness/proxy.mts';
 import { useN8n, useSandbox } from './harness/stage.mts';
 import {
 	MANUAL_TRIGGER,
@@ -41,36 +39,6 @@ const httpRequest = (url: string): WorkflowNode => ({
 		options: {},
 	},
 });
-
-/** A forward proxy for plain-HTTP requests: records each one (method, absolute URL, whether it carried the key) and passes it on. */
-async function startProxy(): Promise<{ url: string; seen: string[]; close: () => void }> {
-	const seen: string[] = [];
-	const server = http.createServer((req, res) => {
-		seen.push(`${req.method} ${req.url} key:${req.headers['x-api-key'] ? 'yes' : 'no'}`);
-		const target = new URL(req.url ?? '');
-		const upstream = http.request(
-			{
-				host: target.hostname,
-				port: target.port,
-				path: `${target.pathname}${target.search}`,
-				method: req.method,
-				headers: req.headers,
-			},
-			(answer) => {
-				res.writeHead(answer.statusCode ?? 502, answer.headers);
-				answer.pipe(res);
-			},
-		);
-		upstream.on('error', () => res.writeHead(502).end());
-		req.pipe(upstream);
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return {
-		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-		seen,
-		close: () => server.close(),
-	};
-}
 
 describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: install paths', (version) => {
 	const sandbox = useSandbox(TEST_API_KEYS.installPaths);

@@ -6,18 +6,10 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 
-import {
-	CredentialTestContext,
-	ExecutionLifecycleHooks,
-	PackageDirectoryLoader,
-	WorkflowExecute,
-} from 'n8n-core';
+import { ExecutionLifecycleHooks, PackageDirectoryLoader, WorkflowExecute } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentials,
-	ICredentialsDecrypted,
-	ICredentialTestFunction,
-	ICredentialTestRequestData,
 	ICredentialType,
 	IExecuteFunctions,
 	IHttpRequestHelper,
@@ -25,7 +17,6 @@ import type {
 	INode,
 	INodeCredentialsDetails,
 	INodeExecutionData,
-	INodeParameters,
 	INodeProperties,
 	INodeType,
 	INodeTypeData,
@@ -230,11 +221,6 @@ export interface RunResult {
 	nodeError(nodeName: string): ExecutionError | undefined;
 }
 
-export interface CredentialTestResult {
-	status: 'OK' | 'Error';
-	message: string;
-}
-
 export interface Engine {
 	run(
 		workflow: WorkflowFixture,
@@ -252,14 +238,6 @@ export interface Engine {
 		workflow: WorkflowFixture,
 		credentials: Record<string, ICredentialDataDecryptedObject>,
 	): Promise<RunResult>;
-	/**
-	 * The credential's test, as n8n's CredentialsTester
-	 * (packages/cli/src/services/credentials-tester.service.ts, 2.41.1 and
-	 * 1.123.81) runs it: the node's methods.credentialTest function named by
-	 * testedBy, on n8n-core's CredentialTestContext, with the credential's
-	 * defaults applied. A `test` request of the credential's own would win.
-	 */
-	testCredential(data: ICredentialDataDecryptedObject): Promise<CredentialTestResult>;
 	nodeType: INodeType;
 	credentialType: ICredentialType;
 }
@@ -332,30 +310,6 @@ function captureEngineLog(): void {
 		info: write('info'),
 		debug: write('debug'),
 	});
-}
-
-/**
- * n8n's getCredentialTestFunction (CredentialsTester, 2.41.1 and 1.123.81):
- * the credential's own `test` request if it has one, else the `testedBy` of a
- * node that uses the credential; a name there is that node's
- * methods.credentialTest function.
- */
-function credentialTestFunction(
-	credentialType: ICredentialType,
-	loader: PackageDirectoryLoader,
-	nodeTypes: INodeTypes,
-): ICredentialTestFunction | ICredentialTestRequestData | undefined {
-	if (credentialType.test) return { testRequest: credentialType.test };
-	const supported = loader.known.credentials[credentialType.name]?.supportedNodes ?? [];
-	for (const name of supported) {
-		const node = nodeTypes.getByNameAndVersion(`${loader.packageName}.${name}`);
-		for (const { name: credential, testedBy } of node.description.credentials ?? []) {
-			if (credential !== credentialType.name || !testedBy) continue;
-			if (typeof testedBy === 'string') return node.methods?.credentialTest?.[testedBy];
-			return { nodeType: node, testRequest: testedBy };
-		}
-	}
-	return undefined;
 }
 
 /** `packageDir`: another build of the package, such as a temporary copy's. */
@@ -450,41 +404,6 @@ export async function createEngine(packageDir = PACKAGE_DIR): Promise<Engine> {
 			return resultOf(
 				await new WorkflowExecute(additionalData, 'retry', data).processRunExecutionData(workflow),
 			);
-		},
-		async testCredential(data) {
-			const credentialType = credentialTypes[CREDENTIAL_TYPE];
-			// n8n's applyDefaultsAndOverwrites: the properties' defaults under what was entered.
-			const withDefaults = NodeHelpers.getNodeParameters(
-				credentialType.properties,
-				data as INodeParameters,
-				true,
-				false,
-				null,
-				null,
-			) as ICredentialDataDecryptedObject;
-			const decrypted: ICredentialsDecrypted = {
-				id: 'tested',
-				name: 'Tested',
-				type: CREDENTIAL_TYPE,
-				data: withDefaults,
-			};
-			const additionalData = makeAdditionalData(
-				new CredentialsHelper(credentialTypes, new Map([['tested', withDefaults]])),
-				{ id: 'probe', name: 'probe', nodes: [], connections: {} } as unknown as IWorkflowBase,
-			);
-			const testFunction = credentialTestFunction(credentialType, loader, nodeTypes);
-			if (testFunction === undefined)
-				return { status: 'Error', message: 'No testing function found for this credential.' };
-			if (typeof testFunction !== 'function') {
-				// n8n would run it through RoutingNode and print a network fault as its bare code.
-				throw new Error(
-					"The credential is tested by a request, not by the node: the node's credentialTest would never run.",
-				);
-			}
-			return (await testFunction.call(
-				new CredentialTestContext(additionalData),
-				decrypted,
-			)) as CredentialTestResult;
 		},
 	};
 }

@@ -20,4 +20,5 @@ export const TEST_API_KEYS = {
 	skipDoneBefore: 'e2e-skip-done-before-key-4f1c8a27',
 	skipDoneBeforeQueue: 'e2e-skip-queue-key-6e3b2d98',
 	crash: 'e2e-crash-key-1a9d5c73',
+	egress: 'e2e-egress-key-4d7b1c68',
 } as const;

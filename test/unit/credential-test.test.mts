@@ -1,103 +1,150 @@
-// The credential test's verdict for each thing its one request can meet. The
-// engine tests (test/engine/credential.test.mts) meet them over real sockets;
-// here are those a test can't make quickly: a 30-second timeout, a reset.
+// The credential's test is a request n8n sends itself (describe/credentialTest.ts),
+// through n8n's proxy settings and SSRF protection. n8n's credentials tester runs
+// it; test/e2e/credential-test.e2e.mts does so in real n8n, for every case.
+// Here: its parts, read the way n8n reads them. Expressions are resolved by
+// n8n-workflow's own expression engine, with the keys n8n's RoutingNode hands
+// a test's request; rules are matched as the tester matches them.
+import { createRequire } from 'node:module';
+
+import type { IAuthenticateRuleResponseSuccessBody, INodeTypes, IDataObject } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+
 import {
-	credentialTestVerdict,
-	CREDENTIAL_TEST_TIMEOUT_MS,
-	KEY_ACCEPTED,
+	BASE_URL,
+	CREDENTIAL_TEST_PATH,
+	FAILING_STATUSES,
+	IGNORE_STATUS_ERRORS,
+	NOT_REFUSED_BEFORE_GATE,
 	NOT_THE_API,
-} from '../../nodes/OutreachSequences/run/n8n/credentialTest.ts';
-import type { Probe } from '../../nodes/OutreachSequences/run/n8n/credentialTest.ts';
-import { describeFailure } from '../../nodes/OutreachSequences/run/outcome/texts.ts';
-import { networkFailure } from '../../nodes/OutreachSequences/run/http/failure.ts';
+	credentialTest,
+	keyRejected,
+	notChecked,
+	redirected,
+} from '../../nodes/OutreachSequences/describe/credentialTest.ts';
+import { normalizeBaseUrl } from '../../nodes/OutreachSequences/describe/validation.ts';
 
-const BASE = 'https://api.example.com';
-const answer = (status: number, body = '', location?: string): Probe => ({
-	kind: 'answer',
-	status,
-	body,
-	location,
+// The tester's own lookup of a body rule's key (credentials-tester.service.ts).
+const get = createRequire(import.meta.url)('lodash/get') as (
+	value: unknown,
+	path: string,
+) => unknown;
+
+const NODE = {
+	id: 't',
+	name: 'Temp-Node',
+	type: 'n8n-nodes-base.noOp',
+	typeVersion: 1,
+	position: [0, 0] as [number, number],
+	parameters: {},
+};
+const nodeTypes = {
+	getByName: () => undefined,
+	getByNameAndVersion: () => undefined,
+	getKnownTypes: () => ({}),
+} as unknown as INodeTypes;
+const workflow = new Workflow({ nodes: [NODE], connections: {}, active: false, nodeTypes });
+
+/** A value of the test's request, resolved as RoutingNode resolves it, with these keys. */
+const resolve = (value: string, keys: IDataObject): unknown =>
+	workflow.expression.getParameterValue(value, null, 0, 0, NODE.name, [], 'internal', keys);
+
+const rules = credentialTest.rules ?? [];
+/** The tester's message for a thrown answer with this status: the first responseCode rule that matches. */
+const statusMessage = (status: number) =>
+	rules.find((rule) => rule.type === 'responseCode' && rule.properties.value === status)?.properties
+		.message;
+/** The tester's message for a success with this body: the first responseSuccessBody rule that matches. */
+const bodyMessage = (body: unknown) =>
+	(rules as unknown as IAuthenticateRuleResponseSuccessBody[]).find(
+		(rule) =>
+			rule.type === 'responseSuccessBody' &&
+			get(body, rule.properties.key) === rule.properties.value,
+	)?.properties.message;
+
+test('one GET of the use case that does not exist, no redirect followed', () => {
+	expect(credentialTest.request).toMatchObject({
+		method: 'GET',
+		url: CREDENTIAL_TEST_PATH,
+		disableFollowRedirect: true,
+	});
 });
 
-test.each<[string, Probe, string]>([
-	[
-		'timeout',
-		{ kind: 'network', fault: 'timeout' },
-		`The outreach service did not answer the request to test the credential within ${CREDENTIAL_TEST_TIMEOUT_MS / 1000} seconds.`,
-	],
-	[
-		'reset',
-		{ kind: 'network', fault: 'reset', detail: 'ECONNRESET' },
-		'The connection to the outreach service was reset before its answer to test the credential was complete. Try the test again.',
-	],
-	[
-		'other, with what failed',
-		{ kind: 'network', fault: 'other', detail: 'bad port' },
-		`The request to test the credential failed on the network before the outreach service at ${BASE} answered. Network error: bad port.`,
-	],
-	[
-		'other, with nothing to add',
-		{ kind: 'network', fault: 'other' },
-		`The request to test the credential failed on the network before the outreach service at ${BASE} answered.`,
-	],
-])('no answer, %s: a sentence', (_, probe, message) => {
-	expect(credentialTestVerdict(probe, BASE)).toEqual({ status: 'Error', message });
+describe('the Base URL, resolved as the run resolves it, or refused before any request', () => {
+	test.each([
+		'https://api.example.com',
+		' https://api.example.com/v1/ ',
+		'http://127.0.0.1:4010//',
+		'https://api.example.com/outreach/v1',
+		'api.example.com',
+		'localhost:4010',
+		'ftp://api.example.com',
+		'https://user:secret@api.example.com',
+		'https://api.example.com/?a=1',
+		'https://api.example.com/#top',
+		'',
+	])('%j', (baseUrl) => {
+		const checked = normalizeBaseUrl(baseUrl);
+		const resolved = resolve(BASE_URL, { $credentials: { baseUrl } });
+		expect(resolved).toBe(checked.ok ? checked.value : '');
+	});
 });
 
-test("each network sentence is the run's own, word for word, where the run has it", () => {
-	const run = (code: string) =>
-		describeFailure(networkFailure({ code }), {
-			subject: { noun: 'contact', id: 'c-1', verb: 'archive', done: 'archived' },
-			baseUrl: BASE,
-			timeoutMs: 1,
-			credentialName: 'C',
-		}).message;
-	expect(credentialTestVerdict({ kind: 'network', fault: 'refused' }, BASE).message).toBe(
-		run('ECONNREFUSED'),
-	);
-	expect(credentialTestVerdict({ kind: 'network', fault: 'dns' }, BASE).message).toBe(
-		run('ENOTFOUND'),
-	);
-	expect(credentialTestVerdict({ kind: 'network', fault: 'tls' }, BASE).message).toMatch(
-		/^The TLS certificate of https:\/\/api\.example\.com was not accepted\. /,
-	);
-	expect(run('DEPTH_ZERO_SELF_SIGNED_CERT')).toMatch(
-		/^The TLS certificate of https:\/\/api\.example\.com was not accepted\. /,
-	);
+describe('which statuses n8n throws on', () => {
+	const withExecution = resolve(IGNORE_STATUS_ERRORS, { $execution: { id: 'x' } }) as {
+		ignore: boolean;
+		except: number[];
+	};
+
+	test('from n8n 2.20 on: every status but 2xx and 404', () => {
+		expect(withExecution.ignore).toBe(true);
+		for (const status of [401, 403, 302, 500, 503, 418, 599, 100]) {
+			expect(withExecution.except).toContain(status);
+		}
+		for (const status of [200, 201, 204, 299, 404]) {
+			expect(withExecution.except).not.toContain(status);
+		}
+		expect(withExecution.except).toEqual(FAILING_STATUSES);
+	});
+
+	test("before it, where `$execution` is not in the request's scope: n8n's default, every status but 2xx", () => {
+		expect(resolve(IGNORE_STATUS_ERRORS, {})).toBe(false);
+	});
 });
 
-test.each<[string, Probe, { status: 'OK' | 'Error'; message: string }]>([
-	[
-		'404 with JSON: the key was accepted',
-		answer(404, '{"message":"Resource not found"}'),
-		{ status: 'OK', message: KEY_ACCEPTED },
-	],
-	[
-		'200 with JSON: a use case of that name exists, and the key was accepted',
-		answer(200, '{"id":"n8n-credential-test"}'),
-		{ status: 'OK', message: KEY_ACCEPTED },
-	],
-	['404 with an empty body', answer(404, ''), { status: 'Error', message: NOT_THE_API }],
-	['404 with a web page', answer(404, '<html></html>'), { status: 'Error', message: NOT_THE_API }],
-	['200 with a JSON string', answer(200, '"ok"'), { status: 'Error', message: NOT_THE_API }],
-	[
-		'a redirect without Location',
-		answer(301),
-		{
-			status: 'Error',
-			message:
-				'The Base URL answered with a redirect (HTTP 301). Redirects are not followed, so the API key only goes to the Base URL: set it to the address the service answers at.',
+describe('a sentence per status', () => {
+	test.each([401, 403])('%i: the key was rejected', (status) => {
+		expect(statusMessage(status)).toBe(keyRejected(status));
+	});
+
+	test.each([301, 302, 307, 308])('%i: a redirect, not followed', (status) => {
+		expect(statusMessage(status)).toBe(redirected(status));
+	});
+
+	test.each([400, 405, 429, 451, 500, 502, 503, 504, 511])(
+		'%i: the key could not be checked',
+		(status) => {
+			expect(statusMessage(status)).toBe(notChecked(status));
 		},
-	],
-	[
-		'429, with no words of the service',
-		answer(429, ''),
-		{
-			status: 'Error',
-			message:
-				'The Base URL answered HTTP 429, so the API key could not be checked. Try the test again later; if it keeps failing, check the Base URL.',
-		},
-	],
-])('%s', (_, probe, verdict) => {
-	expect(credentialTestVerdict(probe, BASE)).toEqual(verdict);
+	);
+
+	test('404, which only an n8n before 2.20 throws on: the key was not refused', () => {
+		expect(statusMessage(404)).toBe(NOT_REFUSED_BEFORE_GATE);
+	});
+
+	test("a status HTTP does not define gets n8n's words, and still fails", () => {
+		expect(statusMessage(599)).toBeUndefined();
+		expect(FAILING_STATUSES).toContain(599);
+	});
+});
+
+describe('the body of an answer n8n does not throw on', () => {
+	test.each([
+		['a JSON object', { message: 'Resource not found' }, undefined],
+		['a JSON list', [{ id: 'u-1' }], undefined],
+		['a web page', '<html><body>Not here</body></html>', NOT_THE_API],
+		['an empty body', '', NOT_THE_API],
+		['a JSON string', 'ok', NOT_THE_API],
+	])('%s', (_, body, message) => {
+		expect(bodyMessage(body)).toBe(message);
+	});
 });

@@ -17,6 +17,7 @@ test('a clean run reports nothing', () => {
 		notSentAgain: { disabled: 0, exhausted: 0, waitTooLong: 0 },
 		failed: {
 			notSent: 0,
+			n8nRefused: 0,
 			rejected: 0,
 			unreached: 0,
 			mayHaveActed: 0,
@@ -60,6 +61,7 @@ test('waits, push-backs and retried items are counted; a retried item that still
 	});
 	expect(summary.failed).toEqual({
 		notSent: 0,
+		n8nRefused: 0,
 		rejected: 1,
 		unreached: 0,
 		mayHaveActed: 1,

@@ -1,8 +1,13 @@
 /**
  * A failed attempt, worked out once, where it happens: its HTTP status and
- * the wait Retry-After asked for, in ms, or the kind of network fault. Retry
- * decides on it; the user's text is written from it when the item gives up.
+ * the wait Retry-After asked for, in ms, the kind of network fault, or n8n's
+ * refusal to send it (refusal.ts). Retry decides on it; the user's text is
+ * written from it when the item gives up.
  */
+import type { RequestEnd } from '../pace/servicePace';
+import type { Refusal } from './refusal';
+import { refusalOf } from './refusal';
+
 /** An HTTP answer as n8n's HTTP helpers give it. */
 export interface HttpAnswer {
 	statusCode: number;
@@ -34,7 +39,9 @@ export type Failure =
 			/** The network code (ECONNRESET, …) and the HTTP library's message, for the user's text. */
 			code?: string;
 			message?: string;
-	  };
+	  }
+	/** n8n would not send it (refusal.ts): nothing went out. */
+	| { kind: 'refusal'; refusal: Refusal };
 
 /** Whether the service did not act on a request, or may have. */
 export type Outcome = 'notActed' | 'mayHaveActed';
@@ -45,10 +52,12 @@ const UNREACHED: ReadonlySet<NetworkFaultKind> = new Set(['refused', 'dns', 'tls
 /**
  * Whether the service may have acted on a failed attempt, decided here once.
  * It did not when it refused (3xx, 4xx, 429), said it was unavailable (503),
- * or was never reached (a refused connection, DNS, TLS). Any other 5xx, a
- * 2xx that is not a JSON object, a timeout or a reset may come after it acted.
+ * or was never reached (a refused connection, DNS, TLS, or n8n's refusal to
+ * send). Any other 5xx, a 2xx that is not a JSON object, a timeout or a reset
+ * may come after it acted.
  */
 export function outcomeOf(failure: Failure): Outcome {
+	if (failure.kind === 'refusal') return 'notActed';
 	if (failure.kind === 'network') return UNREACHED.has(failure.fault) ? 'notActed' : 'mayHaveActed';
 	if (failure.status >= 300 && failure.status < 500) return 'notActed';
 	return failure.status === 503 ? 'notActed' : 'mayHaveActed';
@@ -65,8 +74,20 @@ export function isPushBack(failure: Failure): boolean {
  * 503. Undefined for any other answer, which shows the service is there.
  */
 export function noAnswerLabel(failure: Failure): string | undefined {
+	if (failure.kind === 'refusal') return undefined;
 	if (failure.kind === 'network') return failure.fault === 'cancelled' ? undefined : failure.fault;
 	return failure.status >= 500 && failure.status !== 503 ? `HTTP ${failure.status}` : undefined;
+}
+
+/**
+ * How a failed request ended, as the breaker hears it: a failure's label
+ * when it got no useful answer, an answer otherwise; and nothing at all when
+ * n8n refused to send it, as the service was not asked.
+ */
+export function requestEnd(failure: Failure, again: boolean): RequestEnd {
+	if (failure.kind === 'refusal') return 'refused';
+	const label = noAnswerLabel(failure);
+	return label === undefined ? 'answered' : { failedWith: label, again };
 }
 
 /**
@@ -110,8 +131,14 @@ export function networkFaultKind(code: string, message: string): NetworkFaultKin
 	return 'other';
 }
 
+/** A request that got no HTTP answer, from the error n8n's HTTP helpers threw: n8n's refusal, or a network fault. */
+export function thrownFailure(error: unknown): Failure & { kind: 'network' | 'refusal' } {
+	const refusal = refusalOf(error);
+	return refusal ? { kind: 'refusal', refusal } : networkFailure(error);
+}
+
 /**
- * A request that got no HTTP answer, from the error n8n's HTTP helpers threw.
+ * A network fault, from the error n8n's HTTP helpers threw.
  * The network code is found wherever it is nested: n8n 2.x keeps the HTTP
  * library's error, with its `code`, in the cause chain; n8n 1.x wraps it in
  * a NodeApiError that keeps only the code, as `httpCode`.

@@ -1,7 +1,8 @@
 /**
  * The one way a request goes out: n8n's HTTP helper with the credential
  * applied, no redirects followed, every status returned. A failed attempt
- * comes back classified (failure.ts), never thrown.
+ * comes back classified (failure.ts), never thrown: an answer, a network
+ * fault, or n8n's refusal to send it.
  */
 import type {
 	ICredentialsDecrypted,
@@ -14,7 +15,7 @@ import { CREDENTIAL_TYPE } from '../../describe/names';
 import type { OutreachRequest } from '../../describe/types';
 import { isPlainObject } from '../../describe/validation';
 import type { Failure, HttpAnswer } from './failure';
-import { networkFailure, parseRetryAfter } from './failure';
+import { parseRetryAfter, thrownFailure } from './failure';
 import type { Quota } from '../pace/quota';
 import { quotaOf } from '../pace/quota';
 
@@ -96,6 +97,6 @@ export async function send(
 		)) as HttpAnswer;
 		return attemptOf(answer, Date.now());
 	} catch (error) {
-		return { ok: false, failure: networkFailure(error) };
+		return { ok: false, failure: thrownFailure(error) };
 	}
 }

@@ -14,13 +14,14 @@ import type { ServiceDown } from '../pace/breaker';
 import type { SendResult } from './dispatcher';
 import { Dispatcher } from './dispatcher';
 import type { Failure } from '../http/failure';
-import { isPushBack, noAnswerLabel } from '../http/failure';
+import { isPushBack, requestEnd } from '../http/failure';
 import type { RequestPacer } from '../pace/pacer';
 import type { Quota } from '../pace/quota';
 import type { RetryPolicy } from './retry';
 import { backoffMs, decideRetry } from './retry';
 import type { Prior } from '../outcome/reRun';
 import type { ItemFailure } from '../outcome/failedItem';
+import { settingsSaidNo } from '../outcome/failedItem';
 import { RunReport } from '../outcome/runReport';
 import type { ServicePace, Turn } from '../pace/servicePace';
 import { pushedBackLogLine, quotaLogLine } from '../outcome/texts';
@@ -190,14 +191,9 @@ export class RunLoop {
 			if (attempt.quota) this.keepWithin(attempt.quota, turn, remaining);
 			return { end: 'answered' };
 		}
-		const label = noAnswerLabel(attempt.failure);
 		if (attempt.failure.kind === 'http') this.serviceReached = true;
 		const againAfterMs = this.retryOrGiveUp(index, sending, attempt.failure, turn, remaining);
-		return {
-			end:
-				label === undefined ? 'answered' : { failedWith: label, again: againAfterMs !== undefined },
-			againAfterMs,
-		};
+		return { end: requestEnd(attempt.failure, againAfterMs !== undefined), againAfterMs };
 	}
 
 	/**
@@ -226,7 +222,7 @@ export class RunLoop {
 			serviceReached: this.serviceReached,
 		});
 		if (!decision.retry) {
-			if (decision.reason !== 'notSafe') this.report.notSendingAgain(decision.reason);
+			if (settingsSaidNo(decision.reason)) this.report.notSendingAgain(decision.reason);
 			this.fail(index, {
 				kind: 'gaveUp',
 				request: item.request,

@@ -40,8 +40,9 @@ export function retryPolicyOf(options: RequestOptionsValue): RetryPolicy {
 	};
 }
 
-/** Whether this failure proves the service did not act, or acting twice is harmless. */
+/** Whether this failure proves the service did not act, or acting twice is harmless; a refusal is not sent again at all. */
 export function isSafeToResend(failure: Failure, readOnly: boolean): boolean {
+	if (failure.kind === 'refusal') return false;
 	if (failure.kind === 'http') {
 		if (failure.status === 429 || failure.status === 503) return true;
 		return readOnly && (failure.status === 500 || failure.status === 502 || failure.status === 504);
@@ -76,6 +77,8 @@ export function decideRetry(
 	},
 ): RetryDecision {
 	const { policy } = situation;
+	// n8n would refuse it again, whatever the settings (refusal.ts).
+	if (failure.kind === 'refusal') return { retry: false, reason: 'refused' };
 	if (!isSafeToResend(failure, situation.readOnly)) return { retry: false, reason: 'notSafe' };
 	if (failure.kind === 'network' && failure.fault === 'refused' && !situation.serviceReached)
 		return { retry: false, reason: 'notSafe' };

@@ -6,6 +6,7 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ItemFailure } from '../outcome/failedItem';
+import { settingsSaidNo } from '../outcome/failedItem';
 import type { RetryPolicy } from '../loop/retry';
 import type { FailureText } from '../outcome/texts';
 import { describeFailure, notSentAgainText, serviceDownText } from '../outcome/texts';
@@ -41,7 +42,7 @@ export function giveUpText(
 		...connection,
 		subject: failure.request.subject,
 	});
-	if (failure.reason === 'notSafe') return text;
+	if (!settingsSaidNo(failure.reason)) return text;
 	return notSentAgainText(text, {
 		reason: failure.reason,
 		attempts: failure.sends,

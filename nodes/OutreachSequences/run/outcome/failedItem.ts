@@ -24,12 +24,20 @@ import type { EarlierFailure } from './record';
 
 export type { Outcome };
 
-/** Why an item that met a failure is not sent again: not safe to, Rate Limit Handling off, Max Retries, Max Wait. */
-export type NotSentAgain = 'notSafe' | 'disabled' | 'exhausted' | 'waitTooLong';
+/** Why an item that met a failure is not sent again: not safe to, n8n refused it, Rate Limit Handling off, Max Retries, Max Wait. */
+export type NotSentAgain = 'notSafe' | 'refused' | 'disabled' | 'exhausted' | 'waitTooLong';
+
+/** The reasons Request Options › Rate Limit Handling gave, where the item could have been sent again. */
+export type SettingsSaidNo = Exclude<NotSentAgain, 'notSafe' | 'refused'>;
+
+export function settingsSaidNo(reason: NotSentAgain): reason is SettingsSaidNo {
+	return reason !== 'notSafe' && reason !== 'refused';
+}
 
 /** Why a failed item failed, as the hints group it (failureGroup). */
 export type FailureGroup =
 	| 'notSent'
+	| 'n8nRefused'
 	| 'rejected'
 	| 'unreached'
 	| 'mayHaveActed'
@@ -72,8 +80,8 @@ export type ItemFailure =
 export interface FailureFacts extends IDataObject {
 	/** The HTTP status of the service's last answer; null when it never answered. */
 	statusCode: number | null;
-	/** The network fault of the last send, when it got no answer; null otherwise. */
-	networkError: NetworkFaultKind | null;
+	/** The network fault of the last send, when it got no answer, or `blocked` when n8n refused to send it; null otherwise. */
+	networkError: NetworkFaultKind | 'blocked' | null;
 	/** How many times the item was sent; 0 when it never was. */
 	timesSent: number;
 	/** The wait the service last asked for (Retry-After, or its rate-limit headers), in seconds; null when it asked none. */
@@ -134,6 +142,15 @@ export function failureFacts(failure: ItemFailure): FailureFacts {
 			outcome: 'notActed',
 		};
 	const outcome = outcomeOf(last);
+	if (last.kind === 'refusal')
+		return {
+			statusCode: null,
+			networkError: 'blocked',
+			// The refused send never went out.
+			timesSent: failure.sends - 1,
+			retryAfterSeconds: null,
+			outcome,
+		};
 	if (last.kind === 'network')
 		return {
 			statusCode: null,
@@ -154,7 +171,7 @@ export function failureFacts(failure: ItemFailure): FailureFacts {
 
 /**
  * Why an item failed, as the hints group it: never sent (its request could
- * not be made), rejected by the service, never reached the service (refused,
+ * not be made), not sent because n8n refused it, rejected by the service, never reached the service (refused,
  * DNS, TLS), may have been carried out, carried out in an earlier try (with
  * an answer too large for the record), or not sent (again) because the
  * service looked down.
@@ -169,6 +186,7 @@ export function failureGroup(failure: ItemFailure): FailureGroup {
 	)
 		return failure.kind;
 	const facts = failureFacts(failure);
+	if (facts.networkError === 'blocked') return 'n8nRefused';
 	if (facts.outcome === 'mayHaveActed') return 'mayHaveActed';
 	return facts.networkError === null ? 'rejected' : 'unreached';
 }

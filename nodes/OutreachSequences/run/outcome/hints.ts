@@ -9,6 +9,7 @@ import type { NodeExecutionHint } from 'n8n-workflow';
 import type { Subject } from '../../describe/types';
 import { earlierTryHint, keyHint } from './reRunHints';
 import { safeWayOn, UNCONFIRMED_OPTION } from './reRunTexts';
+import { refusedItemsText } from './refusal';
 import type { RunSummary } from './runReport';
 import { duration } from './texts';
 
@@ -109,7 +110,7 @@ export function failedItemsHint(
 ): NodeExecutionHint | undefined {
 	const failed = totalFailed(summary);
 	if (failed === 0) return undefined;
-	const { notSent, rejected, unreached, mayHaveActed, carriedOutBefore, serviceDown } =
+	const { notSent, n8nRefused, rejected, unreached, mayHaveActed, carriedOutBefore, serviceDown } =
 		summary.failed;
 	const { unknownBefore, keyBusy } = summary.failed;
 	const groups: string[] = [];
@@ -122,6 +123,7 @@ export function failedItemsHint(
 		groups.push(
 			`${notSent} ${was(notSent)} never sent: the input or the credential did not pass validation ${notActed}`,
 		);
+	if (n8nRefused > 0) groups.push(refusedItemsText(n8nRefused));
 	if (unreached > 0)
 		groups.push(
 			`${unreached} never reached the service: the connection was refused, or its host or certificate failed ${notActed}`,

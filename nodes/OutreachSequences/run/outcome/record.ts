@@ -31,7 +31,7 @@ export interface EarlierFailure {
 	message: string;
 	description: string;
 	statusCode: number | null;
-	networkError: NetworkFaultKind | null;
+	networkError: NetworkFaultKind | 'blocked' | null;
 	/** It was sent in a try that n8n could not finish (it crashed or was killed): the journal (journal.ts) knew it. */
 	crashed?: true;
 }

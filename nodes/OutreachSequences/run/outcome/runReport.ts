@@ -4,11 +4,8 @@
  * and which items were sent again. At the end it is summed up with how each
  * item ended (summarize), for the execution hints (hints.ts).
  */
-import type { FailureGroup, NotSentAgain } from './failedItem';
+import type { FailureGroup, SettingsSaidNo } from './failedItem';
 import type { PriorEvent } from './reRun';
-
-/** Why an item that could have been sent again was not (Request Options › Rate Limit Handling). */
-type SettingsSaidNo = Exclude<NotSentAgain, 'notSafe'>;
 
 export interface RunSummary {
 	items: number;
@@ -103,6 +100,7 @@ export class RunReport {
 	summarize(ends: Array<FailureGroup | undefined>): RunSummary {
 		const failed: Record<FailureGroup, number> = {
 			notSent: 0,
+			n8nRefused: 0,
 			rejected: 0,
 			unreached: 0,
 			mayHaveActed: 0,

@@ -4,9 +4,10 @@ import { BREAKER_PAUSE_MS } from '../pace/breaker';
 import { isPlainObject } from '../../describe/validation';
 import type { Failure, HttpAnswer, NetworkFaultKind } from '../http/failure';
 import { outcomeOf } from '../http/failure';
-import type { NotSentAgain } from './failedItem';
+import type { SettingsSaidNo } from './failedItem';
 import type { Quota } from '../pace/quota';
 import { header } from '../http/transport';
+import { refusalText } from './refusal';
 
 /**
  * Texts for failures, in the user's terms: pure functions of a failure
@@ -92,7 +93,13 @@ export function describeFailure(failure: Failure, setting: FailureSetting): Fail
 					setting.subject,
 					setting.credentialName,
 				)
-			: describeNetworkFailure(failure, setting);
+			: failure.kind === 'refusal'
+				? refusalText(
+						failure.refusal,
+						`to ${setting.subject.verb} ${describeSubject(setting.subject)}`,
+						setting.baseUrl,
+					)
+				: describeNetworkFailure(failure, setting);
 	return outcomeOf(failure) === 'mayHaveActed'
 		? { ...text, message: `${text.message} ${MAY_HAVE_ACTED}` }
 		: text;
@@ -193,9 +200,8 @@ function describeNetworkFailure(
 }
 
 /**
- * What a request that got no HTTP answer met, one sentence each, written once:
- * the run's errors (above) and the credential test (credentialTest.ts) say these.
- * `attempt` names the request: "to archive contact "c-42"", "to test the credential".
+ * What a request that got no HTTP answer met, one sentence each, written once.
+ * `attempt` names the request: "to archive contact "c-42"".
  */
 export const noAnswer = {
 	refused: (baseUrl: string) =>
@@ -225,7 +231,7 @@ function times(count: number): string {
 export function notSentAgainText(
 	text: FailureText,
 	giveUp: {
-		reason: Exclude<NotSentAgain, 'notSafe'>;
+		reason: SettingsSaidNo;
 		attempts: number;
 		askedMs?: number;
 		maxRetries: number;
@@ -268,9 +274,11 @@ export function pushedBackLogLine(
 	const retryAfter =
 		failure.kind === 'http' ? header(failure.answer.headers, 'retry-after') : undefined;
 	const why =
-		failure.kind === 'network'
-			? `network: ${failure.fault}`
-			: `HTTP ${failure.status}${retryAfter === undefined ? '' : `, Retry-After: ${retryAfter}`}`;
+		failure.kind === 'refusal'
+			? 'refused by n8n'
+			: failure.kind === 'network'
+				? `network: ${failure.fault}`
+				: `HTTP ${failure.status}${retryAfter === undefined ? '' : `, Retry-After: ${retryAfter}`}`;
 	return `Outreach Sequences: the service pushed back (${why}); ${waitText(waitMs, remaining, inFlight)}`;
 }
 

@@ -27,9 +27,15 @@ export interface Turn {
 
 /**
  * How a request that had a turn ended, for the breaker: with a useful answer,
- * with none (the failure's label: "timeout", "HTTP 502"), or not at all.
+ * with none (the failure's label: "timeout", "HTTP 502"), or not at all:
+ * `cancelled` when its execution stopped, `refused` when n8n would not send
+ * it (http/refusal.ts). The breaker counts neither of the last two.
  */
-export type RequestEnd = 'answered' | { failedWith: string; again: boolean } | 'cancelled';
+export type RequestEnd =
+	| 'answered'
+	| { failedWith: string; again: boolean }
+	| 'cancelled'
+	| 'refused';
 
 /** How long a service nobody uses keeps its learned pace. */
 export const IDLE_MS = 10 * 60_000;
@@ -152,7 +158,7 @@ export class ServicePace {
 	finished(turn: Turn, end: RequestEnd): void {
 		this.inFlight--;
 		this.lastUsed = this.now();
-		if (end === 'cancelled') {
+		if (end === 'cancelled' || end === 'refused') {
 			if (turn.probe) this.breaker.probeDropped();
 		} else if (end === 'answered') this.breaker.ended(undefined, turn.probe);
 		else this.breaker.ended(end.failedWith, turn.probe, end.again);

@@ -1,0 +1,40 @@
+/**
+ * What a user reads when n8n refused to send an item's request (a refusal,
+ * http/refusal.ts): n8n's own reason, that nothing reached the service, and
+ * what an n8n administrator can set. The item's outcome is `notActed`, and
+ * the node does not send it again: n8n would refuse it again.
+ */
+import type { Refusal, RefusalKind } from '../http/refusal';
+
+/** What an administrator can change, for each refusal n8n names. */
+const ADMINISTRATOR_CAN: Record<RefusalKind, string> = {
+	blockedIp:
+		"An n8n administrator can allow the service's address with N8N_SSRF_ALLOWED_IP_RANGES or its host name with N8N_SSRF_ALLOWED_HOSTNAMES",
+	blockedHostname:
+		'An n8n administrator can take its host name off N8N_SSRF_BLOCKED_HOSTNAMES, or add it to N8N_SSRF_ALLOWED_HOSTNAMES',
+	nonRetryable: "An n8n administrator can tell which of n8n's settings stops it",
+};
+
+/** n8n's reason, without the full stop a sentence of ours adds. */
+const reasonOf = (refusal: Refusal) => refusal.reason.trim().replace(/\.$/, '');
+
+/**
+ * The text of an item whose request n8n refused to send. `attempt` names
+ * the request, as texts.ts does: "to archive contact "c-42"".
+ */
+export function refusalText(
+	refusal: Refusal,
+	attempt: string,
+	baseUrl: string,
+): { message: string; description: string } {
+	return {
+		message: `n8n refused to send the request ${attempt}: ${reasonOf(refusal)}. Nothing reached the outreach service. ${ADMINISTRATOR_CAN[refusal.kind]}; then send the item again.`,
+		description: `${refusal.advice ? `${refusal.advice} ` : ''}Base URL: ${baseUrl}.`,
+	};
+}
+
+/** The hints' words for failed items n8n refused to send (hints.ts). */
+export function refusedItemsText(count: number): string {
+	const one = count === 1;
+	return `${count} ${one ? 'was' : 'were'} not sent: n8n refused ${one ? 'its request' : `${count} requests`}, as its settings for where requests may go say (outcome "notActed")`;
+}
