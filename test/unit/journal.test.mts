@@ -1,14 +1,20 @@
 // The journal (run/outcome/journal.ts): marks written as a run goes, so that
 // a retry after a crash knows what the crashed try sent and what the service
 // confirmed; a try that ends takes its marks out.
-import { Journal } from '../../nodes/OutreachSequences/run/outcome/journal.ts';
+import { GROUP_SPAN_MS, Journal } from '../../nodes/OutreachSequences/run/outcome/journal.ts';
 import { MemoryStore } from '../harness/memory-store.mts';
 
 const identities = Array.from({ length: 10 }, (_, index) => `id-${index}`);
 
 test('items are marked sent a group at a time, before the first of them goes out', async () => {
 	const store = new MemoryStore();
-	const journal = new Journal(store, identities, 4, () => undefined);
+	const journal = new Journal(
+		store,
+		identities,
+		4,
+		() => undefined,
+		() => 0,
+	);
 	await journal.beforeSend(0);
 	expect(store.row).toEqual(['sent:id-0', 'sent:id-1', 'sent:id-2', 'sent:id-3']);
 	expect(journal.beforeSend(1)).toBeUndefined();
@@ -18,9 +24,38 @@ test('items are marked sent a group at a time, before the first of them goes out
 	expect(store.calls).toBe(2);
 });
 
+test('a slow run marks what went out in the last second, so that a crash finds few items marked and unsent', async () => {
+	const store = new MemoryStore();
+	let now = 0;
+	const many = Array.from({ length: 100 }, (_, index) => `id-${index}`);
+	const journal = new Journal(
+		store,
+		many,
+		32,
+		() => undefined,
+		() => now,
+	);
+	await journal.beforeSend(0);
+	expect(store.row).toHaveLength(32);
+	// The first 32 took 3.2 s to go out: 10 a second.
+	now += 3.2 * GROUP_SPAN_MS;
+	await journal.beforeSend(32);
+	expect(store.row).toHaveLength(42);
+	// Fast again: 10 in 10 ms, so a whole group.
+	now += 10;
+	await journal.beforeSend(42);
+	expect(store.row).toHaveLength(74);
+});
+
 test('confirmations go with the next group’s write, or on their own once a group’s worth wait', async () => {
 	const store = new MemoryStore();
-	const journal = new Journal(store, identities, 2, () => undefined);
+	const journal = new Journal(
+		store,
+		identities,
+		2,
+		() => undefined,
+		() => 0,
+	);
 	await journal.beforeSend(0);
 	journal.confirmed(0);
 	await journal.beforeSend(2);
@@ -33,14 +68,26 @@ test('confirmations go with the next group’s write, or on their own once a gro
 
 test('a crash leaves the marks; a retry reads them, and the store is as it was after the look-up', async () => {
 	const store = new MemoryStore();
-	const crashed = new Journal(store, identities, 3, () => undefined);
+	const crashed = new Journal(
+		store,
+		identities,
+		3,
+		() => undefined,
+		() => 0,
+	);
 	await crashed.beforeSend(0);
 	crashed.confirmed(0);
 	crashed.confirmed(1);
 	await crashed.beforeSend(3);
 	// n8n is killed here: clear() never runs.
 	const left = [...store.row];
-	const retry = new Journal(store, identities, 3, () => undefined);
+	const retry = new Journal(
+		store,
+		identities,
+		3,
+		() => undefined,
+		() => 0,
+	);
 	const found = await retry.lookUp();
 	expect([...found]).toEqual([
 		[0, 'confirmed'],
@@ -63,7 +110,13 @@ test('a store that fails: the run goes on without a journal, and says so once', 
 		},
 		remove: async () => undefined,
 	};
-	const journal = new Journal(failing, identities, 2, (error) => heard.push(error));
+	const journal = new Journal(
+		failing,
+		identities,
+		2,
+		(error) => heard.push(error),
+		() => 0,
+	);
 	await journal.beforeSend(0);
 	expect(journal.beforeSend(5)).toBeUndefined();
 	journal.confirmed(0);

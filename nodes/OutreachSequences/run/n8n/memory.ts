@@ -106,6 +106,7 @@ export async function openMemory(
 				warn(
 					"this run keeps no journal, so if n8n stops before it ends, a retry can't tell what it sent.",
 				),
+				Date.now,
 			)
 		: undefined;
 	const crashed =

@@ -7,13 +7,18 @@
  * that try confirmed, and which it sent without an answer.
  *
  * Items are marked sent a group at a time, before the first of them goes
- * out; confirmations go with the next write. A try that ends (however it
- * ends) takes its marks out again, and the record takes over.
+ * out: as many as went out in the last second (GROUP_SPAN_MS), at most
+ * `group`, so that a slow run marks few that it has not sent yet.
+ * Confirmations go with the next write. A try that ends (however it ends)
+ * takes its marks out again, and the record takes over.
  */
 import type { ProcessedStore } from './processedStore';
 
 /** The most entries n8n's store keeps for the journal; older ones are dropped first. */
 export const JOURNAL_MAX_ENTRIES = 50_000;
+
+/** A group is what went out in this long, so that a crash finds few items marked that were not sent. */
+export const GROUP_SPAN_MS = 1000;
 
 /** What a try that n8n could not finish left of an item. */
 export type Journaled = 'confirmed' | 'sent';
@@ -24,6 +29,8 @@ const confirmedKey = (identity: string) => `confirmed:${identity}`;
 export class Journal {
 	/** Items [0, markedUpTo) are marked sent. */
 	private markedUpTo = 0;
+	/** When the last group was marked, and where it began. */
+	private lastMark: { at: number; from: number } | undefined;
 	private readonly confirmations: string[] = [];
 	/** Every key this journal put in the store, or found there, to take out at the end. */
 	private readonly written = new Set<string>();
@@ -40,6 +47,7 @@ export class Journal {
 		private readonly identities: string[],
 		private readonly group: number,
 		private readonly failed: (error: unknown) => void,
+		private readonly now: () => number,
 	) {}
 
 	/** What a try that n8n could not finish left of each item. The keys it finds go at the end of this try. */
@@ -65,10 +73,19 @@ export class Journal {
 	/** Before item `index` goes out: it, and the items after it up to a group, are marked sent. */
 	beforeSend(index: number): Promise<void> | undefined {
 		if (this.broken || index < this.markedUpTo) return undefined;
-		const end = Math.min(this.identities.length, Math.max(index + 1, this.markedUpTo + this.group));
+		const end = Math.min(this.identities.length, Math.max(index + 1, index + this.nextGroup()));
+		this.lastMark = { at: this.now(), from: this.markedUpTo };
 		const keys = this.identities.slice(this.markedUpTo, end).map(sentKey);
 		this.markedUpTo = end;
 		return this.write([...keys, ...this.confirmations.splice(0)]);
+	}
+
+	/** How many to mark: as many as went out since the last mark, per GROUP_SPAN_MS; the first time, a whole group. */
+	private nextGroup(): number {
+		if (!this.lastMark) return this.group;
+		const elapsed = Math.max(1, this.now() - this.lastMark.at);
+		const perSpan = ((this.markedUpTo - this.lastMark.from) * GROUP_SPAN_MS) / elapsed;
+		return Math.max(1, Math.min(this.group, Math.ceil(perSpan)));
 	}
 
 	/** The service confirmed item `index`: written with the next group, or once a group's worth wait. */
