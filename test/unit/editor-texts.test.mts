@@ -97,13 +97,16 @@ describe('an option changes nothing by being added', () => {
 		expect(retryPolicyOf({ rateLimitHandling: { settings } })).toEqual(retryPolicyOf({}));
 	});
 
-	test('Batching added as it comes sends as many at once as without it, with no pause', () => {
+	test('Batching added as it comes is how the node sends without it: as many at once, as a rolling window', () => {
 		const batch = defaultsOf('requestOptions.batching.batch.');
-		const withIt = batchingOf({ batching: { batch } });
-		const without = batchingOf({});
-		expect({ groupSize: withIt.groupSize, pauseMs: withIt.pauseMs }).toEqual({
-			groupSize: without.groupSize,
-			pauseMs: without.pauseMs,
+		expect(batchingOf({ batching: { batch } })).toEqual(batchingOf({}));
+	});
+
+	test('Batching with an interval sends batches that wait for each other', () => {
+		expect(batchingOf({ batching: { batch: { batchSize: 5, batchInterval: 100 } } })).toEqual({
+			groupSize: 5,
+			pauseMs: 100,
+			batched: true,
 		});
 	});
 
