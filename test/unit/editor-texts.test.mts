@@ -206,15 +206,26 @@ describe('hints for ops people', () => {
 		).toBe(false);
 	});
 
-	test('where the contract leaves a value open, the hint says so, and gives no example of its own', () => {
+	test('where the contract leaves values open, the group says so once; each field says what it takes, with no example of its own', () => {
 		const hintOf = (name: string) => allHints.find(({ where }) => where.endsWith(`.${name}`))!.text;
-		for (const name of ['criteria', 'timezone']) {
-			expect(hintOf(name)).toMatch(/doesn't document/);
+		const open = /gives no (range|format)/;
+		expect(hintOf('additionalFields')).toMatch(/gives no format for Criteria or Timezone/);
+		expect(hintOf('schedules')).toMatch(/gives no range or unit for Day Offset, Hour and Minute/);
+		for (const name of ['criteria', 'timezone', 'sequenceScripts']) {
+			expect(hintOf(name)).not.toMatch(open);
+			expect(hintOf(name)).toMatch(/\btext\b/);
 			expect(hintOf(name)).not.toMatch(/e\.g\.|for example|such as/i);
 		}
-		for (const name of ['dayOffset', 'hour', 'minute'])
-			expect(hintOf(name)).toMatch(/doesn't document its range/);
+		for (const name of ['dayOffset', 'hour', 'minute', 'delayInMinutes']) {
+			expect(hintOf(name)).not.toMatch(open);
+			expect(hintOf(name)).toMatch(/a whole number$/);
+		}
 		expect(hintOf('timezone')).not.toMatch(/[A-Z][a-z]+\/[A-Z]/);
+		// Said once: no field of either group repeats what its group says.
+		expect(allHints.filter(({ text }) => open.test(text)).map(({ where }) => where)).toEqual([
+			'node.additionalFields',
+			'node.schedules',
+		]);
 	});
 });
 
