@@ -9,8 +9,10 @@
 import type {
 	IDataObject,
 	INodeExecutionData,
+	INodeParameters,
 	INodeProperties,
 	INodePropertyCollection,
+	NodeParameterValueType,
 } from 'n8n-workflow';
 
 import { OutreachSequences } from '../../nodes/OutreachSequences/OutreachSequences.node.ts';
@@ -26,7 +28,7 @@ const requestOptions = description.properties.find(
 )!;
 
 /** Each option of Request Options as "Add Option" adds it: its default, or a group's values at theirs. */
-const ADDED: Array<[string, unknown]> = (requestOptions.options as INodeProperties[]).map(
+const ADDED: Array<[string, NodeParameterValueType]> = (requestOptions.options as INodeProperties[]).map(
 	(option) => {
 		if (option.type !== 'fixedCollection') return [option.name, option.default];
 		const [group] = option.options as INodePropertyCollection[];
@@ -51,7 +53,7 @@ interface RunShape {
 	outputs: Array<{ json: IDataObject; pairedItem: INodeExecutionData['pairedItem'] }>;
 }
 
-async function runWith(options: IDataObject): Promise<RunShape> {
+async function runWith(options: INodeParameters): Promise<RunShape> {
 	await env.sandbox.reset();
 	for (const id of Object.values(SLOW))
 		await env.sandbox.addFault({ pathPrefix: `/v1/contacts/${id}/`, delayMs: SLOW_MS });

@@ -15,4 +15,5 @@ export const TEST_API_KEYS = {
 	burst: 'e2e-burst-key-7a2c9e05',
 	reRuns: 'e2e-re-runs-key-5c8d1e64',
 	passingFaults: 'e2e-passing-faults-key-9e2b7a13',
+	outcomePath: 'e2e-outcome-path-key-4b7e2d90',
 } as const;
