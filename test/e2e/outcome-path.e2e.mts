@@ -6,13 +6,20 @@
 // item (a contact the service does not know) goes down the If node's true
 // branch in both modes; the archived one does not. Screenshots:
 // artifacts/e2e/screenshots/outcome-path-<version>-<mode>.png.
+// On the same n8n, a 400 with validation details: n8n's error box shows the
+// service's messages as lines, then its whole answer (outcome-path-<version>-400.png).
 import type { Page } from 'playwright-core';
 
 import { TEST_API_KEYS } from '../harness/keys.mts';
 import { screenshotPath, signedInContext, useChromium } from './harness/browser.mts';
 import { N8N_CURRENT, N8N_MAINTAINED, ROOT } from './harness/n8n.mts';
 import { SANDBOX_CREDENTIAL_ID, useN8n, useSandbox } from './harness/stage.mts';
-import { MANUAL_TRIGGER, outreachCredential, outreachNode } from './harness/workflows.mts';
+import {
+	MANUAL_TRIGGER,
+	outreachCredential,
+	outreachNode,
+	workflowOf,
+} from './harness/workflows.mts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -26,6 +33,27 @@ const DOCUMENTED = /`(\{\{ \$json\.message\.outcome \}\})`/.exec(
 )![1];
 
 const workflowId = (mode: string) => `e2eOutcome-${mode}`;
+const INVALID_ID = 'e2eOutcome-400';
+/** An answer with validation details, in a shape the contract does not show (it shows none). */
+const INVALID = {
+	message: 'Validation failed',
+	errors: [
+		{ field: 'name', message: 'is too long' },
+		{ field: 'schedules', message: 'must not be empty' },
+	],
+};
+
+/** Start → Create Sequence, which the sandbox answers with a 400 and INVALID. */
+function invalidWorkflow() {
+	return workflowOf(INVALID_ID, [
+		MANUAL_TRIGGER,
+		outreachNode(
+			'Create Sequence',
+			{ resource: 'sequence', operation: 'create', name: 'Too long a name' },
+			{ credentials: outreachCredential(SANDBOX_CREDENTIAL_ID, 'Outreach sandbox') },
+		),
+	]);
+}
 
 /** Start → two contacts → Archive Contact (On Error: mode) → If outcome is notActed → Not acted / Other. */
 function workflow(mode: (typeof MODES)[number]) {
@@ -114,7 +142,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])(
 			name: `outcome-path-${version}`,
 			run: 'server',
 			sandbox: sandbox(),
-			workflows: MODES.map(workflow),
+			workflows: [...MODES.map(workflow), invalidWorkflow()],
 		}));
 		const browser = useChromium();
 
@@ -162,5 +190,39 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])(
 				);
 			},
 		);
+
+		test("a 400's validation details: n8n's error box shows the service's messages as lines, then its whole answer", async () => {
+			await sandbox().reset();
+			await sandbox().addFault({ pathPrefix: '/v1/sequences', status: 400, body: INVALID });
+			const context = await signedInContext(browser(), n8n.server, {
+				viewport: { width: 1600, height: 900 },
+			});
+			const page = await context.newPage();
+			await page.goto(`${n8n.server.url}/workflow/${INVALID_ID}`);
+			const create = page.locator('[data-test-id="canvas-node"][data-node-name="Create Sequence"]');
+			await create.waitFor({ timeout: 60_000 });
+			await page.locator('[data-test-id="execute-workflow-button"]').click();
+			// The run ends in the node's error (On Error › Stop): wait for the execution n8n saved.
+			for (let tries = 0; tries < 120; tries++) {
+				const [latest] = await n8n.executions(INVALID_ID);
+				if (latest && latest.status !== 'running' && latest.status !== 'new') break;
+				await page.waitForTimeout(500);
+			}
+			await create.dblclick();
+			const description = page.locator('[data-test-id="node-error-description"]');
+			await description.waitFor({ timeout: 30_000 });
+			await page.screenshot({ path: screenshotPath(`outcome-path-${version}-400`) });
+			// As the browser lays it out: one line per message, the raw answer last.
+			const shown = (await description.innerText()).split('\n').map((line) => line.trim());
+			expect(shown).toEqual(
+				expect.arrayContaining([
+					'- message: Validation failed',
+					'- errors: is too long (field: name)',
+					'- errors: must not be empty (field: schedules)',
+				]),
+			);
+			expect(shown[shown.length - 1]).toBe(`Its whole answer: ${JSON.stringify(INVALID)}`);
+			await context.close();
+		});
 	},
 );

@@ -28,14 +28,14 @@ const requestOptions = description.properties.find(
 )!;
 
 /** Each option of Request Options as "Add Option" adds it: its default, or a group's values at theirs. */
-const ADDED: Array<[string, NodeParameterValueType]> = (requestOptions.options as INodeProperties[]).map(
-	(option) => {
-		if (option.type !== 'fixedCollection') return [option.name, option.default];
-		const [group] = option.options as INodePropertyCollection[];
-		const values = Object.fromEntries(group.values.map((value) => [value.name, value.default]));
-		return [option.name, { [group.name]: values }];
-	},
-);
+const ADDED: Array<[string, NodeParameterValueType]> = (
+	requestOptions.options as INodeProperties[]
+).map((option) => {
+	if (option.type !== 'fixedCollection') return [option.name, option.default];
+	const [group] = option.options as INodePropertyCollection[];
+	const values = Object.fromEntries(group.values.map((value) => [value.name, value.default]));
+	return [option.name, { [group.name]: values }];
+});
 
 const GROUP = 32;
 const SLOW_MS = 1500;

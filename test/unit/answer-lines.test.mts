@@ -59,12 +59,12 @@ describe('the lines of an answer', () => {
 });
 
 describe("a failure's description", () => {
-	test('a 400 with validation details: the lines, then the raw body', () => {
+	test("a 400 with validation details: the lines, then the raw body, each ending with a line break as HTML (n8n's error box) and as text", () => {
 		const body = {
 			message: 'Validation failed',
 			errors: [{ field: 'name', message: 'is required' }],
 		};
-		expect(descriptionOf(400, body).split('\n')).toEqual([
+		expect(descriptionOf(400, body).split('<br>\n')).toEqual([
 			'The service answered HTTP 400 (application/json) with these messages:',
 			'- message: Validation failed',
 			'- errors: is required (field: name)',

@@ -36,6 +36,16 @@ function entryLine(entry: unknown): string | undefined {
 	return others.length > 0 ? `${said} (${others.join(', ')})` : said;
 }
 
+/**
+ * Lines of a description, one under the other where it is read: n8n's error
+ * box renders a description as HTML (its sanitizer keeps <br>), where a
+ * newline alone is a space; the newline keeps them apart where it is read as
+ * text (n8n's CLI, the execution's data).
+ */
+export function asLines(lines: string[]): string {
+	return lines.join('<br>\n');
+}
+
 /** The answer's lines, each "<field>: <text>"; none when the body is not a JSON object or says nothing a line can hold. */
 export function answerLines(body: unknown): string[] {
 	if (!isPlainObject(body)) return [];

@@ -4,7 +4,7 @@ import { BREAKER_PAUSE_MS } from '../pace/breaker';
 import { isPlainObject } from '../../describe/validation';
 import type { Failure, HttpAnswer, NetworkFaultKind } from '../http/failure';
 import { outcomeOf } from '../http/failure';
-import { answerLines } from './answerLines';
+import { answerLines, asLines } from './answerLines';
 import type { NotSentAgain } from './failedItem';
 import type { Quota } from '../pace/quota';
 import { header } from '../http/transport';
@@ -73,7 +73,11 @@ function answeredWith(answer: HttpAnswer): string {
 	// Details such as a 400's validation messages as short lines first (one line is the message already quoted).
 	const lines = answerLines(answer.body);
 	if (lines.length > 1)
-		return `The service answered HTTP ${answer.statusCode}${kind} with these messages:\n${lines.map((line) => `- ${line}`).join('\n')}\nIts whole answer: ${text}`;
+		return asLines([
+			`The service answered HTTP ${answer.statusCode}${kind} with these messages:`,
+			...lines.map((line) => `- ${line}`),
+			`Its whole answer: ${text}`,
+		]);
 	return text
 		? `The service answered HTTP ${answer.statusCode}${kind}: ${text}`
 		: `The service answered HTTP ${answer.statusCode}${kind} with an empty body.`;
