@@ -11,11 +11,12 @@
 //   apart) and On Error = Stop: sequences created twice, requests, time;
 // - the record of 10,000 confirmed creates, and of archives, at unit level
 //   through record.ts's API as built in dist/: its size in bytes, its write
-//   and read times, and a clean run's record work alone.
+//   and read times, and a clean run's record work alone (record-cost.mjs).
 // Writes bench/re-runs-<n8n>.json and adds it to bench/results.md.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
+import { recordCost } from './record-cost.mjs';
 import { reRunsTables, saveResult } from './report.mjs';
 import { log, OUT_DIR, prepare, resultHeader, root, slug, VERSION } from './setup.mjs';
 import {
@@ -31,8 +32,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const N = Number(process.env.BENCH_RERUN_ITEMS ?? 40);
 /** The item whose create fails once, before the service writes it. */
 const FAILING = Math.floor(N * 0.6);
-const RECORD_N = 10_000;
-const RECORD_ROUNDS = 5;
 const apiKey = 'bench-reruns-key-41f9d2';
 
 const bench = await prepare({
@@ -179,85 +178,12 @@ for (const contender of reRun) {
 }
 
 // ── the record of 10,000 confirmed items, through record.ts's API ─────────
-const { ExecutionRecord, MAX_RECORD_BYTES, RECORD_KEY } = await import(
-	path.join(root, 'dist', 'nodes', 'OutreachSequences', 'run', 'outcome', 'record.js')
-);
-
-/** Each item's identity (itemIdentity.ts), as a run would make it. */
-const identity = (index) => `item-${index}`;
-
-/** Keeps and reads back the record of RECORD_N items, each confirmed with the sandbox's own answer to `workload`'s first request. */
-async function recordFigures(workload) {
-	const first = workload.floor({ n: 0, id: 'bulk-0' });
-	const answer = await (
-		await fetch(first.url, {
-			method: first.method,
-			headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
-			body: first.body,
-		})
-	).json();
-	const items = Array.from({ length: RECORD_N }, (_, index) => {
-		const { method, url, body } = workload.floor({ n: index, id: `bulk-${index}` });
-		return {
-			request: { method, path: new URL(url).pathname, body },
-			now: {
-				kind: 'confirmed',
-				answer: { ...answer, id: `bench-${index}` },
-				requestChanged: false,
-			},
-		};
-	});
-	const runs = { write: [], read: [] };
-	let store;
-	for (let round = 0; round < RECORD_ROUNDS; round++) {
-		store = {};
-		let started = performance.now();
-		ExecutionRecord.open(store, 0, sandboxUrl).keep(items, identity);
-		runs.write.push(performance.now() - started);
-		const reopened = ExecutionRecord.open(store, 0, sandboxUrl);
-		started = performance.now();
-		const confirmed = items.filter((item, index) =>
-			reopened.earlierTry(index, identity(index), item.request)?.kind.startsWith('confirmed'),
-		).length;
-		runs.read.push(performance.now() - started);
-		if (confirmed !== RECORD_N)
-			throw new Error(`The record answered ${confirmed} of ${RECORD_N} items as confirmed`);
-	}
-	const entries = Object.values(store[RECORD_KEY].runs['0']);
-	return {
-		workload: workload.name,
-		answerBytes: Buffer.byteLength(JSON.stringify(answer)),
-		bytes: Buffer.byteLength(JSON.stringify(store)),
-		answersKept: entries.filter((entry) => entry.answer).length,
-		answersDropped: entries.filter((entry) => entry.answerDropped).length,
-		writeMs: median(runs.write),
-		readMs: median(runs.read),
-		runs,
-	};
-}
-
-// What a clean run does with the record: open it, find it empty, drop it.
-const cleanRecord = [];
-for (let round = 0; round < RECORD_ROUNDS; round++) {
-	const started = performance.now();
-	for (let run = 0; run < 1000; run++) {
-		const record = ExecutionRecord.open({}, 0, sandboxUrl);
-		if (record.isEmpty) record.drop();
-	}
-	cleanRecord.push(performance.now() - started); // ms for 1,000 runs: µs per run
-}
 await control('reset', 'POST');
-const recordResult = {
-	items: RECORD_N,
-	rounds: RECORD_ROUNDS,
-	capBytes: MAX_RECORD_BYTES,
-	workloads: [
-		await recordFigures(createSequence),
-		await recordFigures(benchWorkloads(sandboxUrl)[0]),
-	],
-	cleanRunMicros: median(cleanRecord),
-	cleanRunRuns: cleanRecord,
-};
+const recordResult = await recordCost(
+	[createSequence, benchWorkloads(sandboxUrl)[0]],
+	sandboxUrl,
+	apiKey,
+);
 
 // ── report ──────────────────────────────────────────────────────────────────
 const result = {

@@ -14,7 +14,7 @@ export class OutreachSequencesApi implements ICredentialType {
 	displayName = 'Outreach Sequences API';
 
 	documentationUrl =
-		'https://www.npmjs.com/package/n8n-nodes-outreach-sequences#credential-outreach-sequences-api';
+		'https://github.com/__GITHUB_OWNER__/n8n-nodes-outreach-sequences#credential-outreach-sequences-api';
 
 	icon = {
 		light: 'file:../icons/outreachSequences.svg',

@@ -29,6 +29,13 @@ export interface RecordedRequest {
 	body: string;
 	operationId?: string;
 	status?: number;
+	/**
+	 * When it arrived and when its answer was sent, as places in one count of
+	 * both events since the last reset: request a overlapped request b when
+	 * a.arrived < b.answered and b.arrived < a.answered.
+	 */
+	arrived: number;
+	answered?: number;
 }
 
 export interface SandboxOptions extends SeedOptions {
@@ -41,6 +48,8 @@ export interface SandboxOptions extends SeedOptions {
 export class Sandbox {
 	readonly apiKey: string;
 	requests: RecordedRequest[] = [];
+	/** Arrivals and answers so far, for RecordedRequest's order. */
+	private events = 0;
 	inFlight = 0;
 	maxInFlight = 0;
 	private readonly faults = new Faults();
@@ -92,6 +101,7 @@ export class Sandbox {
 		this.store.reset();
 		this.faults.clear();
 		this.requests = [];
+		this.events = 0;
 		this.maxInFlight = 0;
 		this.setRateLimit(this.options.rateLimit);
 	}
@@ -145,7 +155,9 @@ export class Sandbox {
 			url: req.url ?? '',
 			headers: req.headers,
 			body: Buffer.concat(chunks).toString('utf8'),
+			arrived: this.events++,
 		};
+		res.once('finish', () => (record.answered = this.events++));
 		this.requests.push(record);
 
 		if (record.url.startsWith(CONTROL_PREFIX)) {

@@ -1,7 +1,8 @@
 // `npm run release:check`: refuses to pass while anything only a publisher
 // can fill in is still a placeholder (CONTRIBUTING.md › Releasing lists them).
 // Each is written as __NAME__ in package.json, LICENSE, .github/workflows/,
-// and the README's and docs/' links to the repository, so nothing here
+// the README's and docs/' links to the repository, and the node's and the
+// credential's documentation links (the README on GitHub), so nothing here
 // guesses a URL or a name; n8n's own lint (no-template-placeholders) refuses
 // <…> and {{…}} in package.json, so that form is not used. Exits 1 and names
 // each one left.
@@ -15,6 +16,8 @@ const FILES = [
 	'.github/workflows/publish.yml',
 	'.github/workflows/ci.yml',
 	'README.md',
+	'credentials/OutreachSequencesApi.credentials.ts',
+	'nodes/OutreachSequences/OutreachSequences.node.json',
 	...readdirSync(path.join(root, 'docs'))
 		.filter((name) => name.endsWith('.md'))
 		.map((name) => `docs/${name}`),

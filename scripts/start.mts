@@ -7,21 +7,13 @@
 // - A failed step says what failed in n8n's or npm's own words, stops what
 //   was started, and exits 1.
 // - Ctrl-C, SIGINT, SIGTERM or SIGHUP, and its parent (npm) going away, stop
-//   n8n with its task runners and the sandbox.
-// - .n8n-local/start.json names this process and the process groups it
-//   started, so that the next start can stop what a killed one left.
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+//   n8n with its task runners and the sandbox; .n8n-local/start.json names
+//   this process and the process groups it started, so that the next start
+//   can stop what a killed one left (scripts/start-processes.mts).
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
-import {
-	demoPorts,
-	portsInUseIn,
-	stateFile,
-	takenPorts,
-	takenPortsText,
-} from './demo-preflight.mjs';
+import { demoPorts, takenPorts, takenPortsText } from './demo-preflight.mjs';
 import { DEFAULT_N8N_VERSION, LaunchError, ROOT, n8nBin } from './n8n/versions.mts';
 import { checkN8nVersion, elapsed, installN8n } from './n8n/install.mts';
 import {
@@ -34,9 +26,17 @@ import {
 	publishWorkflow,
 	unpublishWorkflow,
 } from './n8n/user-folder.mts';
-import { n8nReason } from './n8n/cli.mts';
 import { startDaemon, startSandbox } from './n8n/processes.mts';
-import type { Daemon } from './n8n/processes.mts';
+import {
+	daemons,
+	n8nStoppedText,
+	run,
+	shutdown,
+	step,
+	stopOnSignals,
+	waitFor,
+	writeState,
+} from './start-processes.mts';
 
 const version = process.env.N8N_VERSION || DEFAULT_N8N_VERSION;
 const port = Number(process.env.N8N_PORT ?? 5678);
@@ -54,100 +54,9 @@ const userFolder = path.join(ROOT, '.n8n-local', 'user');
 // Since the command was typed (scripts/dev.mjs), so that fetching Node 24 and npm ci count too.
 const started = Number(process.env.OUTREACH_STARTED_AT) || Date.now();
 
-const daemons: Daemon[] = [];
-const children = new Set<ChildProcess>();
-let stopping: Promise<never> | undefined;
-
-function step(text: string): void {
-	console.log(`\n▸ ${text}`);
-}
-
-function writeState(): void {
-	mkdirSync(path.dirname(stateFile(ROOT)), { recursive: true });
-	const groups = daemons
-		.map((daemon) => daemon.child.pid)
-		.filter((pid): pid is number => pid !== undefined);
-	writeFileSync(stateFile(ROOT), JSON.stringify({ pid: process.pid, n8nPort: port, groups }));
-}
-
-/** Stops everything this start started, once, then exits. */
-function shutdown(code: number, message?: string): Promise<never> {
-	stopping ??= (async () => {
-		if (message) console.error(`\n✖ ${message}`);
-		const running = daemons.length + children.size > 0;
-		if (running)
-			console.log(
-				`\nStopping ${daemons.length > 1 ? 'n8n and the sandbox' : daemons.length ? 'the sandbox' : 'the build'} …`,
-			);
-		for (const child of children) child.kill('SIGTERM');
-		// n8n first: its executions may still be calling the sandbox.
-		for (const daemon of [...daemons].reverse()) await daemon.stop();
-		rmSync(stateFile(ROOT), { force: true });
-		if (running) console.log('Stopped.');
-		process.exit(code);
-	})();
-	return stopping;
-}
-
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
-	process.on(signal, () => void shutdown(0));
-// npm killed outright (SIGKILL) passes nothing on: its child sees it go.
-const parent = process.ppid;
-setInterval(() => {
-	if (process.ppid !== parent) void shutdown(0);
-}, 1000).unref();
-
-/** Runs a command to the end as part of this start; Ctrl-C stops it too. */
-function run(command: string, args: string[], what: string): Promise<void> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
-		children.add(child);
-		child.once('exit', (code, signal) => {
-			children.delete(child);
-			if (code === 0) resolve();
-			else
-				reject(
-					new LaunchError(
-						`${what} failed (${signal ?? `exit code ${code}`}); its output is above.`,
-					),
-				);
-		});
-	});
-}
-
-/**
- * Why n8n stopped, in the start-up check's words when a port of the demo was
- * in use (n8n prints "… port 5679 is already in use"): the port, what it is
- * for, and the variable that moves it. Otherwise n8n's own last lines.
- */
-function n8nStoppedText(code: number | null, signal: NodeJS.Signals | null, log: string): string {
-	const inUse = portsInUseIn(log);
-	if (inUse.length) {
-		return `n8n stopped as it started. ${takenPortsText(inUse)}\n  ${inUse.length === 1 ? 'It was' : 'They were'} free when npm start checked; another program took ${inUse.length === 1 ? 'it' : 'them'} since. Another npm start, or another n8n, may be running.`;
-	}
-	return `n8n stopped (${signal ?? `exit code ${code}`}). Its last lines: ${n8nReason({ code, stdout: log, stderr: '' })}`;
-}
-
-/** Polls until `check` holds, or fails when n8n stops first. */
-async function waitFor(
-	check: () => Promise<boolean>,
-	n8n: Daemon,
-	what: string,
-	timeoutMs: number,
-): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!(await check().catch(() => false))) {
-		if (n8n.child.exitCode !== null || n8n.child.signalCode !== null) {
-			throw new LaunchError(n8nStoppedText(n8n.child.exitCode, n8n.child.signalCode, n8n.log()));
-		}
-		if (Date.now() > deadline)
-			throw new LaunchError(`n8n did not get ${what} within ${timeoutMs / 1000} s.`);
-		await new Promise((resolve) => setTimeout(resolve, 500));
-	}
-}
-
 async function main(): Promise<void> {
-	writeState();
+	stopOnSignals();
+	writeState(port);
 	checkN8nVersion(version, (line) => console.log(line));
 
 	step('Building the package');
@@ -262,6 +171,9 @@ async function main(): Promise<void> {
  1. Open the link. The first time, create the owner account.
  2. Open a workflow named "Outreach: …" (one per operation) or
     "Outreach Sequences: every operation", then click "Execute workflow".
+    n8n 2.41 opens its Assistant page after the owner account: go
+    straight to a workflow, such as "Outreach: get a use case":
+    http://localhost:${port}/workflow/outreach-get-use-case
  3. The node talks to the sandbox at ${sandboxUrl}
     through the "Outreach sandbox" credential.
 

@@ -30,6 +30,9 @@ const EVENT = names(200, 'C');
 const RATE = 10;
 const KILL_AFTER_MS = 8_000;
 
+/** A failed item's outcome, in its `message` (docs/errors.md). */
+const outcomeOf = (item: Record<string, unknown> | undefined) =>
+	(item?.message as { outcome?: unknown } | undefined)?.outcome;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const total = (counts: Map<string, number>) =>
 	[...counts.values()].reduce((sum, count) => sum + count, 0);
@@ -101,7 +104,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s killed mid-run, then retrie
 		const failed = output.filter((item) => item.error !== undefined);
 		const outcomes: Record<string, number> = {};
 		for (const item of failed)
-			outcomes[String(item.outcome)] = (outcomes[String(item.outcome)] ?? 0) + 1;
+			outcomes[String(outcomeOf(item))] = (outcomes[String(outcomeOf(item))] ?? 0) + 1;
 		recordFigures(SUITE, version, `crash: ${EVENT.length} creates at ${RATE}/s, SIGKILL, retry`, {
 			createdBeforeKill: total(atKill.created),
 			sentBeforeKill: total(atKill.sent),
@@ -127,13 +130,13 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s killed mid-run, then retrie
 		for (const [index, { name }] of EVENT.entries()) {
 			const item = output[index];
 			if (item.error === undefined) expect(item).toEqual(after.records.get(name));
-			else expect({ name, outcome: item.outcome }).toEqual({ name, outcome: 'mayHaveActed' });
+			else expect({ name, outcome: outcomeOf(item) }).toEqual({ name, outcome: 'mayHaveActed' });
 		}
 		// What the crashed try created is not created again: each such item fails as mayHaveActed.
 		for (const name of atKill.created.keys())
 			expect({
 				name,
-				outcome: output[EVENT.findIndex((item) => item.name === name)]?.outcome,
+				outcome: outcomeOf(output[EVENT.findIndex((item) => item.name === name)]),
 			}).toEqual({
 				name,
 				outcome: 'mayHaveActed',

@@ -162,7 +162,7 @@ describe(`n8n ${N8N_CURRENT}: SSRF protection on, the service on an address it b
 		const items = await run(n8n);
 		expect(items).toHaveLength(IDS.length);
 		for (const item of items) {
-			expect(item).toMatchObject({
+			expect(item.message).toMatchObject({
 				statusCode: null,
 				networkError: 'blocked',
 				timesSent: 0,

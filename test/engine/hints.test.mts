@@ -61,7 +61,10 @@ test('failed items under Continue: a warning grouped by cause, and the facts on 
 	});
 	const [items] = run.outputs;
 	expect(
-		items.map((item) => [item.json.outcome, item.json.statusCode, item.json.timesSent]),
+		items.map((item) => {
+			const facts = item.json.message as Record<string, unknown> | undefined;
+			return [facts?.outcome, facts?.statusCode, facts?.timesSent];
+		}),
 	).toEqual([
 		[undefined, undefined, undefined],
 		['notActed', 404, 1],

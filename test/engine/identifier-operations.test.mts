@@ -116,11 +116,13 @@ describe.each(operations)('$fixture', (op) => {
 			expect.objectContaining({
 				json: {
 					error: op.notFound,
-					statusCode: 404,
-					networkError: null,
-					timesSent: 1,
-					retryAfterSeconds: null,
-					outcome: 'notActed',
+					message: {
+						statusCode: 404,
+						networkError: null,
+						timesSent: 1,
+						retryAfterSeconds: null,
+						outcome: 'notActed',
+					},
 				},
 				pairedItem: { item: 0 },
 			}),

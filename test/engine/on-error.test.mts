@@ -47,11 +47,13 @@ test('Continue: one item per input item, in order, errors in json.error, linked 
 	expect(read.map((entry) => entry.input.id)).toEqual(items.map((item) => item.id));
 	expect(read[1].result).toEqual({
 		error: notFound,
-		statusCode: 404,
-		networkError: null,
-		timesSent: 1,
-		retryAfterSeconds: null,
-		outcome: 'notActed',
+		message: {
+			statusCode: 404,
+			networkError: null,
+			timesSent: 1,
+			retryAfterSeconds: null,
+			outcome: 'notActed',
+		},
 	});
 	expect(read[4].result.id).toBe('42');
 	expect((await env.sandbox.requests()).map((request) => request.url).sort()).toEqual([
@@ -91,6 +93,30 @@ test('Continue (using error output): successes and errors on their own outputs, 
 		['', empty],
 	]);
 });
+
+test.each(['continueRegularOutput', 'continueErrorOutput'] as const)(
+	'%s: the facts are at $json.message in either mode, and n8n routes the failed items by them',
+	async (onError) => {
+		const run = await runFixture(env.engine, env.sandbox, 'contact-archive', { items, onError });
+		const failed = run.outputs[onError === 'continueErrorOutput' ? 1 : 0].filter(
+			(item) => item.json.error !== undefined,
+		);
+		// n8n's engine put exactly the failed items on the error output; both carry their outcome at one path.
+		expect(failed.map((item) => item.pairedItem)).toEqual([{ item: 1 }, { item: 3 }]);
+		if (onError === 'continueErrorOutput')
+			expect(run.outputs[0].every((item) => item.json.error === undefined)).toBe(true);
+		expect(failed.map((item) => (item.json.message as { outcome: string }).outcome)).toEqual([
+			'notActed',
+			'notActed',
+		]);
+		// A node downstream reads them through the same expression.
+		const after = run.output(onError === 'continueErrorOutput' ? 'After Error' : 'After Success');
+		const outcomes = after[0]
+			.map((item) => (item.json.read as { result: { message?: { outcome?: string } } }).result)
+			.map((result) => result.message?.outcome ?? null);
+		expect(outcomes.filter((outcome) => outcome !== null)).toEqual(['notActed', 'notActed']);
+	},
+);
 
 test('a Base URL that is not http(s) fails every item with a message naming the credential field, and sends nothing', async () => {
 	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {

@@ -4,7 +4,7 @@
 // (the failed run's saved data, run on in mode 'retry', as n8n's
 // ExecutionService.retry does it). The record lives in the node's context.
 import { useEnvironment } from '../harness/setup.mts';
-import { retryFixture, runFixture, type RunOptions } from '../harness/workflows.mts';
+import { factsOf, retryFixture, runFixture, type RunOptions } from '../harness/workflows.mts';
 import {
 	RETRY_ON_FAIL,
 	creates,
@@ -113,7 +113,7 @@ test('Retry On Fail under Continue: n8n runs the node again when the first item 
 	expect(urls.filter((url) => url === '/v1/contacts/c-42/archive')).toHaveLength(1);
 	expect(urls.filter((url) => url === '/v1/contacts/zz-404/archive')).toHaveLength(3);
 	expect(
-		run.all.map((item) => [item.pairedItem, item.json.id ?? null, item.json.outcome ?? null]),
+		run.all.map((item) => [item.pairedItem, item.json.id ?? null, factsOf(item)?.outcome ?? null]),
 	).toEqual([
 		[{ item: 0 }, null, 'notActed'],
 		[{ item: 1 }, 'c-42', null],

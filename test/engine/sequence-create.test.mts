@@ -139,7 +139,10 @@ describe('Using Fields Below', () => {
 				outcome: 'notActed',
 			};
 			expect(run.all).toEqual([
-				expect.objectContaining({ json: { error: message, ...notSent }, pairedItem: { item: 0 } }),
+				expect.objectContaining({
+					json: { error: message, message: notSent },
+					pairedItem: { item: 0 },
+				}),
 			]);
 			expect(await env.sandbox.requests()).toHaveLength(0);
 		},

@@ -21,4 +21,5 @@ export const TEST_API_KEYS = {
 	skipDoneBeforeQueue: 'e2e-skip-queue-key-6e3b2d98',
 	crash: 'e2e-crash-key-1a9d5c73',
 	egress: 'e2e-egress-key-4d7b1c68',
+	outcomePath: 'e2e-outcome-path-key-4b7e2d90',
 } as const;

@@ -101,6 +101,11 @@ export async function retryFixture(
 	return withOutputs(await engine.retry(failed.run, workflow, credentials));
 }
 
+/** A failed item's facts, which the node puts in `message` in both Continue modes; undefined on a success. */
+export function factsOf(item: INodeExecutionData): Record<string, unknown> | undefined {
+	return item.json.message as Record<string, unknown> | undefined;
+}
+
 /** The API requests the sandbox received (its own test routes left out). */
 export async function apiRequests(sandbox: SandboxProcess) {
 	return await sandbox.requests();

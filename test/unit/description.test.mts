@@ -208,10 +208,14 @@ test("the credential's and the codex's documentation links lead to a heading of 
 			.flat()
 			.map((resource) => resource.url),
 	];
+	// The repository's page on GitHub, which shows the README: it exists once the repository is public, before any release.
+	const { repository } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+		repository: { url: string };
+	};
 	for (const link of links) {
 		const url = new URL(link);
 		expect(url.origin + url.pathname).toBe(
-			'https://www.npmjs.com/package/n8n-nodes-outreach-sequences',
+			repository.url.replace(/^git\+/, '').replace(/\.git$/, ''),
 		);
 		if (url.hash) expect(anchors).toContain(url.hash.slice(1));
 	}

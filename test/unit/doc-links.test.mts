@@ -1,10 +1,13 @@
 // Every link a reader can follow in the project's documents leads somewhere:
 // a file of this repository that exists, and a heading in it that exists, by
-// GitHub's anchor rules. The README is shown alone (npm, n8n's Community
-// Nodes page), so its links are absolute: those into this repository, built
-// from package.json's repository URL, are checked against the files here;
-// links to other sites are not fetched. The credential's and the codex's
-// documentation links are README anchors on npm, checked the same way.
+// GitHub's anchor rules. Links into this repository are relative, in the
+// README too: they work in a clone and on GitHub, and npm's page resolves them
+// against package.json's repository URL once its owner is filled in. An
+// absolute link to a file of this repository is refused: it leads nowhere
+// until then, and never from a clone. Links to other sites are not fetched.
+// The credential's and the codex's documentation links are the repository's
+// page on GitHub (its README), with the owner placeholder release:check
+// refuses, checked the same way.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -96,14 +99,13 @@ function brokenReason({ file, target }: Link): string | undefined {
 		const raw = new RegExp(
 			`^${escape(REPOSITORY.replace('https://github.com/', 'https://raw.githubusercontent.com/'))}/main/(.+)$`,
 		).exec(address);
-		if (address === NPM_PAGE) local = 'README.md';
-		else if (inRepository ?? raw) local = decodeURIComponent((inRepository ?? raw)![1]);
+		if (inRepository ?? raw)
+			return 'an absolute link to a file of this repository: make it relative, so that it works from a clone';
+		if (address === REPOSITORY) local = 'README.md';
 		else return undefined;
 	} else if (address === '') {
 		local = file;
 	} else {
-		if (file === 'README.md')
-			return 'a relative link in the README: npm and n8n show the README alone, so it must be absolute';
 		local = path.posix.normalize(
 			path.posix.join(path.posix.dirname(file), decodeURIComponent(address)),
 		);
@@ -140,10 +142,10 @@ describe('every link in the documents leads to a file, and a heading, that exist
 	});
 });
 
-test("the credential's documentationUrl and the codex's links lead to README headings", () => {
+test("the credential's documentationUrl and the codex's links lead to the README on GitHub, and its headings", () => {
 	const credential = read('credentials/OutreachSequencesApi.credentials.ts');
 	const documentationUrl = /documentationUrl\s*=\s*'([^']+)'/.exec(credential)?.[1];
-	expect(documentationUrl).toBe(`${NPM_PAGE}#credential-outreach-sequences-api`);
+	expect(documentationUrl).toBe(`${REPOSITORY}#credential-outreach-sequences-api`);
 	const codex = JSON.parse(read('nodes/OutreachSequences/OutreachSequences.node.json')) as {
 		resources: Record<string, Array<{ url: string }>>;
 	};
@@ -154,7 +156,9 @@ test("the credential's documentationUrl and the codex's links lead to README hea
 			.map((resource) => resource.url),
 	];
 	for (const target of links) {
-		expect(target.startsWith(NPM_PAGE)).toBe(true);
+		// Not npm's page: it does not exist before the first release.
+		expect(target.startsWith(NPM_PAGE)).toBe(false);
+		expect(splitAnchor(target)[0]).toBe(REPOSITORY);
 		expect([
 			target,
 			brokenReason({ file: 'credentials/OutreachSequencesApi.credentials.ts', target }),
@@ -166,8 +170,7 @@ test('the docs/ pages the README must link to are there, each linked from the RE
 	const readme = read('README.md');
 	const pages = readdirSync(path.join(ROOT, 'docs')).filter((name) => name.endsWith('.md'));
 	expect(pages.length).toBeGreaterThan(0);
-	for (const page of pages)
-		expect([page, readme.includes(`${REPOSITORY}/blob/main/docs/${page}`)]).toEqual([page, true]);
+	for (const page of pages) expect([page, readme.includes(`docs/${page}`)]).toEqual([page, true]);
 	// The developers' guide and the code refer to this page by its title.
 	expect(read('docs/why-own-executor.md')).toMatch(/^# Why the node runs its own executor$/m);
 });
@@ -218,7 +221,7 @@ describe('the checks themselves', () => {
 		]);
 	});
 
-	test('a broken link is found: a missing file, a missing heading, a relative link in the README, an undefined reference', () => {
+	test('a broken link is found: a missing file, a missing heading, an absolute link to a file here, an undefined reference', () => {
 		expect(brokenReason({ file: 'docs/errors.md', target: 'no-such-page.md' })).toBe(
 			'docs/no-such-page.md does not exist',
 		);
@@ -228,13 +231,14 @@ describe('the checks themselves', () => {
 		expect(brokenReason({ file: 'CONTRIBUTING.md', target: '#no-such-heading' })).toBe(
 			'CONTRIBUTING.md has no heading #no-such-heading',
 		);
-		expect(brokenReason({ file: 'README.md', target: 'docs/errors.md' })).toMatch(
-			/^a relative link in the README/,
+		expect(brokenReason({ file: 'README.md', target: 'docs/errors.md' })).toBeUndefined();
+		expect(brokenReason({ file: 'README.md', target: 'docs/gone.md' })).toBe(
+			'docs/gone.md does not exist',
 		);
 		expect(
-			brokenReason({ file: 'README.md', target: `${REPOSITORY}/blob/main/docs/gone.md` }),
-		).toBe('docs/gone.md does not exist');
-		expect(brokenReason({ file: 'README.md', target: `${NPM_PAGE}#no-such-heading` })).toBe(
+			brokenReason({ file: 'README.md', target: `${REPOSITORY}/blob/main/docs/errors.md` }),
+		).toMatch(/^an absolute link to a file of this repository/);
+		expect(brokenReason({ file: 'README.md', target: `${REPOSITORY}#no-such-heading` })).toBe(
 			'README.md has no heading #no-such-heading',
 		);
 		expect(

@@ -97,13 +97,16 @@ describe('an option changes nothing by being added', () => {
 		expect(retryPolicyOf({ rateLimitHandling: { settings } })).toEqual(retryPolicyOf({}));
 	});
 
-	test('Batching added as it comes sends as many at once as without it, with no pause', () => {
+	test('Batching added as it comes is how the node sends without it: as many at once, as a rolling window', () => {
 		const batch = defaultsOf('requestOptions.batching.batch.');
-		const withIt = batchingOf({ batching: { batch } });
-		const without = batchingOf({});
-		expect({ groupSize: withIt.groupSize, pauseMs: withIt.pauseMs }).toEqual({
-			groupSize: without.groupSize,
-			pauseMs: without.pauseMs,
+		expect(batchingOf({ batching: { batch } })).toEqual(batchingOf({}));
+	});
+
+	test('Batching with an interval sends batches that wait for each other', () => {
+		expect(batchingOf({ batching: { batch: { batchSize: 5, batchInterval: 100 } } })).toEqual({
+			groupSize: 5,
+			pauseMs: 100,
+			batched: true,
 		});
 	});
 
@@ -203,15 +206,26 @@ describe('hints for ops people', () => {
 		).toBe(false);
 	});
 
-	test('where the contract leaves a value open, the hint says so, and gives no example of its own', () => {
+	test('where the contract leaves values open, the group says so once; each field says what it takes, with no example of its own', () => {
 		const hintOf = (name: string) => allHints.find(({ where }) => where.endsWith(`.${name}`))!.text;
-		for (const name of ['criteria', 'timezone']) {
-			expect(hintOf(name)).toMatch(/doesn't document/);
+		const open = /gives no (range|format)/;
+		expect(hintOf('additionalFields')).toMatch(/gives no format for Criteria or Timezone/);
+		expect(hintOf('schedules')).toMatch(/gives no range or unit for Day Offset, Hour and Minute/);
+		for (const name of ['criteria', 'timezone', 'sequenceScripts']) {
+			expect(hintOf(name)).not.toMatch(open);
+			expect(hintOf(name)).toMatch(/\btext\b/);
 			expect(hintOf(name)).not.toMatch(/e\.g\.|for example|such as/i);
 		}
-		for (const name of ['dayOffset', 'hour', 'minute'])
-			expect(hintOf(name)).toMatch(/doesn't document its range/);
+		for (const name of ['dayOffset', 'hour', 'minute', 'delayInMinutes']) {
+			expect(hintOf(name)).not.toMatch(open);
+			expect(hintOf(name)).toMatch(/a whole number$/);
+		}
 		expect(hintOf('timezone')).not.toMatch(/[A-Z][a-z]+\/[A-Z]/);
+		// Said once: no field of either group repeats what its group says.
+		expect(allHints.filter(({ text }) => open.test(text)).map(({ where }) => where)).toEqual([
+			'node.additionalFields',
+			'node.schedules',
+		]);
 	});
 });
 

@@ -182,25 +182,9 @@ describe('facts per failure kind', () => {
 describe('where the facts go', () => {
 	const facts = failureFacts(gaveUp(http(429, 1000), 2));
 
-	test('Continue: flat, beside the error text', () => {
-		expect(failedItemShape('continueRegularOutput', false)).toBe('flat');
-		expect(failedItemJson('Too many', facts, 'flat')).toEqual({
-			error: 'Too many',
-			statusCode: 429,
-			networkError: null,
-			timesSent: 2,
-			retryAfterSeconds: 1,
-			outcome: 'notActed',
-		});
-	});
-
-	test('the legacy Continue On Fail (no onError) is the regular output too', () => {
-		expect(failedItemShape(undefined, false)).toBe('flat');
-	});
-
-	test('Continue (using error output): exactly error and message, the shape every n8n version routes to the error output', () => {
-		expect(failedItemShape('continueErrorOutput', false)).toBe('errorOutput');
-		const json = failedItemJson('Too many', facts, 'errorOutput');
+	test('a step of a workflow, in either Continue mode: exactly error and message, the shape every n8n version routes to the error output', () => {
+		expect(failedItemShape(false)).toBe('withFacts');
+		const json = failedItemJson('Too many', facts, 'withFacts');
 		expect(Object.keys(json).sort()).toEqual(['error', 'message']);
 		expect(json).toEqual({
 			error: 'Too many',
@@ -214,8 +198,8 @@ describe('where the facts go', () => {
 		});
 	});
 
-	test('as an AI tool: the text only, whatever On Error says', () => {
-		expect(failedItemShape('continueErrorOutput', true)).toBe('textOnly');
+	test('as an AI tool: the text only', () => {
+		expect(failedItemShape(true)).toBe('textOnly');
 		expect(failedItemJson('Too many', facts, 'textOnly')).toEqual({ error: 'Too many' });
 	});
 });

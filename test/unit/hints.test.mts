@@ -92,7 +92,7 @@ test('failed items, grouped by cause, with what to check before sending again', 
 	expect(hint?.type).toBe('warning');
 	expect(hint?.location).toBe('outputPane');
 	expect(hint?.message).toBe(
-		'7 of 10 items failed. 2 were refused by the service, which did not act on them (outcome "notActed"); 1 was never sent: the input or the credential did not pass validation (outcome "notActed"); 1 never reached the service: the connection was refused, or its host or certificate failed (outcome "notActed"); 3 may have been carried out: the service timed out, reset the connection or failed with HTTP 5xx after they were sent (outcome "mayHaveActed"). Before sending those items again, check in the outreach service whether they were carried out, or they may be carried out twice. Each item\'s error says what happened.',
+		'7 of 10 items failed. 2 were refused by the service, which did not act on them (outcome "notActed"); 1 was never sent: the input or the credential did not pass validation (outcome "notActed"); 1 never reached the service: the connection was refused, or its host or certificate failed (outcome "notActed"); 3 may have been carried out: the service timed out, reset the connection or failed with HTTP 5xx after they were sent (outcome "mayHaveActed"). Before sending those items again, check in the outreach service whether they were carried out, or they may be carried out twice. Each item\'s error says what happened, and {{ $json.message.outcome }} its outcome.',
 	);
 });
 
@@ -102,7 +102,7 @@ test('only the groups that happened are named', () => {
 		create,
 	)?.message;
 	expect(message).toBe(
-		'1 of 1 item failed. 1 was refused by the service, which did not act on it (outcome "notActed"). Each item\'s error says what happened.',
+		'1 of 1 item failed. 1 was refused by the service, which did not act on it (outcome "notActed"). Each item\'s error says what happened, and {{ $json.message.outcome }} its outcome.',
 	);
 	expect(message).not.toContain('mayHaveActed');
 });
@@ -211,7 +211,7 @@ test('an item carried out in an earlier try whose answer was too large to keep i
 		create,
 	)?.message;
 	expect(message).toBe(
-		'2 of 10 items failed. 2 had been carried out in an earlier try of this execution, and their answers were too large to keep, or lost in a crash (outcome "mayHaveActed"). Each item\'s error says what happened.',
+		'2 of 10 items failed. 2 had been carried out in an earlier try of this execution, and their answers were too large to keep, or lost in a crash (outcome "mayHaveActed"). Each item\'s error says what happened, and {{ $json.message.outcome }} its outcome.',
 	);
 });
 

@@ -91,7 +91,7 @@ export const requestOptionsProperty: INodeProperties = {
 			displayName: 'Batching',
 			name: Field.batching,
 			group: Field.batch,
-			description: `Send the items in batches, one batch after the other, with a pause between them. Without it, up to ${MAX_IN_FLIGHT} requests go out at once.`,
+			description: `How many requests go out at once, and whether in batches with a pause between them. Without it, up to ${MAX_IN_FLIGHT} at once, a new one as each ends.`,
 			values: [
 				{
 					displayName: 'Items per Batch',
@@ -100,7 +100,7 @@ export const requestOptionsProperty: INodeProperties = {
 					typeOptions: { minValue: 1 },
 					default: MAX_IN_FLIGHT,
 					description:
-						'How many items to send at once. The next batch starts when this one has finished.',
+						'The most requests out at once. With an interval of 0, a new one starts as each ends; with an interval, a batch starts when the one before has ended and the interval passed.',
 				},
 				{
 					displayName: 'Batch Interval (Ms)',
@@ -108,7 +108,8 @@ export const requestOptionsProperty: INodeProperties = {
 					type: 'number',
 					typeOptions: { minValue: 0 },
 					default: NO_PAUSE_MS,
-					description: 'How long to wait between batches, in milliseconds',
+					description:
+						'How long to wait between batches, in milliseconds. 0 sends no batches: Items per Batch is then only the most requests out at once.',
 				},
 			],
 		}),

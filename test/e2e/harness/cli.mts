@@ -161,18 +161,24 @@ export async function executeWith(
 	return { run, requests: await sandbox.requests() };
 }
 
-/** The facts of an item sent once that failed: its status or network fault, and whether the service may have acted. */
+/**
+ * The facts of an item sent once that failed (its status or network fault,
+ * and whether the service may have acted), as its JSON holds them beside
+ * `error`: in `message`, in both Continue modes.
+ */
 export function sentOnce(facts: {
 	statusCode?: number;
 	networkError?: string;
 	outcome: 'notActed' | 'mayHaveActed';
-}): Record<string, unknown> {
+}): { message: Record<string, unknown> } {
 	return {
-		statusCode: facts.statusCode ?? null,
-		networkError: facts.networkError ?? null,
-		timesSent: 1,
-		retryAfterSeconds: null,
-		outcome: facts.outcome,
+		message: {
+			statusCode: facts.statusCode ?? null,
+			networkError: facts.networkError ?? null,
+			timesSent: 1,
+			retryAfterSeconds: null,
+			outcome: facts.outcome,
+		},
 	};
 }
 

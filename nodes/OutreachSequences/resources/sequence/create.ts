@@ -5,49 +5,25 @@ import { toolDescriptionProperty } from '../../describe/properties';
 import { BodyMode, defaultBodyMode, Field, Operation, Resource } from '../../describe/names';
 import type { SchedulesValue } from '../../describe/names';
 import type { OperationDefinition } from '../../describe/types';
-import { toJsonObjectText, toScriptList, toWholeNumber } from '../../describe/validation';
+import { toJsonObjectText } from '../../describe/validation';
+import { scheduleEntry, schedulesProperty } from './schedules';
 
 const showOnlyForSequenceCreate = { resource: [Resource.Sequence], operation: [Operation.Create] };
 const showOnlyForFields = { ...showOnlyForSequenceCreate, [Field.specifyBody]: [BodyMode.Fields] };
 
+/** The contract gives Criteria and Timezone as text, with no format: Additional Fields says so once. */
 const TEXT_FIELDS = [
 	{ name: Field.description, displayName: 'Description', description: 'What the sequence is for' },
 	{
 		name: Field.criteria,
 		displayName: 'Criteria',
 		description:
-			"The service's condition for which contacts the sequence applies to, as text. Its API doesn't document the condition's syntax; it is sent as typed.",
+			'Which contacts the sequence applies to: a condition, as text in the form your service takes',
 	},
 	{
 		name: Field.timezone,
 		displayName: 'Timezone',
-		description:
-			"The timezone of the schedule's times. The service's API doesn't document its format; it is sent as typed.",
-	},
-];
-
-/** The contract gives no ranges, and no units for the first three: the hints say so, and name none. */
-const SCHEDULE_NUMBERS = [
-	{
-		name: Field.dayOffset,
-		displayName: 'Day Offset',
-		description:
-			"The step's day offset, a whole number. The service's API doesn't document its range or unit.",
-	},
-	{
-		name: Field.hour,
-		displayName: 'Hour',
-		description: "The step's hour, a whole number. The service's API doesn't document its range.",
-	},
-	{
-		name: Field.minute,
-		displayName: 'Minute',
-		description: "The step's minute, a whole number. The service's API doesn't document its range.",
-	},
-	{
-		name: Field.delayInMinutes,
-		displayName: 'Delay in Minutes',
-		description: "The step's delay in minutes, a whole number",
+		description: "The timezone of the schedule's times, as text in the form your service takes",
 	},
 ];
 
@@ -114,7 +90,8 @@ export const sequenceCreateDescription: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		displayOptions: { show: showOnlyForFields },
-		description: 'More details of the sequence, each one optional',
+		description:
+			"More details of the sequence, each one optional and sent as typed. The service's document gives no format for Criteria or Timezone.",
 		options: TEXT_FIELDS.map(({ name, displayName, description }) => ({
 			displayName,
 			name,
@@ -123,40 +100,7 @@ export const sequenceCreateDescription: INodeProperties[] = [
 			description,
 		})),
 	},
-	{
-		displayName: 'Schedules',
-		name: Field.schedules,
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true, sortable: true },
-		placeholder: 'Add Schedule',
-		default: {},
-		displayOptions: { show: showOnlyForFields },
-		description: 'The steps of the sequence, each at a day and time, with the scripts it runs',
-		options: [
-			{
-				displayName: 'Schedule',
-				name: Field.schedule,
-				values: [
-					...SCHEDULE_NUMBERS.map(({ name, displayName, description }) => ({
-						displayName,
-						name,
-						type: 'number' as const,
-						default: 0,
-						description,
-					})),
-					{
-						displayName: 'Sequence Scripts',
-						name: Field.sequenceScripts,
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. script-1, script-2',
-						description:
-							"The step's scripts, separated by commas, or an expression that gives a list. The service's API doesn't document what an entry holds.",
-					},
-				],
-			},
-		],
-	},
+	schedulesProperty(showOnlyForFields),
 	toolDescriptionProperty(
 		showOnlyForSequenceCreate,
 		'Creates one new outreach sequence in the outreach service and returns it as JSON, with the id the service gave it. Every call creates another sequence, so call it once per sequence. Give Name, the name of the sequence. Where the tool asks for them: Description, what the sequence is for; Criteria, a condition as text that decides which contacts it applies to; Timezone; or a JSON Body, an object with any of name, description, criteria, timezone and schedules (a list of steps, each with dayOffset, hour, minute and delayInMinutes as whole numbers, and sequenceScripts, a list of strings). If it fails, the result is one sentence saying what went wrong.',
@@ -203,24 +147,9 @@ export function buildSequenceFromFields(
 	const schedules = context.getNodeParameter(Field.schedules, itemIndex, {}) as SchedulesValue;
 	const rows = schedules[Field.schedule] ?? [];
 	if (rows.length > 0) {
-		body.schedules = rows.map((row, position) => {
-			const entry: IDataObject = {};
-			for (const field of SCHEDULE_NUMBERS) {
-				const checked = toWholeNumber(row[field.name]);
-				if (!checked.ok)
-					fail(
-						context,
-						itemIndex,
-						`Schedule ${position + 1}: ${field.displayName} ${checked.problem}.`,
-					);
-				entry[field.name] = checked.value;
-			}
-			const scripts = toScriptList(row[Field.sequenceScripts]);
-			if (!scripts.ok)
-				fail(context, itemIndex, `Schedule ${position + 1}: Sequence Scripts ${scripts.problem}.`);
-			if (scripts.value.length > 0) entry[Field.sequenceScripts] = scripts.value;
-			return entry;
-		});
+		body.schedules = rows.map((row, position) =>
+			scheduleEntry(row, position, (message) => fail(context, itemIndex, message)),
+		);
 	}
 	return body;
 }

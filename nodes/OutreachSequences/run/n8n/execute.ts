@@ -64,7 +64,7 @@ function readRun(context: IExecuteFunctions, definition: OperationDefinition): R
 			callerTypeOf(context),
 		),
 		asTool,
-		shape: failedItemShape(node.onError, asTool),
+		shape: failedItemShape(asTool),
 		setting: { retryOnFail: node.retryOnFail === true, readOnly: definition.readOnly === true },
 		options,
 		policy: retryPolicyOf(options),

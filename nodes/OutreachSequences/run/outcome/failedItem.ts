@@ -4,15 +4,15 @@
  * wait the service last asked for) and its outcome: whether the service
  * did not act on it, or may have.
  *
- * Where the facts go depends on how n8n routes the item:
- * - Continue (regular output): beside `error`, as flat fields.
- * - Continue (using error output): n8n moves an item to the error output
- *   only when its JSON is `{ error }` or `{ error, message }` (every n8n 1.x,
- *   and 2.x before 2.36.0, 2.35.2 and 2.34.4, which add `details`); any
- *   other field beside `error` sends the failed item down the Success
- *   output. So there the facts go in the one other field every version
- *   lets through: `message`.
- * - As an AI tool: the text only, as the agent has always read it.
+ * The facts are in `message`, in both Continue modes, so one expression
+ * reads them: `$json.message.outcome`. It is the one field besides `error`
+ * that every supported n8n lets a failed item keep on the error output: n8n
+ * routes an item there when its JSON is `{ error }` or `{ error, message }`
+ * (1.x and 2.0; 2.34.4, 2.35.2 and 2.36.0 on also allow `details`). Any
+ * other field beside `error` sends it down the Success output instead. An
+ * item-level `error` routes it on every version too, but n8n 2.41.1 then
+ * replaces that item's JSON with `{ error }`, and the facts are lost.
+ * As an AI tool: the text only, as the agent has always read it.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -191,25 +191,20 @@ export function failureGroup(failure: ItemFailure): FailureGroup {
 	return facts.networkError === null ? 'rejected' : 'unreached';
 }
 
-/** Where a failed item goes, and so what its JSON may hold. */
-export type FailedItemShape = 'flat' | 'errorOutput' | 'textOnly';
+/** What a failed item's JSON holds: the text and its facts, or (as a tool) the text only. */
+export type FailedItemShape = 'withFacts' | 'textOnly';
 
-/**
- * The shape for the node's On Error setting (n8n's `onError`), or for a tool
- * call. Older workflows say only `continueOnFail: true`: the regular output.
- */
-export function failedItemShape(onError: string | undefined, asTool: boolean): FailedItemShape {
-	if (asTool) return 'textOnly';
-	return onError === 'continueErrorOutput' ? 'errorOutput' : 'flat';
+/** The shape for a step of a workflow, whatever its On Error, or for a tool call. */
+export function failedItemShape(asTool: boolean): FailedItemShape {
+	return asTool ? 'textOnly' : 'withFacts';
 }
 
-/** A failed item's JSON: its error text, and its facts where n8n keeps them. */
+/** A failed item's JSON: its error text, and its facts in `message`. */
 export function failedItemJson(
 	error: string,
 	facts: FailureFacts,
 	shape: FailedItemShape,
 ): IDataObject {
 	if (shape === 'textOnly') return { error };
-	if (shape === 'errorOutput') return { error, message: { ...facts } };
-	return { error, ...facts };
+	return { error, message: { ...facts } };
 }

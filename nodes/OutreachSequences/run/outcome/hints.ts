@@ -27,6 +27,9 @@ export interface HintSetting {
 
 const SERVICE = 'the outreach service';
 
+/** Where a failed item's outcome is, in either Continue mode (failedItem.ts). */
+export const OUTCOME_EXPRESSION = '{{ $json.message.outcome }}';
+
 function count(value: number, one: string, many: string): string {
 	return `${value} ${value === 1 ? one : many}`;
 }
@@ -159,7 +162,7 @@ export function failedItemsHint(
 			? ' This operation changes nothing, so sending those again is safe.'
 			: ` Before sending ${mayHaveActed === 1 ? 'that item' : 'those items'} again, check in ${SERVICE} whether ${mayHaveActed === 1 ? 'it was' : 'they were'} carried out, or ${mayHaveActed === 1 ? 'it' : 'they'} may be carried out twice.`;
 	}
-	message += " Each item's error says what happened.";
+	message += ` Each item's error says what happened, and ${OUTCOME_EXPRESSION} its outcome.`;
 	if (!setting.readOnly && setting.subject)
 		message += ` ${safeWayOn(setting.subject, setting.doneKeys === true)}`;
 	return { type: 'warning', location: 'outputPane', message };

@@ -4,6 +4,7 @@ import { BREAKER_PAUSE_MS } from '../pace/breaker';
 import { isPlainObject } from '../../describe/validation';
 import type { Failure, HttpAnswer, NetworkFaultKind } from '../http/failure';
 import { outcomeOf } from '../http/failure';
+import { answerLines, asLines } from './answerLines';
 import type { SettingsSaidNo } from './failedItem';
 import type { Quota } from '../pace/quota';
 import { header } from '../http/transport';
@@ -70,6 +71,14 @@ function answeredWith(answer: HttpAnswer): string {
 	const text = bodyAsText(answer.body);
 	const type = header(answer.headers, 'content-type');
 	const kind = type ? ` (${type})` : '';
+	// Details such as a 400's validation messages as short lines first (one line is the message already quoted).
+	const lines = answerLines(answer.body);
+	if (lines.length > 1)
+		return asLines([
+			`The service answered HTTP ${answer.statusCode}${kind} with these messages:`,
+			...lines.map((line) => `- ${line}`),
+			`Its whole answer: ${text}`,
+		]);
 	return text
 		? `The service answered HTTP ${answer.statusCode}${kind}: ${text}`
 		: `The service answered HTTP ${answer.statusCode}${kind} with an empty body.`;
