@@ -104,7 +104,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: n8n runs the node again', 
 		const description = String(data.resultData.error?.description);
 		expect(description).toMatch(
 			new RegExp(
-				`^${created} of 40 sequences were created before item 24 failed\\. The service's answers are kept with this execution`,
+				`^${created} of 40 sequences were created before item 23 failed\\. The service's answers are kept with this execution`,
 			),
 		);
 		const named = /IDs: (.*?)(?: and \d+ more)?\./.exec(description)?.[1].split(', ') ?? [];

@@ -135,7 +135,7 @@ describe('On Error = Stop, then Executions › Retry', () => {
 		const description = String((run.error as { description?: string }).description);
 		expect(description).toMatch(
 			new RegExp(
-				`^${created} of 40 sequences were created before item 24 failed\\. The service's answers are kept with this execution: when n8n runs the node again \\(Executions › Retry, or Retry On Fail\\), those are not created again\\. IDs: ((seq-[\\w-]+, ){4}seq-[\\w-]+) and ${created - 5} more\\. Executions › Retry keeps what was already created; Execute workflow starts over and creates it again, unless Request Options › Skip Items Done Before is set\\.`,
+				`^${created} of 40 sequences were created before item 23 failed\\. The service's answers are kept with this execution: when n8n runs the node again \\(Executions › Retry, or Retry On Fail\\), those are not created again\\. IDs: ((seq-[\\w-]+, ){4}seq-[\\w-]+) and ${created - 5} more\\. Executions › Retry keeps what was already created; Execute workflow starts over and creates it again, unless Request Options › Skip Items Done Before is set\\.`,
 			),
 		);
 		const named = /IDs: (.*?) and \d+ more/.exec(description)?.[1].split(', ') ?? [];

@@ -7,6 +7,7 @@ import { redact } from '../../nodes/OutreachSequences/run/n8n/itemError.ts';
 import {
 	carriedOutBeforeText,
 	doneBeforeStopText,
+	failedBeforeStopText,
 } from '../../nodes/OutreachSequences/run/outcome/reRunTexts.ts';
 import {
 	describeFailure,
@@ -211,7 +212,7 @@ describe('what a stopped run says it did before it stopped', () => {
 	test("the count in the operation's words, that n8n will not do them again, and a few IDs, then a count", () => {
 		const ids = Array.from({ length: 34 }, (_, index) => `seq-${index + 1}`);
 		expect(doneBeforeStopText({ subject: sequence, count: 34, ids }, 40, 23, true)).toBe(
-			"34 of 40 sequences were created before item 24 failed. The service's answers are kept with this execution: when n8n runs the node again (Executions › Retry, or Retry On Fail), those are not created again. IDs: seq-1, seq-2, seq-3, seq-4, seq-5 and 29 more.",
+			"34 of 40 sequences were created before item 23 failed. The service's answers are kept with this execution: when n8n runs the node again (Executions › Retry, or Retry On Fail), those are not created again. IDs: seq-1, seq-2, seq-3, seq-4, seq-5 and 29 more.",
 		);
 	});
 
@@ -223,11 +224,19 @@ describe('what a stopped run says it did before it stopped', () => {
 				1,
 				false,
 			),
-		).toBe('1 of 2 use cases was fetched before item 2 failed.');
+		).toBe('1 of 2 use cases was fetched before item 1 failed.');
 		expect(
 			doneBeforeStopText({ subject: contact, count: 2, ids: ['c-1', 'c-2'] }, 3, 0, true),
 		).toBe(
-			"2 of 3 contacts were archived before item 1 failed. The service's answers are kept with this execution: when n8n runs the node again (Executions › Retry, or Retry On Fail), those are not archived again. IDs: c-1, c-2.",
+			"2 of 3 contacts were archived before item 0 failed. The service's answers are kept with this execution: when n8n runs the node again (Executions › Retry, or Retry On Fail), those are not archived again. IDs: c-1, c-2.",
+		);
+	});
+
+	test('how many items failed before the stop, numbered as n8n numbers them beside the error, from 0', () => {
+		expect(failedBeforeStopText([3])).toBeUndefined();
+		expect(failedBeforeStopText([3, 6])).toBe('2 items failed: items 3, 6.');
+		expect(failedBeforeStopText([0, 1, 2, 3, 4, 5, 9])).toBe(
+			'7 items failed: items 0, 1, 2, 3, 4 and 2 more.',
 		);
 	});
 

@@ -6,7 +6,7 @@
 import type { HintSetting } from '../outcome/hints';
 import { RETRY_ON_FAIL_TEXT } from '../outcome/hints';
 import type { ItemState } from '../loop/loop';
-import { doneBeforeStopText, safeWayOn } from '../outcome/reRunTexts';
+import { doneBeforeStopText, failedBeforeStopText, safeWayOn } from '../outcome/reRunTexts';
 
 type Described = Error & { description?: string | null };
 
@@ -20,7 +20,7 @@ function append<T extends Described>(error: T, text: string): T {
 	return error;
 }
 
-/** What was done before the stop, whether n8n will do it again, and the safe way on: a paragraph before the details. */
+/** What was done before the stop, whether n8n will do it again, how many items failed, and the safe way on: a paragraph before the details. */
 export function withDoneBeforeStop<T extends Described>(
 	error: T,
 	items: ItemState[],
@@ -44,6 +44,10 @@ export function withDoneBeforeStop<T extends Described>(
 			),
 		);
 	}
+	const failed = failedBeforeStopText(
+		items.flatMap((item, index) => (item.state === 'failed' ? [index] : [])),
+	);
+	if (failed) sentences.push(failed);
 	if (!setting.readOnly && setting.subject)
 		sentences.push(safeWayOn(setting.subject, setting.doneKeys === true));
 	return sentences.length > 0 ? prepend(error, sentences.join(' ')) : error;

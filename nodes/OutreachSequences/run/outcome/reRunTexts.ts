@@ -100,13 +100,14 @@ export function countedAsDoneItem(subject: Subject) {
 	};
 }
 
-/** How many IDs a stopped run's error names before it gives a count. */
+/** How many items, or IDs, a stopped run's error names before it gives a count. */
 const IDS_NAMED = 5;
 
 /**
  * What a run that stops says it did before it stopped: "34 of 40 sequences
- * were created before item 24 failed.", whether n8n will send those again,
- * a few of their IDs, and the safe way on.
+ * were created before item 23 failed.", whether n8n will send those again,
+ * and a few of their IDs. Items are numbered as n8n numbers them beside an
+ * error ("[item 23]"), from 0.
  */
 export function doneBeforeStopText(
 	done: { subject: Subject; count: number; ids: string[] },
@@ -117,7 +118,7 @@ export function doneBeforeStopText(
 	const { subject, count, ids } = done;
 	const nouns = items === 1 ? subject.noun : `${subject.noun}s`;
 	const sentences = [
-		`${count} of ${items} ${nouns} ${count === 1 ? 'was' : 'were'} ${subject.done} before item ${stoppedAt + 1} failed.`,
+		`${count} of ${items} ${nouns} ${count === 1 ? 'was' : 'were'} ${subject.done} before item ${stoppedAt} failed.`,
 	];
 	if (kept) {
 		sentences.push(
@@ -130,4 +131,12 @@ export function doneBeforeStopText(
 		sentences.push(`IDs: ${named}${more}.`);
 	}
 	return sentences.join(' ');
+}
+
+/** When more than one item failed before the run stopped: how many, and which, as n8n numbers them. */
+export function failedBeforeStopText(failed: number[]): string | undefined {
+	if (failed.length < 2) return undefined;
+	const named = failed.slice(0, IDS_NAMED).join(', ');
+	const more = failed.length > IDS_NAMED ? ` and ${failed.length - IDS_NAMED} more` : '';
+	return `${failed.length} items failed: items ${named}${more}.`;
 }
