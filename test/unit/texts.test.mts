@@ -10,14 +10,16 @@ import {
 	failedBeforeStopText,
 } from '../../nodes/OutreachSequences/run/outcome/reRunTexts.ts';
 import {
-	describeFailure,
-	serviceDownText,
-	duration,
 	pushedBackLogLine,
 	quotaLogLine,
-	serviceMessage,
 	sharedPaceLogLine,
+} from '../../nodes/OutreachSequences/run/outcome/logLines.ts';
+import { serviceDownText } from '../../nodes/OutreachSequences/run/outcome/serviceDownTexts.ts';
+import {
+	describeFailure,
+	serviceMessage,
 } from '../../nodes/OutreachSequences/run/outcome/texts.ts';
+import { duration } from '../../nodes/OutreachSequences/run/outcome/words.ts';
 import { attemptOf } from '../../nodes/OutreachSequences/run/http/transport.ts';
 import type { HttpAnswer } from '../../nodes/OutreachSequences/run/http/failure.ts';
 

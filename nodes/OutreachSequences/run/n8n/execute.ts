@@ -20,7 +20,7 @@ import type { HintSetting } from '../outcome/hints';
 import { executionHints } from '../outcome/hints';
 import type { EarlierFailure } from '../outcome/record';
 import { RunReport } from '../outcome/runReport';
-import { sharedPaceLogLine } from '../outcome/texts';
+import { sharedPaceLogLine } from '../outcome/logLines';
 import { RunLoop } from '../loop/loop';
 import { retryPolicyOf } from '../loop/retry';
 import type { RetryPolicy } from '../loop/retry';

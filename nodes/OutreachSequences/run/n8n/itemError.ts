@@ -8,8 +8,9 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { ItemFailure } from '../outcome/failedItem';
 import { settingsSaidNo } from '../outcome/failedItem';
 import type { RetryPolicy } from '../loop/retry';
-import type { FailureText } from '../outcome/texts';
-import { describeFailure, notSentAgainText, serviceDownText } from '../outcome/texts';
+import type { FailureText } from '../outcome/words';
+import { describeFailure, notSentAgainText } from '../outcome/texts';
+import { serviceDownText } from '../outcome/serviceDownTexts';
 import { carriedOutBeforeText, keyBusyText, unknownBeforeText } from '../outcome/reRunTexts';
 import type { Connection } from '../http/transport';
 

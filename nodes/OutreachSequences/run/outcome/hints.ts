@@ -11,7 +11,7 @@ import { earlierTryHint, keyHint } from './reRunHints';
 import { safeWayOn, UNCONFIRMED_OPTION } from './reRunTexts';
 import { refusedItemsText } from './refusal';
 import type { RunSummary } from './runReport';
-import { duration } from './texts';
+import { duration } from './words';
 
 /** What the hints need to know of the node besides the run. */
 export interface HintSetting {

@@ -5,9 +5,9 @@
  */
 import type { Subject } from '../../describe/types';
 import type { EarlierFailure } from './record';
-import type { FailureText } from './texts';
+import type { FailureText } from './words';
 import { CLAIM_BUCKET_MS } from './doneKeys';
-import { capitalize, describeSubject, SERVICE } from './texts';
+import { capitalize, describeSubject, SERVICE } from './words';
 
 /** The option that decides what a re-run does with an item an earlier try sent without a confirmation. */
 export const UNCONFIRMED_OPTION = 'Request Options › Unconfirmed Earlier Try';

@@ -1,48 +1,19 @@
+/**
+ * Texts for failures, in the user's terms: pure functions of a failure
+ * (failure.ts), written once, when an item gives up.
+ */
 import type { Subject } from '../../describe/types';
-import type { ServiceDown } from '../pace/breaker';
-import { BREAKER_PAUSE_MS } from '../pace/breaker';
 import { isPlainObject } from '../../describe/validation';
 import type { Failure, HttpAnswer, NetworkFaultKind } from '../http/failure';
 import { outcomeOf } from '../http/failure';
 import { answerLines, asLines } from './answerLines';
 import type { SettingsSaidNo } from './failedItem';
-import type { Quota } from '../pace/quota';
 import { header } from '../http/transport';
 import { refusalText } from './refusal';
-
-/**
- * Texts for failures, in the user's terms: pure functions of a failure
- * (failure.ts), written once, when an item gives up.
- */
-export interface FailureText {
-	message: string;
-	description: string;
-}
-
-/** What a failure's text names besides the failure: the request's subject, and the connection's. */
-export interface FailureSetting {
-	subject: Subject;
-	baseUrl: string;
-	timeoutMs: number;
-	credentialName: string;
-}
-
-/** "1 second", "1.5 seconds": every duration the node writes. */
-export function duration(ms: number): string {
-	const value = Math.round(ms / 100) / 10;
-	return `${value} second${value === 1 ? '' : 's'}`;
-}
+import type { FailureSetting, FailureText } from './words';
+import { capitalize, describeSubject, duration, SERVICE, times } from './words';
 
 const MAX_QUOTED = 2000;
-export const SERVICE = 'the outreach service';
-
-/** "contact "c-42"", or "the sequence" where the operation has no identifier. */
-export function describeSubject(subject: Subject): string {
-	return subject.id === undefined ? `the ${subject.noun}` : `${subject.noun} "${subject.id}"`;
-}
-
-export const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-
 /**
  * The contract shows no error body, so only a top-level text field that reads
  * as a message is quoted; the whole body is always in the description.
@@ -228,10 +199,6 @@ export const noAnswer = {
 
 const OPTION = 'Request Options › Rate Limit Handling';
 
-function times(count: number): string {
-	return count === 1 ? 'once' : `${count} times`;
-}
-
 /**
  * The failure's text, plus how often the item was sent and why Request
  * Options › Rate Limit Handling did not send it again: `attempts` sends, the
@@ -271,99 +238,4 @@ function hostOf(baseUrl: string): string {
 	} catch {
 		return baseUrl;
 	}
-}
-
-/** The log line when the node starts waiting: why, for how long, and how it goes on. */
-export function pushedBackLogLine(
-	failure: Failure,
-	waitMs: number,
-	remaining: number,
-	inFlight: number,
-): string {
-	const retryAfter =
-		failure.kind === 'http' ? header(failure.answer.headers, 'retry-after') : undefined;
-	const why =
-		failure.kind === 'refusal'
-			? 'refused by n8n'
-			: failure.kind === 'network'
-				? `network: ${failure.fault}`
-				: `HTTP ${failure.status}${retryAfter === undefined ? '' : `, Retry-After: ${retryAfter}`}`;
-	return `Outreach Sequences: the service pushed back (${why}); ${waitText(waitMs, remaining, inFlight)}`;
-}
-
-/** The log line when the service's rate-limit headers leave no room beyond the requests under way. */
-export function quotaLogLine(quota: Quota, remaining: number, inFlight: number): string {
-	const state =
-		quota.remaining === 0 ? 'its quota is used up' : 'the requests under way will use up its quota';
-	return `Outreach Sequences: the service's rate-limit headers say ${state} (${quota.remaining} left, refilled in ${duration(quota.resetMs)}); ${waitText(quota.resetMs, remaining, inFlight)}`;
-}
-
-/** The log line when an execution starts behind a pace that earlier executions learned. */
-export function sharedPaceLogLine(
-	baseUrl: string,
-	pausedMs: number,
-	rate: number,
-	inFlight: number,
-): string {
-	const pause = pausedMs > 0 ? `no new request starts for ${duration(pausedMs)}, then ` : '';
-	const pace =
-		rate === Infinity
-			? `up to ${inFlight} in flight`
-			: `about ${Math.round(rate * 10) / 10} requests per second, up to ${inFlight} in flight`;
-	return `Outreach Sequences: this execution waits its turn at the pace that ${baseUrl} set for this n8n process: ${pause}${pace}`;
-}
-
-function waitText(waitMs: number, remaining: number, inFlight: number): string {
-	const goOn = remaining === 1 ? '1 item goes on' : `${remaining} items go on`;
-	return `no new request starts for ${duration(waitMs)}, then ${goOn} at up to ${inFlight} in flight`;
-}
-
-/** How the breaker names what it counted: "4 timeouts and 2 answers with HTTP 502". */
-function failureLabels(labels: Record<string, number>): string {
-	const names: Record<string, [string, string]> = {
-		timeout: ['timeout', 'timeouts'],
-		reset: ['reset connection', 'reset connections'],
-		refused: ['refused connection', 'refused connections'],
-		dns: ['failed DNS lookup', 'failed DNS lookups'],
-		tls: ['rejected TLS certificate', 'rejected TLS certificates'],
-		other: ['network error', 'network errors'],
-	};
-	const parts = Object.entries(labels)
-		.sort((a, b) => b[1] - a[1])
-		.map(([label, count]) => {
-			const [one, many] = names[label] ?? [`answer with ${label}`, `answers with ${label}`];
-			return `${count} ${count === 1 ? one : many}`;
-		});
-	return parts.length > 1
-		? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`
-		: (parts[0] ?? '');
-}
-
-/** Why the breaker stopped sending: "the last 6 requests to the outreach service got no useful answer (…), nor did a probe after a pause". */
-export function serviceDownReason(down: ServiceDown): string {
-	const which =
-		down.failed === down.of
-			? `the last ${down.failed} requests`
-			: `${down.failed} of the last ${down.of} requests`;
-	return `${which} to ${SERVICE} failed with no useful answer (${failureLabels(down.labels)}), the last of them a probe sent after a ${duration(BREAKER_PAUSE_MS)} pause`;
-}
-
-/** An item the breaker kept from being sent: not sent at all, or not sent again after `last`. */
-export function serviceDownText(
-	down: ServiceDown,
-	sends: number,
-	last: FailureText | undefined,
-	subject: Subject,
-): FailureText {
-	if (last === undefined) {
-		return {
-			message: `Not sent: ${serviceDownReason(down)}. The request to ${subject.verb} ${describeSubject(subject)} was not sent; send it again once the service is back.`,
-			description:
-				'The service looks down, so the node stopped sending to it. This item never reached the service.',
-		};
-	}
-	return {
-		message: `${last.message} The item was sent ${times(sends)}; it was not sent again: ${serviceDownReason(down)}.`,
-		description: last.description,
-	};
 }

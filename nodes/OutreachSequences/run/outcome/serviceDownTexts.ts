@@ -1,0 +1,59 @@
+/**
+ * What an item the service's breaker kept from being sent says (breaker.ts):
+ * why the node stopped sending, in counts of what failed.
+ */
+import type { Subject } from '../../describe/types';
+import type { ServiceDown } from '../pace/breaker';
+import { BREAKER_PAUSE_MS } from '../pace/breaker';
+import type { FailureText } from './words';
+import { describeSubject, duration, SERVICE, times } from './words';
+
+/** How the breaker names what it counted: "4 timeouts and 2 answers with HTTP 502". */
+function failureLabels(labels: Record<string, number>): string {
+	const names: Record<string, [string, string]> = {
+		timeout: ['timeout', 'timeouts'],
+		reset: ['reset connection', 'reset connections'],
+		refused: ['refused connection', 'refused connections'],
+		dns: ['failed DNS lookup', 'failed DNS lookups'],
+		tls: ['rejected TLS certificate', 'rejected TLS certificates'],
+		other: ['network error', 'network errors'],
+	};
+	const parts = Object.entries(labels)
+		.sort((a, b) => b[1] - a[1])
+		.map(([label, count]) => {
+			const [one, many] = names[label] ?? [`answer with ${label}`, `answers with ${label}`];
+			return `${count} ${count === 1 ? one : many}`;
+		});
+	return parts.length > 1
+		? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`
+		: (parts[0] ?? '');
+}
+
+/** Why the breaker stopped sending: "the last 6 requests to the outreach service got no useful answer (…), nor did a probe after a pause". */
+export function serviceDownReason(down: ServiceDown): string {
+	const which =
+		down.failed === down.of
+			? `the last ${down.failed} requests`
+			: `${down.failed} of the last ${down.of} requests`;
+	return `${which} to ${SERVICE} failed with no useful answer (${failureLabels(down.labels)}), the last of them a probe sent after a ${duration(BREAKER_PAUSE_MS)} pause`;
+}
+
+/** An item the breaker kept from being sent: not sent at all, or not sent again after `last`. */
+export function serviceDownText(
+	down: ServiceDown,
+	sends: number,
+	last: FailureText | undefined,
+	subject: Subject,
+): FailureText {
+	if (last === undefined) {
+		return {
+			message: `Not sent: ${serviceDownReason(down)}. The request to ${subject.verb} ${describeSubject(subject)} was not sent; send it again once the service is back.`,
+			description:
+				'The service looks down, so the node stopped sending to it. This item never reached the service.',
+		};
+	}
+	return {
+		message: `${last.message} The item was sent ${times(sends)}; it was not sent again: ${serviceDownReason(down)}.`,
+		description: last.description,
+	};
+}
