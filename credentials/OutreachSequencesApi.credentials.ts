@@ -1,4 +1,9 @@
-import type { IAuthenticateGeneric, ICredentialType, INodeProperties } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialType,
+	IHttpRequestOptions,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { API_KEY_HEADER, CREDENTIAL_TYPE } from '../nodes/OutreachSequences/describe/names';
 
@@ -37,14 +42,22 @@ export class OutreachSequencesApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				[API_KEY_HEADER]: '={{$credentials.apiKey}}',
-			},
+	/**
+	 * The key in the API_KEY_HEADER header of every request, this node's and the HTTP Request
+	 * node's alike. A function, not a generic block: n8n 2.x evaluates a generic block's
+	 * '={{$credentials.apiKey}}' as an expression, in its isolate, for every request. The header
+	 * is what that block gave: the key as text, '' without one; the other headers stay as sent.
+	 */
+	authenticate = async (
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> => ({
+		...requestOptions,
+		headers: {
+			...requestOptions.headers,
+			[API_KEY_HEADER]: credentials.apiKey ? String(credentials.apiKey) : '',
 		},
-	};
+	});
 
 	// The credential test is the node's (testedBy, run/n8n/credentialTest.ts): it words
 	// every fault, where n8n prints a declarative test's network code as it is.
