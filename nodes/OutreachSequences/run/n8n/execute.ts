@@ -31,6 +31,7 @@ import { failedItemJson, failedItemShape, failureFacts, failureGroup } from '../
 import type { HintSetting } from '../outcome/hints';
 import { executionHints, RETRY_ON_FAIL_TEXT } from '../outcome/hints';
 import { itemError } from './itemError';
+import { itemReader } from './itemReader';
 import type { Batching, ItemState } from '../loop/loop';
 import { RunLoop } from '../loop/loop';
 import type { ItemForRecord } from '../outcome/record';
@@ -283,7 +284,7 @@ export async function runOperation(
 		},
 		{
 			pace,
-			prepare: (index) => definition.buildRequest(context, index),
+			prepare: definition.buildRequest.bind(definition, itemReader(context)),
 			earlierTry: earlierTry ? (index, request) => record?.earlierTry(index, request) : undefined,
 			send: async (request) => await send(context, connection, request),
 			cancelled: () => cancelSignal?.aborted === true,
