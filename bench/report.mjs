@@ -196,7 +196,7 @@ Written by \`npm run bench\` (\`bench/run.mjs\`). Each workload runs through \`n
 
 - **This node**, as a user configures it, with the identifier or name from one expression.
 - **n8n's HTTP Request node** (v4.2) configured to send the same requests: a Header Auth credential with \`X-API-Key\`, the same URL from an expression, the same JSON body.
-- **n8n's floor**: what n8n itself spends per item for a node with that one expression, sending nothing: a Set node (v3.4) that evaluates this node's own expression for each item into one field: n8n's own cost of one expression and one item, with no request.
+- **n8n's floor**: a Set node (v3.4) that evaluates this node's own expression for each item into one field, and sends nothing: what n8n itself spends per item on a node with one expression.
 - **A raw-HTTP floor**: Node's \`fetch\`, from the benchmark process, with the same concurrency as this node (32 in flight).
 
 *ms/item* is the node's own \`executionTime\` from the run data, divided by N (the raw floor: its elapsed time divided by N); the table shows the median of the rounds. The ratios are taken side by side: in each round, one contender's time ÷ another's in the same round; the table shows the median of those ratios and, in brackets, their range over the rounds. Times from different runs are not compared. *Peak RSS* is the \`n8n execute\` process's maximum resident set (\`/usr/bin/time -f %M\`); *Wall* is that whole process, start-up included. Every run is checked: N items out, each a success (n8n's floor: each with the expression's value), and N requests seen by the sandbox (n8n's floor: none).
