@@ -1,7 +1,12 @@
 // A plain SVG bar chart of a benchmark result: ms per item for each workload
-// and size, this node beside the HTTP Request node and the raw-HTTP floor.
-const COLORS = { ours: '#1f6feb', http: '#d29922', floor: '#8b949e' };
-const LABELS = { ours: 'This node', http: 'HTTP Request node', floor: 'Raw HTTP floor (fetch)' };
+// and size, this node beside the HTTP Request node, n8n's floor and the raw-HTTP floor.
+const COLORS = { ours: '#1f6feb', http: '#d29922', n8n: '#2da44e', floor: '#8b949e' };
+const LABELS = {
+	ours: 'This node',
+	http: 'HTTP Request node',
+	n8n: "n8n's floor (Set node)",
+	floor: 'Raw HTTP floor (fetch)',
+};
 
 const escape = (text) =>
 	String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -12,14 +17,14 @@ export function renderChart(result) {
 	const left = 190;
 	const plotWidth = 480;
 	const top = 70;
-	const contenders = ['ours', 'http', 'floor'];
+	const contenders = ['ours', 'http', 'n8n', 'floor'].filter((name) => result.rows[0][name]);
 	const max = Math.max(
 		...result.rows.flatMap((row) => contenders.map((name) => row[name].msPerItem)),
 	);
 	const scale = plotWidth / max;
 	const groupHeight = contenders.length * barHeight + groupGap;
 	const height = top + result.rows.length * groupHeight + 40;
-	const width = left + plotWidth + 150;
+	const width = left + plotWidth + 280;
 
 	const parts = [
 		`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="12">`,
@@ -27,7 +32,7 @@ export function renderChart(result) {
 		`<text x="16" y="24" font-size="15" font-weight="bold">Time per item in n8n ${escape(result.n8n)} (median of ${result.rounds} runs; shorter is faster)</text>`,
 	];
 	contenders.forEach((name, index) => {
-		const x = 16 + index * 200;
+		const x = 16 + index * 180;
 		parts.push(
 			`<rect x="${x}" y="38" width="12" height="12" fill="${COLORS[name]}"/>`,
 			`<text x="${x + 18}" y="48">${escape(LABELS[name])}</text>`,
@@ -42,8 +47,16 @@ export function renderChart(result) {
 		contenders.forEach((name, index) => {
 			const value = row[name].msPerItem;
 			const y = y0 + index * barHeight;
+			const ratios = row.ratios
+				? [
+						[row.ratios.oursToN8n.median, "n8n's floor"],
+						[row.ratios.oursToHttp.median, 'HTTP Request'],
+					]
+				: [[value / row.http.msPerItem, 'HTTP Request']];
 			const ratio =
-				name === 'ours' ? ` (${(value / row.http.msPerItem).toFixed(2)}× HTTP Request)` : '';
+				name === 'ours'
+					? ` (${ratios.map(([times, of]) => `${times.toFixed(2)}× ${of}`).join(', ')})`
+					: '';
 			parts.push(
 				`<rect x="${left}" y="${y + 2}" width="${Math.max(1, value * scale).toFixed(1)}" height="${barHeight - 4}" fill="${COLORS[name]}"/>`,
 				`<text x="${left + value * scale + 6}" y="${y + barHeight - 4}">${value.toFixed(2)} ms${escape(ratio)}</text>`,

@@ -1,22 +1,12 @@
 // bench/results.md from every results-<n8n version>.json (and profile-*.md)
 // in the output folder: the machine, the versions, the date, the tables.
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+
+import { resultSection } from './per-item.mjs';
 
 const fixed = (value, digits = 2) =>
 	value === undefined || Number.isNaN(value) ? '–' : value.toFixed(digits);
-
-export function resultTable(result) {
-	const rows = result.rows.map(
-		(row) =>
-			`| ${row.workload} | ${row.size.toLocaleString('en-US')} | ${fixed(row.ours.msPerItem, 3)} | ${fixed(row.http.msPerItem, 3)} | ${fixed(row.floor.msPerItem, 3)} | **${fixed(row.ours.msPerItem / row.http.msPerItem)}×** | ${fixed(row.ours.msPerItem / row.floor.msPerItem, 1)}× | ${fixed(row.http.msPerItem / row.floor.msPerItem, 1)}× | ${Math.round(row.ours.peakRssMb)} / ${Math.round(row.http.peakRssMb)} | ${fixed(row.ours.wallMs / 1000, 1)} / ${fixed(row.http.wallMs / 1000, 1)} |`,
-	);
-	return [
-		'| Workload | N | This node, ms/item | HTTP Request, ms/item | Floor, ms/item | This node ÷ HTTP Request | This node ÷ floor | HTTP Request ÷ floor | Peak RSS, MB: this node / HTTP Request | Wall, s: this node / HTTP Request |',
-		'|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-		...rows,
-	].join('\n');
-}
 
 const count = (value) => value.toLocaleString('en-US');
 
@@ -197,34 +187,19 @@ export function writeReport(folder) {
 	const bursts = readResults(folder, /^burst-.*\.json$/);
 	const faults = readResults(folder, /^faults-.*\.json$/);
 	const reRuns = readResults(folder, /^re-runs-.*\.json$/);
-	const sections = results.map((result) => {
-		const tag = result.n8n.replace(/\W+/g, '-');
-		const profile = path.join(folder, `profile-${tag}.md`);
-		return `## n8n ${result.n8n}
-
-- Date: ${result.date}
-- Machine: ${result.machine}
-- Node.js ${result.node}; n8n ${result.n8n}; this package ${result.tarball} (${result.tarballKb} kB packed, no runtime dependencies)
-- ${result.rounds} rounds per cell, contenders alternating; medians shown${result.repeatedRuns ? `; ${result.repeatedRuns} run(s) repeated because n8n's printed run data was not readable JSON` : ''}
-
-![Time per item on n8n ${result.n8n}](results-${tag}.svg)
-
-${resultTable(result)}
-
-Per-round ms/item, in run order: ${result.rows.map((row) => `${row.workload} × ${row.size}: this node ${row.ours.runs.join(', ')}; HTTP Request ${row.http.runs.join(', ')}; floor ${row.floor.runs.join(', ')}`).join('. ')}.
-${existsSync(profile) ? `\n${readFileSync(profile, 'utf8').replace(/^# /, '### ')}` : ''}`;
-	});
+	const sections = results.map((result) => resultSection(result, folder));
 	writeFileSync(
 		path.join(folder, 'results.md'),
 		`# Benchmark results
 
-Written by \`npm run bench\` (\`bench/run.mjs\`). Each workload runs through \`n8n execute\` in real n8n, with this package installed from its tarball as a community package, against the project's sandbox (one local process). Contenders:
+Written by \`npm run bench\` (\`bench/run.mjs\`). Each workload runs through \`n8n execute\` in real n8n, with this package installed from its tarball as a community package, against the project's sandbox (one local process). Contenders, in the order each round runs them:
 
-- **This node**, as a user configures it, with the identifier or name from an expression.
+- **This node**, as a user configures it, with the identifier or name from one expression.
 - **n8n's HTTP Request node** (v4.2) configured to send the same requests: a Header Auth credential with \`X-API-Key\`, the same URL from an expression, the same JSON body.
+- **n8n's floor**: a Set node (v3.4) that evaluates this node's own expression for each item into one field, and sends nothing: what n8n itself spends per item on a node with one expression.
 - **A raw-HTTP floor**: Node's \`fetch\`, from the benchmark process, with the same concurrency as this node (32 in flight).
 
-*ms/item* is the node's own \`executionTime\` from the run data, divided by N (the floor: its elapsed time divided by N). *Peak RSS* is the \`n8n execute\` process's maximum resident set (\`/usr/bin/time -f %M\`); *Wall* is that whole process, start-up included. Every run is checked: N items out, each a success, and N requests seen by the sandbox.
+*ms/item* is the node's own \`executionTime\` from the run data, divided by N (the raw floor: its elapsed time divided by N); the table shows the median of the rounds. The ratios are taken side by side: in each round, one contender's time ÷ another's in the same round; the table shows the median of those ratios and, in brackets, their range over the rounds. Times from different runs are not compared. *Peak RSS* is the \`n8n execute\` process's maximum resident set (\`/usr/bin/time -f %M\`); *Wall* is that whole process, start-up included. Every run is checked: N items out, each a success (n8n's floor: each with the expression's value), and N requests seen by the sandbox (n8n's floor: none).
 
 ${sections.join('\n')}${rateLimited.map((result) => `\n${rateLimitSection(result)}`).join('')}${bursts.map((result) => `\n${burstSection(result)}`).join('')}${faults.map((result) => `\n${faultsSection(result)}`).join('')}${reRuns.map((result) => `\n${reRunsSection(result)}`).join('')}`,
 	);

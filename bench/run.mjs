@@ -1,32 +1,41 @@
-// `npm run bench`: this node against n8n's HTTP Request node and a raw-HTTP
-// floor, in real n8n (installed into .cache/), with the package installed from
-// its tarball as a community package, against the sandbox.
+// `npm run bench`: this node against n8n's HTTP Request node, n8n's floor (a
+// Set node evaluating this node's own expression per item, sending nothing)
+// and a raw-HTTP floor, in real n8n (installed into .cache/), with the package
+// installed from its tarball as a community package, against the sandbox.
 //
 // For each workload and size, the contenders alternate (ours, HTTP Request,
-// floor; again; again) and the median of the rounds is reported. Per item time
-// is the node's own executionTime from the run data; the floor is Node's fetch
-// with the same concurrency as this node. Every run must have N successes.
+// n8n's floor, raw floor; again; again); the medians of the rounds and the
+// ratios taken round by round are reported (bench/per-item.mjs). Per item time
+// is the node's own executionTime from the run data; the raw floor is Node's
+// fetch with the same concurrency as this node. Every run must have N successes.
 //
 // Env: BENCH_N8N (default 2.41.1), BENCH_SIZES (default 2000,10000),
 // BENCH_ROUNDS (default 3), BENCH_OUT (default bench/, where results go),
 // BENCH_PROFILE=0 (skip the CPU profile of archive contact at the first size),
-// BENCH_PROFILE_DETAIL=<origin> (also print that origin's top functions).
+// BENCH_PROFILE_DETAIL=1 (also print each contender's top functions then).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 import { renderChart } from './chart.mjs';
-import { resultTable, writeReport } from './report.mjs';
+import { writeReport } from './report.mjs';
+import { PER_ITEM_CONTENDERS, resultTable, summarizeRounds } from './per-item.mjs';
 import { DEFAULT_N8N_VERSION } from '../scripts/n8n/versions.mts';
 import { resultDataOf } from '../scripts/n8n/cli.mts';
 import { profile } from './profile.mjs';
 import { log, machine, prepare, root, slug } from './setup.mjs';
-import { benchWorkflow, benchWorkloads, httpNode, oursNode } from './workloads.mjs';
+import { benchWorkflow, benchWorkloads, httpNode, oursNode, setNode } from './workloads.mjs';
 
 const version = process.env.BENCH_N8N ?? DEFAULT_N8N_VERSION;
 const sizes = (process.env.BENCH_SIZES ?? '2000,10000').split(',').map(Number);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const outDir = path.resolve(root, process.env.BENCH_OUT ?? 'bench');
 const apiKey = 'bench-key-6a0f3e';
+/** The machine's load average (1, 5, 15 min) before the run: other work on it skews the times. */
+const load = os
+	.loadavg()
+	.map((value) => value.toFixed(2))
+	.join(', ');
 
 // ── setup: n8n, the package, the sandbox ────────────────────────────────────
 const bench = await prepare({
@@ -50,12 +59,19 @@ const inputItem = (index) => ({
 	n: index,
 });
 
+/** The contenders that run in n8n, each as a node for a workload. */
+const NODES = {
+	ours: (workload) => oursNode(workload.ours),
+	http: (workload) => httpNode(workload.http),
+	n8n: (workload) => setNode(workload.n8nFloor.expression),
+};
+
 const workflow = (id, size, contender, workload) =>
 	benchWorkflow(
 		id,
 		size,
 		"{ id: 'bulk-' + index, useCase: index % 2 ? 'uc-2' : 'uc-1', n: index }",
-		contender === 'ours' ? oursNode(workload.ours) : httpNode(workload.http),
+		NODES[contender](workload),
 	);
 
 const workflowId = (contender, workload, size) =>
@@ -65,7 +81,7 @@ log('Importing the benchmark workflows …');
 await bench.importWorkflows(
 	workloads.flatMap((workload) =>
 		sizes.flatMap((size) =>
-			['ours', 'http'].map((contender) =>
+			Object.keys(NODES).map((contender) =>
 				workflow(workflowId(contender, workload, size), size, contender, workload),
 			),
 		),
@@ -73,24 +89,29 @@ await bench.importWorkflows(
 );
 
 // ── measuring ───────────────────────────────────────────────────────────────
-/** Checks that all `size` items succeeded, in order, and that the service saw `size` requests. */
-async function verify(items, size, workload, label) {
+/**
+ * Checks that all `size` items succeeded, in order, and that the service saw `size` requests;
+ * n8n's floor (`n8nFloor`): that each item holds the expression's value, and that nothing was sent.
+ */
+async function verify(items, size, workload, label, n8nFloor = false) {
 	if (items.length !== size) throw new Error(`${label}: ${items.length} items, expected ${size}`);
 	items.forEach((item, index) => {
 		const json = item.json ?? item;
 		const expected = workload.expectedId?.(inputItem(index));
-		const ok =
-			json &&
-			!json.error &&
-			(expected === undefined ? /^seq-/.test(json.id) : json.id === expected);
+		const ok = n8nFloor
+			? json?.value === workload.n8nFloor.value(inputItem(index))
+			: json &&
+				!json.error &&
+				(expected === undefined ? /^seq-/.test(json.id) : json.id === expected);
 		if (!ok)
 			throw new Error(
 				`${label}: item ${index} did not succeed: ${JSON.stringify(json).slice(0, 300)}`,
 			);
 	});
 	const { requests } = await control('requests');
-	if (requests.length !== size)
-		throw new Error(`${label}: the service saw ${requests.length} requests, expected ${size}`);
+	const sent = n8nFloor ? 0 : size;
+	if (requests.length !== sent)
+		throw new Error(`${label}: the service saw ${requests.length} requests, expected ${sent}`);
 }
 
 /** n8n 1.x once printed a log line into the middle of 35 MB of run data; such a run is repeated, and counted. */
@@ -117,7 +138,7 @@ async function runN8nOnce(contender, workload, size) {
 	const run = resultDataOf(output);
 	if (run.error) throw new Error(`${id}: the run failed: ${run.error.message}`);
 	const task = run.runData.Contender[0];
-	await verify(task.data.main[0], size, workload, id);
+	await verify(task.data.main[0], size, workload, id, contender === 'n8n');
 	return {
 		msPerItem: task.executionTime / size,
 		wallMs,
@@ -153,46 +174,31 @@ async function runFloor(workload, size) {
 	return { msPerItem: ms / size, wallMs: ms, peakRssMb: undefined };
 }
 
-const median = (values) => {
-	const sorted = [...values].sort((a, b) => a - b);
-	const middle = Math.floor(sorted.length / 2);
-	return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
-
 // Warm-up: the first n8n start after an install migrates the database.
 await runN8n('ours', workloads[1], sizes[0]);
 
 const rows = [];
 for (const workload of workloads) {
 	for (const size of sizes) {
-		const samples = { ours: [], http: [], floor: [] };
+		const samples = Object.fromEntries(PER_ITEM_CONTENDERS.map((name) => [name, []]));
 		for (let round = 1; round <= rounds; round++) {
-			samples.ours.push(await runN8n('ours', workload, size));
-			samples.http.push(await runN8n('http', workload, size));
-			samples.floor.push(await runFloor(workload, size));
+			for (const name of PER_ITEM_CONTENDERS)
+				samples[name].push(
+					name === 'floor' ? await runFloor(workload, size) : await runN8n(name, workload, size),
+				);
+			const [ours, http, n8n, floor] = PER_ITEM_CONTENDERS.map((name) =>
+				samples[name].at(-1).msPerItem.toFixed(3),
+			);
 			log(
-				`${workload.name} × ${size}, round ${round}: ours ${samples.ours.at(-1).msPerItem.toFixed(3)}, HTTP Request ${samples.http.at(-1).msPerItem.toFixed(3)}, floor ${samples.floor.at(-1).msPerItem.toFixed(3)} ms/item`,
+				`${workload.name} × ${size}, round ${round}: ours ${ours}, HTTP Request ${http}, n8n's floor ${n8n}, raw floor ${floor} ms/item`,
 			);
 		}
-		const summary = Object.fromEntries(
-			Object.entries(samples).map(([name, list]) => [
-				name,
-				{
-					msPerItem: median(list.map((sample) => sample.msPerItem)),
-					wallMs: median(list.map((sample) => sample.wallMs)),
-					peakRssMb:
-						list[0].peakRssMb === undefined
-							? undefined
-							: median(list.map((sample) => sample.peakRssMb)),
-					runs: list.map((sample) => Number(sample.msPerItem.toFixed(4))),
-				},
-			]),
-		);
+		const summary = summarizeRounds(samples);
 		rows.push({ workload: workload.name, size, ...summary });
 	}
 }
 
-// Where the time goes: one CPU profile per contender (BENCH_PROFILE=0 skips it).
+// Where the time goes: one CPU profile per contender in n8n (BENCH_PROFILE=0 skips it).
 if (process.env.BENCH_PROFILE !== '0') {
 	const [workload, size] = [workloads[0], sizes[0]];
 	await profile({
@@ -201,7 +207,9 @@ if (process.env.BENCH_PROFILE !== '0') {
 		outDir,
 		workload,
 		size,
-		ids: { ours: workflowId('ours', workload, size), http: workflowId('http', workload, size) },
+		ids: Object.fromEntries(
+			Object.keys(NODES).map((contender) => [contender, workflowId(contender, workload, size)]),
+		),
 	});
 }
 
@@ -212,6 +220,7 @@ const result = {
 	n8n: version,
 	node: process.version,
 	machine: machine(),
+	load,
 	rounds,
 	concurrency: CONCURRENCY,
 	tarball: bench.tarballName,

@@ -1,6 +1,7 @@
 // The workflows the benchmarks run: the contender nodes (this node, the HTTP
-// Request node, and that with Retry On Fail), the workflow around them, and the
-// workloads of `npm run bench` as each contender is configured.
+// Request node, and that with Retry On Fail; n8n's floor, a Set node), the
+// workflow around them, and the workloads of `npm run bench` as each contender
+// is configured.
 import { NODE_TYPE } from '../scripts/n8n/versions.mts';
 
 /** Manual Trigger → Code node making `count` items (`jsItem` is the item's JS expression over `index`) → the contender node. */
@@ -88,6 +89,22 @@ export const namedCreate = (sandboxUrl, prefix, extra = { ours: {}, http: {} }) 
 	},
 });
 
+/**
+ * n8n's floor: the Set node (v3.4, in both n8n lines) evaluating `expression`, this node's own one
+ * expression, for each item into the field `value`, and sending nothing.
+ */
+export const setNode = (expression) => ({
+	type: 'n8n-nodes-base.set',
+	typeVersion: 3.4,
+	parameters: {
+		mode: 'manual',
+		assignments: {
+			assignments: [{ id: 'value', name: 'value', value: expression, type: 'string' }],
+		},
+		options: {},
+	},
+});
+
 /** The HTTP Request node (v4.2) with the Header Auth credential. */
 export const httpNode = (parameters) => ({
 	type: 'n8n-nodes-base.httpRequest',
@@ -109,15 +126,24 @@ const SCHEDULES = [
 ];
 const TIMEZONE = 'Europe/Berlin';
 
+/** Each workload's one expression (this node's, and n8n's floor's), and what it gives for an input item. */
+const EXPRESSIONS = {
+	archive: { expression: '={{ $json.id }}', value: (item) => item.id },
+	get: { expression: '={{ $json.useCase }}', value: (item) => item.useCase },
+	create: { expression: "={{ 'Sequence ' + $json.n }}", value: (item) => `Sequence ${item.n}` },
+};
+
 /**
  * Archive contact, get use case and create sequence against `sandboxUrl`: each with this node's
- * parameters (`ours`), the HTTP Request node's (`http`), the floor's request for an input item, and the
- * identifier a success carries (undefined: a new `seq-…`). Input items are `{ id: 'bulk-<n>', useCase, n }`.
+ * parameters (`ours`), the HTTP Request node's (`http`), n8n's floor's expression and its value for an
+ * input item (`n8nFloor`), the raw floor's request for an input item, and the identifier a success
+ * carries (undefined: a new `seq-…`). Input items are `{ id: 'bulk-<n>', useCase, n }`.
  */
 export const benchWorkloads = (sandboxUrl) => [
 	{
 		name: 'archive contact',
-		ours: { resource: 'contact', operation: 'archive', contactId: '={{ $json.id }}' },
+		ours: { resource: 'contact', operation: 'archive', contactId: EXPRESSIONS.archive.expression },
+		n8nFloor: EXPRESSIONS.archive,
 		http: { method: 'POST', url: `=${sandboxUrl}/v1/contacts/{{ $json.id }}/archive` },
 		floor: (item) => ({
 			method: 'POST',
@@ -127,7 +153,8 @@ export const benchWorkloads = (sandboxUrl) => [
 	},
 	{
 		name: 'get use case',
-		ours: { resource: 'useCase', operation: 'get', useCaseId: '={{ $json.useCase }}' },
+		ours: { resource: 'useCase', operation: 'get', useCaseId: EXPRESSIONS.get.expression },
+		n8nFloor: EXPRESSIONS.get,
 		http: { method: 'GET', url: `=${sandboxUrl}/v1/use_cases/{{ $json.useCase }}` },
 		floor: (item) => ({
 			method: 'GET',
@@ -140,7 +167,7 @@ export const benchWorkloads = (sandboxUrl) => [
 		ours: {
 			resource: 'sequence',
 			operation: 'create',
-			name: "={{ 'Sequence ' + $json.n }}",
+			name: EXPRESSIONS.create.expression,
 			additionalFields: { timezone: TIMEZONE },
 			schedules: {
 				schedule: SCHEDULES.map((row) => ({
@@ -149,6 +176,7 @@ export const benchWorkloads = (sandboxUrl) => [
 				})),
 			},
 		},
+		n8nFloor: EXPRESSIONS.create,
 		http: {
 			method: 'POST',
 			url: `${sandboxUrl}/v1/sequences`,

@@ -1,7 +1,8 @@
 import type {
-	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
+	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
 
@@ -43,14 +44,22 @@ export class OutreachSequencesApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				[API_KEY_HEADER]: '={{$credentials.apiKey}}',
-			},
+	/**
+	 * The key in the API_KEY_HEADER header of every request, this node's and the HTTP Request
+	 * node's alike. A function, not a generic block: n8n 2.x evaluates a generic block's
+	 * '={{$credentials.apiKey}}' as an expression, in its isolate, for every request. The header
+	 * is what that block gave: the key as text, '' without one; the other headers stay as sent.
+	 */
+	authenticate = async (
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> => ({
+		...requestOptions,
+		headers: {
+			...requestOptions.headers,
+			[API_KEY_HEADER]: credentials.apiKey ? String(credentials.apiKey) : '',
 		},
-	};
+	});
 
 	// n8n sends the test itself, through its proxy settings and SSRF protection, as it sends the node's requests.
 	test: ICredentialTestRequest = credentialTest;

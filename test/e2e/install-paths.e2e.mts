@@ -4,8 +4,9 @@
 //   node, so a local forward proxy carries each request; NO_PROXY bypasses it;
 // - endpoints this node doesn't cover: the HTTP Request node with
 //   Authentication › Predefined Credential Type › Outreach Sequences API sends
-//   the credential's key; on n8n 2.x the credential's Allowed HTTP Request
-//   Domains keeps it from other hosts.
+//   the credential's key, which the credential's authenticate function adds
+//   (n8n calls it for every request) beside the node's own headers; on n8n 2.x
+//   the credential's Allowed HTTP Request Domains keeps it from other hosts.
 
 import { TEST_API_KEYS } from '../harness/keys.mts';
 import { N8N_CURRENT, N8N_MAINTAINED, outputsOf } from './harness/n8n.mts';
@@ -27,7 +28,7 @@ const workflow = (id: string, node: WorkflowNode, credential: string) =>
 	workflowOf(id, [MANUAL_TRIGGER, { ...node, credentials: outreachCredential(credential) }]);
 
 const ours = outreachNode(OURS, { resource: 'useCase', operation: 'get', useCaseId: 'uc-1' });
-const httpRequest = (url: string): WorkflowNode => ({
+const httpRequest = (url: string, parameters: Record<string, unknown> = {}): WorkflowNode => ({
 	name: HTTP,
 	type: 'n8n-nodes-base.httpRequest',
 	typeVersion: 4.2,
@@ -37,8 +38,18 @@ const httpRequest = (url: string): WorkflowNode => ({
 		authentication: 'predefinedCredentialType',
 		nodeCredentialType: 'outreachSequencesApi',
 		options: {},
+		...parameters,
 	},
 });
+/** A create with a JSON body: the node sends its own Content-Type header. */
+const httpPost = (url: string) =>
+	httpRequest(url, {
+		method: 'POST',
+		sendBody: true,
+		contentType: 'json',
+		specifyBody: 'json',
+		jsonBody: '{ "name": "From the HTTP Request node" }',
+	});
 
 describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: install paths', (version) => {
 	const sandbox = useSandbox(TEST_API_KEYS.installPaths);
@@ -64,6 +75,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: install paths', (version) 
 			workflows: [
 				workflow('pathsOurs', ours, 'pathsOpen'),
 				workflow('pathsHttp', httpRequest(`${sandbox().url}/v1/use_cases/uc-1`), 'pathsOpen'),
+				workflow('pathsHttpPost', httpPost(`${sandbox().url}/v1/sequences`), 'pathsOpen'),
 				workflow(
 					'pathsHttpRestricted',
 					httpRequest(`${sandbox().url}/v1/use_cases/uc-1`),
@@ -88,6 +100,30 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: install paths', (version) 
 		expect(
 			requests.map((request) => [request.method, request.url, request.headers['x-api-key']]),
 		).toEqual([['GET', '/v1/use_cases/uc-1', sandbox().apiKey]]);
+	});
+
+	test("…and with a body: the key in one X-API-Key header, beside the node's own Content-Type", async () => {
+		const { run, requests } = await execute('pathsHttpPost');
+		expect(run.error).toBeUndefined();
+		const [[item]] = outputsOf(run, HTTP);
+		expect(item.json).toMatchObject({ id: expect.stringMatching(/^seq-/) });
+		expect(
+			requests.map(({ method, url, headers, body }) => ({
+				method,
+				url,
+				key: headers['x-api-key'],
+				type: headers['content-type'],
+				body: JSON.parse(body),
+			})),
+		).toEqual([
+			{
+				method: 'POST',
+				url: '/v1/sequences',
+				key: sandbox().apiKey,
+				type: 'application/json',
+				body: { name: 'From the HTTP Request node' },
+			},
+		]);
 	});
 
 	if (version !== N8N_CURRENT) return;

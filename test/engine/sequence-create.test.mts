@@ -149,6 +149,20 @@ describe('Using Fields Below', () => {
 	);
 });
 
+test("fields without an expression are the same in every item's body; a name from an expression is each item's own", async () => {
+	const run = await runFixture(env.engine, env.sandbox, 'sequence-create-fields', {
+		items: [{ name: 'First' }, { name: 'Second' }, { name: 'Third' }],
+	});
+	expect(run.all.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+	const bodies = (await env.sandbox.requests()).map(
+		(request) => JSON.parse(request.body) as Record<string, unknown>,
+	);
+	expect(bodies.map(({ name }) => name).sort()).toEqual(['First', 'Second', 'Third']);
+	const rests = bodies.map(({ name: _name, ...rest }) => JSON.stringify(rest));
+	expect(new Set(rests).size).toBe(1);
+	expect(Object.keys(JSON.parse(rests[0]))).toEqual(['timezone', 'schedules']);
+});
+
 describe('Using JSON', () => {
 	test('sends the JSON text exactly as written, nulls included', async () => {
 		const run = await runFixture(env.engine, env.sandbox, 'sequence-create-json', { items: [{}] });
@@ -174,6 +188,28 @@ describe('Using JSON', () => {
 			parameters: { jsonBody: '={{ $json.body }}' },
 		});
 		expect((await onlyRequest()).body).toBe(JSON.stringify(object));
+	});
+
+	test('a JSON Body without an expression is sent as written for every item', async () => {
+		const jsonBody = '{ "name": "Same for all" }';
+		await runFixture(env.engine, env.sandbox, 'sequence-create-json', {
+			items: [{}, {}, {}],
+			parameters: { jsonBody },
+		});
+		const requests = await env.sandbox.requests();
+		expect(requests.map((request) => request.body)).toEqual([jsonBody, jsonBody, jsonBody]);
+	});
+
+	test('one that is not valid JSON fails every item, each an error item of its own, linked to its input', async () => {
+		const run = await runFixture(env.engine, env.sandbox, 'sequence-create-json', {
+			items: [{}, {}, {}],
+			parameters: { jsonBody: '{"name": "x",}' },
+			onError: 'continueRegularOutput',
+		});
+		expect(run.all.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		for (const item of run.all)
+			expect(String(item.json.error)).toContain('JSON Body is not valid JSON');
+		expect(await env.sandbox.requests()).toHaveLength(0);
 	});
 
 	test.each([

@@ -181,10 +181,6 @@ test('credential', () => {
 		['apiKey', true, true],
 		['baseUrl', true, false],
 	]);
-	expect(credential.authenticate).toEqual({
-		type: 'generic',
-		properties: { headers: { 'X-API-Key': '={{$credentials.apiKey}}' } },
-	});
 	expect(credential.documentationUrl).toMatch(/^https:\/\//);
 });
 

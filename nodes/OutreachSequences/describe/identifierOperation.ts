@@ -1,20 +1,21 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { identifierProperty, toolDescriptionProperty } from './properties';
 import type { OperationName, ResourceName } from './names';
-import type { OperationDefinition, OperationOption, OutreachRequest } from './types';
+import type { ItemReader, OperationDefinition, OperationOption, OutreachRequest } from './types';
 import { encodePathSegment, toIdentifier } from './validation';
 
 /** Read an identifier field of one item, or throw an error that names the field. */
 export function readIdentifier(
-	context: IExecuteFunctions,
+	read: ItemReader,
 	itemIndex: number,
 	field: { name: string; displayName: string },
 ): string {
-	const checked = toIdentifier(context.getNodeParameter(field.name, itemIndex), field.displayName);
-	if (!checked.ok) throw new NodeOperationError(context.getNode(), checked.problem, { itemIndex });
-	return checked.value;
+	return read.perRun(field.name, itemIndex, undefined, (raw) => {
+		const checked = toIdentifier(raw, field.displayName);
+		if (!checked.ok) throw new NodeOperationError(read.node, checked.problem, { itemIndex });
+		return checked.value;
+	});
 }
 
 /**
@@ -55,8 +56,8 @@ export function identifierOperation(spec: {
 			identifierProperty({ ...field, description, show }),
 			toolDescriptionProperty(show, spec.toolDescription),
 		],
-		buildRequest(context, itemIndex) {
-			const id = readIdentifier(context, itemIndex, field);
+		buildRequest(read, itemIndex) {
+			const id = readIdentifier(read, itemIndex, field);
 			return {
 				method: request.method,
 				path: request.path(encodePathSegment(id)),

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { INode, INodeProperties } from 'n8n-workflow';
 
 import type { OperationName, ResourceName } from './names';
 
@@ -31,9 +31,26 @@ export interface OperationOption {
 }
 
 /**
+ * What a builder reads of an item: its node (for errors) and its parameters.
+ * A parameter that holds no expression is the same for every item, so what
+ * `perRun` works out of it is worked out once per run; of one that holds an
+ * expression, once per item.
+ */
+export interface ItemReader {
+	node: INode;
+	parameter(name: string, itemIndex: number, fallback?: unknown): unknown;
+	/**
+	 * `derive` of the parameter's value; one `derive` per parameter. One that throws is tried
+	 * again for the next item, so that each item fails with its own index.
+	 */
+	perRun<T>(name: string, itemIndex: number, fallback: unknown, derive: (value: unknown) => T): T;
+}
+
+/**
  * One operation: its editor fields and the named function that turns an input
  * item into a request. The builder validates, and throws NodeOperationError
- * (with the item index) before anything is sent.
+ * (with the item index) before anything is sent. It reads only through
+ * `read`, and changes nothing it reads.
  */
 export interface OperationDefinition {
 	resource: ResourceName;
@@ -44,5 +61,5 @@ export interface OperationDefinition {
 	properties: INodeProperties[];
 	/** Changes nothing at the service, so it may be sent again after a 500, 502, 504, reset or timeout. */
 	readOnly?: boolean;
-	buildRequest: (context: IExecuteFunctions, itemIndex: number) => OutreachRequest;
+	buildRequest: (read: ItemReader, itemIndex: number) => OutreachRequest;
 }

@@ -1,10 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { toolDescriptionProperty } from '../../describe/properties';
 import { BodyMode, defaultBodyMode, Field, Operation, Resource } from '../../describe/names';
 import type { SchedulesValue } from '../../describe/names';
-import type { OperationDefinition } from '../../describe/types';
+import type { ItemReader, OperationDefinition } from '../../describe/types';
 import { toJsonObjectText } from '../../describe/validation';
 import { scheduleEntry, schedulesProperty } from './schedules';
 
@@ -107,50 +107,55 @@ export const sequenceCreateDescription: INodeProperties[] = [
 	),
 ];
 
-function fail(context: IExecuteFunctions, itemIndex: number, message: string): never {
-	throw new NodeOperationError(context.getNode(), message, { itemIndex });
+function fail(read: ItemReader, itemIndex: number, message: string): never {
+	throw new NodeOperationError(read.node, message, { itemIndex });
 }
 
 /** A text field: sent as given, left out when empty; a number from an expression is sent as text. */
-function optionalText(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	label: string,
-	raw: unknown,
-): string | undefined {
+function optionalText(read: ItemReader, itemIndex: number, label: string, raw: unknown) {
 	if (raw === undefined || raw === null) return undefined;
 	if (typeof raw === 'number' && Number.isFinite(raw)) return String(raw);
-	if (typeof raw !== 'string') fail(context, itemIndex, `${label} must be text.`);
+	if (typeof raw !== 'string') fail(read, itemIndex, `${label} must be text.`);
 	return raw.trim() === '' ? undefined : raw;
 }
 
-/** The body of "Using Fields Below": only what the user set; with nothing set, {}. */
-export function buildSequenceFromFields(
-	context: IExecuteFunctions,
-	itemIndex: number,
-): IDataObject {
+/** Additional Fields' texts that are set, in the order they are sent. */
+function textFields(read: ItemReader, itemIndex: number, additional: IDataObject) {
+	const set: Array<[string, string]> = [];
+	for (const field of TEXT_FIELDS) {
+		const value = optionalText(read, itemIndex, field.displayName, additional[field.name]);
+		if (value !== undefined) set.push([field.name, value]);
+	}
+	return set;
+}
+
+/** Schedules' rows as they are sent; undefined when there are none. */
+function scheduleEntries(read: ItemReader, itemIndex: number, schedules: SchedulesValue) {
+	const rows = schedules[Field.schedule] ?? [];
+	if (rows.length === 0) return undefined;
+	return rows.map((row, position) =>
+		scheduleEntry(row, position, (message) => fail(read, itemIndex, message)),
+	);
+}
+
+/**
+ * The body of "Using Fields Below": only what the user set; with nothing set, {}. Each part is
+ * worked out once per run where its field holds no expression (ItemReader.perRun).
+ */
+function buildSequenceFromFields(read: ItemReader, itemIndex: number): IDataObject {
 	const body: IDataObject = {};
-	const name = optionalText(
-		context,
-		itemIndex,
-		'Name',
-		context.getNodeParameter(Field.name, itemIndex, ''),
+	const name = read.perRun(Field.name, itemIndex, '', (raw) =>
+		optionalText(read, itemIndex, 'Name', raw),
 	);
 	if (name !== undefined) body.name = name;
-
-	const additional = context.getNodeParameter(Field.additionalFields, itemIndex, {}) as IDataObject;
-	for (const field of TEXT_FIELDS) {
-		const value = optionalText(context, itemIndex, field.displayName, additional[field.name]);
-		if (value !== undefined) body[field.name] = value;
-	}
-
-	const schedules = context.getNodeParameter(Field.schedules, itemIndex, {}) as SchedulesValue;
-	const rows = schedules[Field.schedule] ?? [];
-	if (rows.length > 0) {
-		body.schedules = rows.map((row, position) =>
-			scheduleEntry(row, position, (message) => fail(context, itemIndex, message)),
-		);
-	}
+	const additional = read.perRun(Field.additionalFields, itemIndex, {}, (raw) =>
+		textFields(read, itemIndex, raw as IDataObject),
+	);
+	for (const [key, value] of additional) body[key] = value;
+	const schedules = read.perRun(Field.schedules, itemIndex, {}, (raw) =>
+		scheduleEntries(read, itemIndex, raw as SchedulesValue),
+	);
+	if (schedules) body.schedules = schedules;
 	return body;
 }
 
@@ -164,19 +169,16 @@ export const sequenceCreate: OperationDefinition = {
 		description: 'Create an outreach sequence from a name, optional details and schedule steps',
 	},
 	properties: sequenceCreateDescription,
-	buildRequest(context, itemIndex) {
-		const mode = context.getNodeParameter(Field.specifyBody, itemIndex, defaultBodyMode);
-		let body: string;
-		if (mode === BodyMode.Json) {
-			const checked = toJsonObjectText(
-				context.getNodeParameter(Field.jsonBody, itemIndex),
-				'JSON Body',
-			);
-			if (!checked.ok) fail(context, itemIndex, checked.problem);
-			body = checked.value;
-		} else {
-			body = JSON.stringify(buildSequenceFromFields(context, itemIndex));
-		}
+	buildRequest(read, itemIndex) {
+		const mode = read.perRun(Field.specifyBody, itemIndex, defaultBodyMode, (raw) => raw);
+		const body =
+			mode === BodyMode.Json
+				? read.perRun(Field.jsonBody, itemIndex, undefined, (raw) => {
+						const checked = toJsonObjectText(raw, 'JSON Body');
+						if (!checked.ok) fail(read, itemIndex, checked.problem);
+						return checked.value;
+					})
+				: JSON.stringify(buildSequenceFromFields(read, itemIndex));
 		return {
 			method: 'POST',
 			path: '/v1/sequences',

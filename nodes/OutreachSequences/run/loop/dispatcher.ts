@@ -6,7 +6,8 @@
  * keep going. Items to be sent again go before new ones. While the service's
  * breaker is open (breaker.ts), an item waiting out its backoff is the probe,
  * not a new item; once the breaker trips, no item of this run is sent. At
- * most `workers` of this execution's requests are in flight at once.
+ * most `workers` of this execution's requests are in flight at once, and a
+ * new item's request is made together with the next new items' (makeAhead).
  */
 import type { ServiceDown } from '../pace/breaker';
 import type { RequestEnd, ServicePace, Turn } from '../pace/servicePace';
@@ -39,6 +40,9 @@ export class Dispatcher {
 	private waiters: Array<() => void> = [];
 	/** Set once the service's breaker tripped on this run. */
 	private down: ServiceDown | undefined;
+	/** How many new items' requests are made together (`workers`), and how many of those are still to go. */
+	private together = 1;
+	private madeAhead = 0;
 
 	constructor(
 		private readonly pace: ServicePace,
@@ -52,6 +56,8 @@ export class Dispatcher {
 	/** Sends every index that `steps.prepare` accepts (an item it refuses never waits for a turn). */
 	async run(indices: number[], workers: number, steps: DispatchSteps): Promise<void> {
 		this.fresh = [...indices];
+		this.together = Math.max(1, workers);
+		this.madeAhead = 0;
 		const remaining = () =>
 			this.fresh.length + this.ready.length + this.backingOff.size + this.inFlight;
 		const worker = async () => {
@@ -83,6 +89,7 @@ export class Dispatcher {
 		steps: DispatchSteps,
 		remaining: () => number,
 	): Promise<void> {
+		if (fresh) this.makeAhead(index, steps);
 		if (this.isStopped(index) || !steps.prepare(index)) {
 			this.retrying.delete(index);
 			return;
@@ -124,6 +131,25 @@ export class Dispatcher {
 		this.retrying.add(index);
 		if (result.againAfterMs <= 0) this.ready.unshift(index);
 		else this.backOff(index, result.againAfterMs);
+	}
+
+	/**
+	 * A new item's request is made together with those of the next new items, `workers` in all:
+	 * n8n evaluates their expressions back to back, which costs it less than one at a time between
+	 * requests. In the order they are sent, and none past an item that is not to be sent.
+	 */
+	private makeAhead(index: number, steps: DispatchSteps): void {
+		if (this.madeAhead > 0) {
+			this.madeAhead--;
+			return;
+		}
+		if (this.isStopped(index)) return;
+		steps.prepare(index);
+		for (const next of this.fresh.slice(0, this.together - 1)) {
+			if (this.isStopped(next)) break;
+			steps.prepare(next);
+			this.madeAhead++;
+		}
 	}
 
 	private backOff(index: number, ms: number): void {

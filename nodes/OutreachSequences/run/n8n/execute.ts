@@ -19,6 +19,7 @@ import { failedItemShape, failureFacts } from '../outcome/failedItem';
 import type { HintSetting } from '../outcome/hints';
 import { executionHints } from '../outcome/hints';
 import type { EarlierFailure } from '../outcome/record';
+import { itemReader } from './itemReader';
 import { RunReport } from '../outcome/runReport';
 import { sharedPaceLogLine } from '../outcome/logLines';
 import { RunLoop } from '../loop/loop';
@@ -117,7 +118,7 @@ async function runLoop(run: Run, connection: Connection, memory: Memory): Promis
 		},
 		{
 			pace,
-			prepare: (index) => definition.buildRequest(context, index),
+			prepare: definition.buildRequest.bind(definition, itemReader(context)),
 			prior: (index, request) => memory.prior(index, request),
 			send: async (request, index) => {
 				await memory.beforeSend(index);

@@ -23,10 +23,9 @@ export interface Quota {
 	resetMs: number;
 }
 
-/** A header's value, whatever its case; several values joined as one list. */
-function field(headers: Headers, name: string): string | undefined {
-	const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name);
-	const value = key === undefined ? undefined : headers[key];
+/** A rate-limit header's value, by its lower-case name; several values joined as one list. */
+function field(fields: Map<string, unknown>, name: string): string | undefined {
+	const value = fields.get(name);
 	if (Array.isArray(value)) return value.length ? value.map(String).join(', ') : undefined;
 	return value === undefined || value === null ? undefined : String(value);
 }
@@ -74,12 +73,19 @@ function resetOf(value: number, nowMs: number): number {
 }
 
 export function quotaOf(headers: Headers, nowMs: number): Quota | undefined {
-	const ietf = field(headers, 'ratelimit');
+	// One pass over the answer's headers: the rate-limit ones by lower-case name, the first of each.
+	const fields = new Map<string, unknown>();
+	for (const key of Object.keys(headers)) {
+		const name = key.toLowerCase();
+		if (name.includes('ratelimit') && !fields.has(name)) fields.set(name, headers[key]);
+	}
+	if (fields.size === 0) return undefined;
+	const ietf = field(fields, 'ratelimit');
 	const fromIetf = ietf === undefined ? undefined : fromRateLimitField(ietf);
 	if (fromIetf) return fromIetf;
 	for (const prefix of ['ratelimit-', 'x-ratelimit-']) {
-		const remaining = number(field(headers, `${prefix}remaining`));
-		const reset = number(field(headers, `${prefix}reset`));
+		const remaining = number(field(fields, `${prefix}remaining`));
+		const reset = number(field(fields, `${prefix}reset`));
 		if (remaining !== undefined && reset !== undefined) {
 			return { remaining, resetMs: prefix === 'ratelimit-' ? reset * 1000 : resetOf(reset, nowMs) };
 		}

@@ -1,0 +1,51 @@
+// The credential's authenticate, which n8n calls for every request that uses
+// the credential: this node's, and the HTTP Request node's with Predefined
+// Credential Type. It gives each request what the generic block
+// `headers: { 'X-API-Key': '={{$credentials.apiKey}}' }` gave, without an
+// expression for n8n to evaluate per request. In real n8n:
+// test/e2e/install-paths.e2e.mts.
+import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
+
+import { OutreachSequencesApi } from '../../credentials/OutreachSequencesApi.credentials.ts';
+
+const credential = new OutreachSequencesApi();
+const authenticate = credential.authenticate as (
+	credentials: ICredentialDataDecryptedObject,
+	requestOptions: IHttpRequestOptions,
+) => Promise<IHttpRequestOptions>;
+const baseUrl = 'https://api.example.com';
+
+test('is a function, so that n8n evaluates no expression for it', () => {
+	expect(typeof credential.authenticate).toBe('function');
+});
+
+test('adds X-API-Key with the key, and keeps the request and its other headers as they were', async () => {
+	const request: IHttpRequestOptions = {
+		method: 'POST',
+		url: `${baseUrl}/v1/sequences`,
+		body: '{"name":"a"}',
+		headers: { 'Content-Type': 'application/json' },
+		json: true,
+		disableFollowRedirect: true,
+	};
+	const sent = await authenticate({ apiKey: 'key-1', baseUrl }, request);
+	expect(sent).toEqual({
+		...request,
+		headers: { 'Content-Type': 'application/json', 'X-API-Key': 'key-1' },
+	});
+	// The request it was given is not changed under its sender.
+	expect(request.headers).toEqual({ 'Content-Type': 'application/json' });
+});
+
+test('a request without headers gets that one header', async () => {
+	const sent = await authenticate({ apiKey: 'key-2', baseUrl }, { url: `${baseUrl}/v1/x` });
+	expect(sent).toEqual({ url: `${baseUrl}/v1/x`, headers: { 'X-API-Key': 'key-2' } });
+});
+
+test("without a key, the header is empty, as the generic block's expression gave it", async () => {
+	const withoutKey: ICredentialDataDecryptedObject[] = [{ apiKey: '', baseUrl }, { baseUrl }];
+	for (const credentials of withoutKey) {
+		const sent = await authenticate(credentials, { url: `${baseUrl}/v1/x` });
+		expect(sent.headers).toEqual({ 'X-API-Key': '' });
+	}
+});
