@@ -8,17 +8,20 @@ const identities = Array.from({ length: 10 }, (_, index) => `id-${index}`);
 
 test('items are marked sent a group at a time, before the first of them goes out', async () => {
 	const store = new MemoryStore();
+	let now = 0;
 	const journal = new Journal(
 		store,
 		identities,
 		4,
 		() => undefined,
-		() => 0,
+		() => now,
 	);
 	await journal.beforeSend(0);
 	expect(store.row).toEqual(['sent:id-0', 'sent:id-1', 'sent:id-2', 'sent:id-3']);
 	expect(journal.beforeSend(1)).toBeUndefined();
 	expect(journal.beforeSend(3)).toBeUndefined();
+	// The four went out in a second: the next group is four too.
+	now += GROUP_SPAN_MS;
 	await journal.beforeSend(4);
 	expect(store.row).toHaveLength(8);
 	expect(store.calls).toBe(2);
@@ -41,43 +44,52 @@ test('a slow run marks what went out in the last second, so that a crash finds f
 	now += 3.2 * GROUP_SPAN_MS;
 	await journal.beforeSend(32);
 	expect(store.row).toHaveLength(42);
-	// Fast again: 10 in 10 ms, so a whole group.
+	// Fast: 10 in 10 ms, a thousand a second: the next group is a second's worth, here the rest.
 	now += 10;
 	await journal.beforeSend(42);
-	expect(store.row).toHaveLength(74);
+	expect(store.row).toHaveLength(100);
+	expect(store.calls).toBe(3);
 });
 
-test('confirmations go with the next group’s write, or on their own once a group’s worth wait', async () => {
+test('confirmations go with the next group’s write, or on their own once a second has passed since the last write', async () => {
 	const store = new MemoryStore();
+	let now = 0;
 	const journal = new Journal(
 		store,
 		identities,
 		2,
 		() => undefined,
-		() => 0,
+		() => now,
 	);
 	await journal.beforeSend(0);
 	journal.confirmed(0);
+	expect(store.row).not.toContain('confirmed:id-0');
 	await journal.beforeSend(2);
 	expect(store.row).toContain('confirmed:id-0');
 	journal.confirmed(1);
+	expect(store.calls).toBe(2);
+	now += GROUP_SPAN_MS;
 	journal.confirmed(2);
 	await journal.clear();
+	// The confirmations of 1 and 2 went out on their own, then clear() took every mark out.
+	expect(store.calls).toBe(4);
 	expect(store.row).toEqual([]);
 });
 
 test('a crash leaves the marks; a retry reads them, and the store is as it was after the look-up', async () => {
 	const store = new MemoryStore();
+	let now = 0;
 	const crashed = new Journal(
 		store,
 		identities,
 		3,
 		() => undefined,
-		() => 0,
+		() => now,
 	);
 	await crashed.beforeSend(0);
 	crashed.confirmed(0);
 	crashed.confirmed(1);
+	now += GROUP_SPAN_MS;
 	await crashed.beforeSend(3);
 	// n8n is killed here: clear() never runs.
 	const left = [...store.row];

@@ -7,10 +7,11 @@
  * that try confirmed, and which it sent without an answer.
  *
  * Items are marked sent a group at a time, before the first of them goes
- * out: as many as went out in the last second (GROUP_SPAN_MS), at most
- * `group`, so that a slow run marks few that it has not sent yet.
- * Confirmations go with the next write. A try that ends (however it ends)
- * takes its marks out again, and the record takes over.
+ * out: as many as went out in the last second (GROUP_SPAN_MS), so that a
+ * slow run marks few that it has not sent yet, and a fast one writes n8n's
+ * database about once a second. Confirmations go with the next write, or on
+ * their own once a second has passed since the last. A try that ends
+ * (however it ends) takes its marks out again, and the record takes over.
  */
 import type { ProcessedStore } from './processedStore';
 
@@ -31,6 +32,8 @@ export class Journal {
 	private markedUpTo = 0;
 	/** When the last group was marked, and where it began. */
 	private lastMark: { at: number; from: number } | undefined;
+	/** When the last write went to the store. */
+	private lastWriteAt = -Infinity;
 	private readonly confirmations: string[] = [];
 	/** Every key this journal put in the store, or found there, to take out at the end. */
 	private readonly written = new Set<string>();
@@ -39,8 +42,8 @@ export class Journal {
 
 	/**
 	 * `identities`: each item's identity (itemIdentity.ts); `group`: how many
-	 * items one write marks; `failed`: hears once when the store fails, after
-	 * which the run goes on without a journal.
+	 * items the first write marks, before the pace is known; `failed`: hears
+	 * once when the store fails, after which the run goes on without a journal.
 	 */
 	constructor(
 		private readonly store: ProcessedStore,
@@ -85,14 +88,15 @@ export class Journal {
 		if (!this.lastMark) return this.group;
 		const elapsed = Math.max(1, this.now() - this.lastMark.at);
 		const perSpan = ((this.markedUpTo - this.lastMark.from) * GROUP_SPAN_MS) / elapsed;
-		return Math.max(1, Math.min(this.group, Math.ceil(perSpan)));
+		return Math.max(1, Math.ceil(perSpan));
 	}
 
-	/** The service confirmed item `index`: written with the next group, or once a group's worth wait. */
+	/** The service confirmed item `index`: written with the next group, or once GROUP_SPAN_MS has passed since the last write. */
 	confirmed(index: number): void {
 		if (this.broken) return;
 		this.confirmations.push(confirmedKey(this.identities[index]));
-		if (this.confirmations.length >= this.group) void this.write(this.confirmations.splice(0));
+		if (this.now() - this.lastWriteAt >= GROUP_SPAN_MS)
+			void this.write(this.confirmations.splice(0));
 	}
 
 	/** The try ended: what it wrote, and what it found of a try before, is taken out. */
@@ -106,6 +110,7 @@ export class Journal {
 
 	/** Writes one at a time, in order: the store reads and writes a whole row, with no lock. */
 	private write(keys: string[]): Promise<void> {
+		this.lastWriteAt = this.now();
 		this.queue = this.queue.then(async () => {
 			if (this.broken || keys.length === 0) return;
 			await this.guard(async () => await this.store.checkAndRecord(keys));
