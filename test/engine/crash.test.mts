@@ -94,6 +94,23 @@ test('a retry after the user checked: counted as done, or sent again, as the opt
 	expect(retried.all[9].json.name).toBe('S10');
 });
 
+test('every item waits until its mark is written, and under Stop nothing goes out after the failed one', async () => {
+	const rows = await processedRows();
+	rows.rows.clear();
+	// A slow database: the first group's mark takes 200 ms to land.
+	rows.latencyMs = 200;
+	await failCreate(env.sandbox, 'S2', 500, 'late', { afterWrite: true, times: 1 });
+	const run = await runFixture(env.engine, env.sandbox, FIXTURE, {
+		items: names(6),
+		onError: 'stopWorkflow',
+	});
+	rows.latencyMs = 0;
+	expect(run.error).toMatchObject({ context: { itemIndex: 1 } });
+	const sent = (await env.sandbox.requests()).map((request) => JSON.parse(request.body).name);
+	// In input order, and none after S2 once it failed (slow start sends one at a time at first).
+	expect(sent).toEqual(['S1', 'S2']);
+});
+
 test('a try that ends, however it ends, takes its marks out of the store', async () => {
 	const rows = await processedRows();
 	rows.rows.clear();

@@ -27,6 +27,36 @@ test('items are marked sent a group at a time, before the first of them goes out
 	expect(store.calls).toBe(2);
 });
 
+test('every item of a group waits until its mark is written, not only the first', async () => {
+	const store = new MemoryStore();
+	let release: () => void = () => undefined;
+	const slow = {
+		checkAndRecord: async (keys: string[]) => {
+			await new Promise<void>((resolve) => (release = resolve));
+			return await store.checkAndRecord(keys);
+		},
+		remove: async (keys: string[]) => await store.remove(keys),
+	};
+	const journal = new Journal(
+		slow,
+		identities,
+		4,
+		() => undefined,
+		() => 0,
+	);
+	const first = journal.beforeSend(0);
+	const second = journal.beforeSend(1);
+	expect(second).toBeDefined();
+	let secondDone = false;
+	void second?.then(() => (secondDone = true));
+	await new Promise((resolve) => setImmediate(resolve));
+	expect(secondDone).toBe(false);
+	release();
+	await first;
+	await second;
+	expect(store.row).toContain('sent:id-1');
+});
+
 test('a slow run marks what went out in the last second, so that a crash finds few items marked and unsent', async () => {
 	const store = new MemoryStore();
 	let now = 0;

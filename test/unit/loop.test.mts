@@ -64,6 +64,7 @@ async function run(
 		invalid?: number[];
 		cancelAfter?: number;
 		prior?: Record<number, Prior>;
+		beforeSend?: (index: number) => Promise<void> | undefined;
 	} = {},
 ) {
 	const clock = { now: 0 };
@@ -81,6 +82,7 @@ async function run(
 			};
 		},
 		prior: options.prior ? (index) => options.prior?.[index] : undefined,
+		beforeSend: options.beforeSend,
 		send: (request) => service.send(request, clock),
 		cancelled: () =>
 			options.cancelAfter !== undefined && service.sent.length >= options.cancelAfter,
@@ -299,6 +301,20 @@ test("waiting behind another execution's push-back costs an item none of its ret
 	const bSent = sentAt.filter(([path]) => path.startsWith('/v1/b/')).map(([, at]) => at);
 	expect(bSent).toHaveLength(3);
 	expect(Math.min(...bSent)).toBeGreaterThanOrEqual(5000);
+});
+
+test('under Stop, an item that waits for its journal mark when another fails is not sent', async () => {
+	// Items 6 and 7 have their turn while item 5 is out; their marks land only after item 5 failed.
+	const { loop, service } = await run(8, {
+		script: { '/v1/items/5': [status(400)] },
+		settings: { stopAtFirstFailure: true },
+		beforeSend: (index) =>
+			index >= 6 ? new Promise<void>((resolve) => setTimeout(resolve, 0)) : undefined,
+	});
+	expect(loop.firstFailure).toBe(5);
+	expect(service.sent.filter((path) => path === '/v1/items/6' || path === '/v1/items/7')).toEqual(
+		[],
+	);
 });
 
 describe('what an earlier try or execution did (reRun.ts): the prior', () => {

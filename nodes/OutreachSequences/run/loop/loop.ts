@@ -124,8 +124,11 @@ export class RunLoop {
 
 	/** Sends an item once: how the request ended, and whether, and when, to send it again. */
 	private async send(index: number, turn: Turn, remaining: () => number): Promise<SendResult> {
+		// What is about to be sent is written down first (the journal); a run stopped meanwhile sends nothing more.
+		await this.ports.beforeSend?.(index);
 		const item = this.items[index];
 		if (item.state !== 'prepared' && item.state !== 'waiting') return { end: 'cancelled' };
+		if (this.isStopped(index)) return { end: 'cancelled' };
 		const sending = { state: 'inFlight' as const, request: item.request, sends: item.sends + 1 };
 		this.items[index] = sending;
 		let attempt: Attempt;

@@ -120,8 +120,8 @@ async function runLoop(run: Run, connection: Connection, memory: Memory): Promis
 			pace,
 			prepare: definition.buildRequest.bind(definition, itemReader(context)),
 			prior: (index, request) => memory.prior(index, request),
+			beforeSend: (index) => memory.beforeSend(index),
 			send: async (request, index) => {
-				await memory.beforeSend(index);
 				const attempt = await send(context, connection, request);
 				if (attempt.ok) memory.confirmed(index);
 				return attempt;

@@ -34,6 +34,8 @@ export class Journal {
 	private lastMark: { at: number; from: number } | undefined;
 	/** When the last write went to the store. */
 	private lastWriteAt = -Infinity;
+	/** The write that marks the latest group, until it is done: its items wait for it. */
+	private marking: Promise<void> | undefined;
 	private readonly confirmations: string[] = [];
 	/** Every key this journal put in the store, or found there, to take out at the end. */
 	private readonly written = new Set<string>();
@@ -75,12 +77,18 @@ export class Journal {
 
 	/** Before item `index` goes out: it, and the items after it up to a group, are marked sent. */
 	beforeSend(index: number): Promise<void> | undefined {
-		if (this.broken || index < this.markedUpTo) return undefined;
+		if (this.broken) return undefined;
+		if (index < this.markedUpTo) return this.marking;
 		const end = Math.min(this.identities.length, Math.max(index + 1, index + this.nextGroup()));
 		this.lastMark = { at: this.now(), from: this.markedUpTo };
 		const keys = this.identities.slice(this.markedUpTo, end).map(sentKey);
 		this.markedUpTo = end;
-		return this.write([...keys, ...this.confirmations.splice(0)]);
+		const marking = this.write([...keys, ...this.confirmations.splice(0)]);
+		this.marking = marking;
+		void marking.then(() => {
+			if (this.marking === marking) this.marking = undefined;
+		});
+		return marking;
 	}
 
 	/** How many to mark: as many as went out since the last mark, per GROUP_SPAN_MS; the first time, a whole group. */
