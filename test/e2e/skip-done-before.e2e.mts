@@ -17,7 +17,7 @@ import {
 	byName,
 	createsTheseNames,
 	createsWhatTheEventLists,
-	failsOnceBeforeWriting,
+	refusedOnce,
 	expectEachOnce,
 	figuresOf,
 	names,
@@ -72,10 +72,10 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: Skip Items Done Before', (
 	});
 	let runs: Execution[] = [];
 
-	test('#36 the same webhook call twice, one after the other: the failed create goes out in the second, the rest are skipped', async () => {
+	test('#36 the same webhook call twice, one after the other: the create the service refused goes out in the second, the rest are skipped', async () => {
 		const event = names(5, 'after-');
 		await sandbox().reset();
-		await sandbox().addFault(failsOnceBeforeWriting('after-3'));
+		await sandbox().addFault(refusedOnce('after-3'));
 		const first = await postEvent(n8n, WEBHOOK, event);
 		const second = await postEvent(n8n, WEBHOOK, event);
 		const after = await byName(sandbox());
@@ -118,9 +118,9 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: Skip Items Done Before', (
 		}
 	});
 
-	test('Execute workflow (POST /rest/workflows/<id>/run), twice: each run is a manual execution of the saved workflow, with a failed create in the first', async () => {
+	test('Execute workflow (POST /rest/workflows/<id>/run), twice: each run is a manual execution of the saved workflow, with a create the service refuses in the first', async () => {
 		await sandbox().reset();
-		await sandbox().addFault(failsOnceBeforeWriting('manual-3'));
+		await sandbox().addFault(refusedOnce('manual-3'));
 		runs = [await runManually(n8n, MANUAL)];
 		runs.push(await runManually(n8n, MANUAL));
 		const after = await byName(sandbox());
@@ -136,7 +136,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: Skip Items Done Before', (
 		expect(after.sent.get('manual-3')).toBeGreaterThanOrEqual(1);
 	});
 
-	test('#36 Execute workflow twice: the second run sends only the failed create; the others are skipped, in its output', async () => {
+	test('#36 Execute workflow twice: the second run sends only the create the service refused; the others are skipped, in its output', async () => {
 		const after = await byName(sandbox());
 		expectEachOnce(after, MANUAL_NAMES);
 		const second = lastOutput(runs[1], CREATE_NODE).map((item) => item.json);

@@ -24,10 +24,10 @@ beforeEach(async () => {
 	rows.latencyMs = 0;
 });
 
-test('running the workflow again: what was created is skipped, visibly; the create that failed goes out', async () => {
-	await failCreate(env.sandbox, 'S3', 500, 'gateway', { times: 1 });
+test('running the workflow again: what was created is skipped, visibly; the create the service refused goes out', async () => {
+	await failCreate(env.sandbox, 'S3', 422, 'not now', { times: 1 });
 	const first = await runFixture(env.engine, env.sandbox, FIXTURE, byName(5));
-	expect(factsOf(first.all[2])?.outcome).toBe('mayHaveActed');
+	expect(factsOf(first.all[2])?.outcome).toBe('notActed');
 	const second = await runFixture(env.engine, env.sandbox, FIXTURE, byName(5));
 	expect(second.error).toBeUndefined();
 	expect(await sentCounts(env.sandbox)).toEqual({ S1: 1, S2: 1, S3: 2, S4: 1, S5: 1 });
@@ -50,6 +50,31 @@ test('running the workflow again: what was created is skipped, visibly; the crea
 	expect(hintsOf(second).map((hint) => hint.message)).toContain(
 		'4 items were not sent: this node had already carried out an item with the same key within the window of Request Options › Skip Items Done Before. Their output says so ("skipped": true).',
 	);
+});
+
+test('a create the service may have carried out is not sent by the next execution without the user’s say', async () => {
+	await failCreate(env.sandbox, 'S2', 500, 'late', { times: 1, afterWrite: true });
+	await runFixture(env.engine, env.sandbox, FIXTURE, byName(3));
+	const second = await runFixture(env.engine, env.sandbox, FIXTURE, byName(3));
+	expect(await sentCounts(env.sandbox)).toEqual({ S1: 1, S2: 1, S3: 1 });
+	expect(String(second.all[1].json.error)).toBe(
+		'An earlier execution of this node sent the request to create the sequence "S2" for key "S2" (Request Options › Skip Items Done Before), and the outreach service did not confirm it: it may have carried it out. It was not sent again.',
+	);
+	expect(factsOf(second.all[1])?.outcome).toBe('mayHaveActed');
+	// The user checked: it exists. Counted as done, the key is done for the next execution too.
+	const counted = await runFixture(env.engine, env.sandbox, FIXTURE, {
+		...byName(3),
+		parameters: {
+			requestOptions: {
+				skipDoneBefore: { keySettings: { key: '={{ $json.name }}', windowMinutes: 60 } },
+				unconfirmedEarlierTry: 'countAsDone',
+			},
+		},
+	});
+	expect(counted.all[1].json).toMatchObject({ skipped: true });
+	const fourth = await runFixture(env.engine, env.sandbox, FIXTURE, byName(3));
+	expect(fourth.all.map((item) => item.json.skipped)).toEqual([true, true, true]);
+	expect(await env.sandbox.summary()).toMatchObject({ sequencesCreated: 3, duplicateNames: 0 });
 });
 
 test('a trigger delivered twice at the same moment: each sequence is created once', async () => {

@@ -111,7 +111,7 @@ async function runCase(testCase: Case, mode: OnError): Promise<void> {
 		if (testCase.details) expectText(paragraphs[paragraphs.length - 1], testCase.details);
 		if (paragraphs.length > 1)
 			expect(paragraphs[0]).toMatch(
-				/^(\d+ of 3 contacts? (was|were) archived before item \d+ failed\. .*)?Executions › Retry keeps what was already archived; Execute workflow starts over and archives it again, unless Request Options › Skip Items Done Before is set\.$/,
+				/^(\d+ of 3 contacts? (was|were) archived before item \d+ failed\. .*)?Executions › Retry keeps what was already archived; Execute workflow starts over and archives it again, unless Request Options › Skip Items Done Before was set for this run\.$/,
 			);
 		expect(run.output('After Success')).toEqual([]);
 		expect(run.output('After Error')).toEqual([]);

@@ -207,7 +207,7 @@ describe('what is sent again', () => {
 			onError: 'continueRegularOutput',
 		});
 		expect(create.all[0].json.error).toMatch(
-			/did not answer the request to create the sequence within 200 ms/,
+			/did not answer the request to create the sequence( "[^"]*")? within 200 ms/,
 		);
 		expect(await env.sandbox.requests()).toHaveLength(1);
 	});

@@ -39,7 +39,7 @@ describe('10 creates, On Error = Stop: S4 is written, then answered 500 on every
 		expect(await env.sandbox.summary()).toMatchObject({ duplicateNames: 0 });
 		expect(run.error).toMatchObject({ context: { itemIndex: 3 } });
 		expect(run.error?.message).toMatch(
-			/^The outreach service failed \(HTTP 500\) to create the sequence: late\. It may have carried the request out: check before sending it again\. n8n ran the node again, and the node did not send it again/,
+			/^The outreach service failed \(HTTP 500\) to create the sequence "S4": late\. It may have carried the request out: check before sending it again\. n8n ran the node again, and the node did not send it again/,
 		);
 		const description = String((run.error as { description?: string }).description);
 		expect(description).toContain(
@@ -135,7 +135,7 @@ describe('On Error = Stop, then Executions › Retry', () => {
 		const description = String((run.error as { description?: string }).description);
 		expect(description).toMatch(
 			new RegExp(
-				`^${created} of 40 sequences were created before item 23 failed\\. The service's answers are kept with this execution: when n8n runs the node again \\(Executions › Retry, or Retry On Fail\\), those are not created again\\. IDs: ((seq-[\\w-]+, ){4}seq-[\\w-]+) and ${created - 5} more\\. Executions › Retry keeps what was already created; Execute workflow starts over and creates it again, unless Request Options › Skip Items Done Before is set\\.`,
+				`^${created} of 40 sequences were created before item 23 failed\\. The service's answers are kept with this execution: when n8n runs the node again \\(Executions › Retry, or Retry On Fail\\), those are not created again\\. IDs: ((seq-[\\w-]+, ){4}seq-[\\w-]+) and ${created - 5} more\\. Executions › Retry keeps what was already created; Execute workflow starts over and creates it again, unless Request Options › Skip Items Done Before was set for this run\\.`,
 			),
 		);
 		const named = /IDs: (.*?) and \d+ more/.exec(description)?.[1].split(', ') ?? [];

@@ -45,6 +45,16 @@ test('a key counts only once confirmed: a failed item’s key goes out again in 
 	expect((await claim(store, clock, ['k'], 'run-2')).verdicts).toEqual(['send']);
 });
 
+test('a key the service may have carried out is marked unknown: the next execution does not send it; confirmed, done wins', async () => {
+	const store = new MemoryStore();
+	const clock = new VirtualClock();
+	await (await claim(store, clock, ['k'])).doneKeys.settle([], ['k']);
+	const second = await claim(store, clock, ['k'], 'run-2');
+	expect(second.verdicts).toEqual(['unknownBefore']);
+	await second.doneKeys.settle(['k']);
+	expect((await claim(store, clock, ['k'], 'run-3')).verdicts).toEqual(['doneBefore']);
+});
+
 test('the window: at least its length, at most twice it', async () => {
 	const store = new MemoryStore();
 	const clock = new VirtualClock();

@@ -6,7 +6,11 @@ import {
 	pushedBackHint,
 	retryOnFailHint,
 } from '../../nodes/OutreachSequences/run/outcome/hints.ts';
-import { earlierTryHint, keyHint } from '../../nodes/OutreachSequences/run/outcome/reRunHints.ts';
+import {
+	earlierTryHint,
+	keyHint,
+	unconfirmedForAllHint,
+} from '../../nodes/OutreachSequences/run/outcome/reRunHints.ts';
 import type { RunSummary } from '../../nodes/OutreachSequences/run/outcome/runReport.ts';
 import { RunReport } from '../../nodes/OutreachSequences/run/outcome/runReport.ts';
 
@@ -195,13 +199,22 @@ test('after failed items of a create, the hint says the safe way on, with and wi
 	const subject = { noun: 'sequence', verb: 'create', done: 'created' };
 	const failed = { ...clean, failed: { ...clean.failed, mayHaveActed: 1 } };
 	expect(failedItemsHint(failed, { ...create, subject })?.message).toMatch(
-		/ Executions › Retry keeps what was already created; Execute workflow starts over and creates it again, unless Request Options › Skip Items Done Before is set\.$/,
+		/ Executions › Retry keeps what was already created; Execute workflow starts over and creates it again, unless Request Options › Skip Items Done Before was set for this run\.$/,
 	);
 	expect(failedItemsHint(failed, { ...create, subject, doneKeys: true })?.message).toMatch(
 		/ Executions › Retry keeps what was already created, and so does Request Options › Skip Items Done Before when the workflow runs again\.$/,
 	);
 	expect(failedItemsHint(failed, { ...create, readOnly: true, subject })?.message).not.toContain(
 		'Executions › Retry',
+	);
+	// Failed items that went on as output: the execution succeeded, and n8n offers no Retry for it.
+	expect(failedItemsHint(failed, { ...create, subject, continues: true })?.message).toMatch(
+		/ Running the workflow again creates again what was already created, unless Request Options › Skip Items Done Before was set for this run\.$/,
+	);
+	expect(
+		failedItemsHint(failed, { ...create, subject, continues: true, doneKeys: true })?.message,
+	).toMatch(
+		/ Running the workflow again does not create again what was created: Request Options › Skip Items Done Before skips it\.$/,
 	);
 });
 
@@ -262,4 +275,21 @@ describe('passing faults and the breaker', () => {
 	test('a clean run: nothing', () => {
 		expect(passingFaultsHint(clean)).toBeUndefined();
 	});
+});
+
+test('Unconfirmed Earlier Try left at one value for every item: a warning, that it decides unchecked on a later retry', () => {
+	expect(unconfirmedForAllHint(create)).toBeUndefined();
+	expect(unconfirmedForAllHint({ ...create, unconfirmedForAll: 'countAsDone' })).toEqual({
+		type: 'warning',
+		location: 'outputPane',
+		message:
+			'Request Options › Unconfirmed Earlier Try is Count as Done for every item: when n8n runs this node again, an item whose outcome is unknown is counted as done without a check, and is never sent. Set it back to Fail once the retry it was meant for has run, or decide per item with an expression.',
+	});
+	expect(unconfirmedForAllHint({ ...create, unconfirmedForAll: 'sendAgain' })?.message).toContain(
+		'is sent again without a check, and may be carried out twice',
+	);
+	expect(
+		unconfirmedForAllHint({ ...create, readOnly: true, unconfirmedForAll: 'sendAgain' }),
+	).toBeUndefined();
+	expect(executionHints(clean, { ...create, unconfirmedForAll: 'sendAgain' })).toHaveLength(1);
 });

@@ -94,8 +94,8 @@ describe('priorOf', () => {
 	});
 });
 
-test('keyPriorOf: done before is a skipped item with its key; busy fails unsent; send is nothing', () => {
-	expect(keyPriorOf('doneBefore', 'k', request, 60 * 60_000)).toEqual({
+test('keyPriorOf: done before is a skipped item with its key; busy fails unsent; unknown waits for the user; send is nothing', () => {
+	expect(keyPriorOf('doneBefore', 'k', request, 60 * 60_000, 0, never)).toEqual({
 		kind: 'answer',
 		json: {
 			skipped: true,
@@ -105,11 +105,19 @@ test('keyPriorOf: done before is a skipped item with its key; busy fails unsent;
 		},
 		event: 'keyDoneBefore',
 	});
-	expect(keyPriorOf('busy', 'k', request, 1)).toMatchObject({
+	expect(keyPriorOf('busy', 'k', request, 1, 0, never)).toMatchObject({
 		kind: 'fail',
 		failure: { kind: 'keyBusy', key: 'k' },
 	});
-	expect(keyPriorOf('send', 'k', request, 1)).toBeUndefined();
+	expect(keyPriorOf('unknownBefore', 'k', request, 1, 4, () => 'fail')).toMatchObject({
+		kind: 'fail',
+		failure: { kind: 'unknownBefore', itemIndex: 4, earlier: { key: 'k' } },
+	});
+	expect(keyPriorOf('unknownBefore', 'k', request, 1, 4, () => 'sendAgain')).toEqual({
+		kind: 'send',
+		event: 'sentAgain',
+	});
+	expect(keyPriorOf('send', 'k', request, 1, 0, never)).toBeUndefined();
 });
 
 describe('forRecord', () => {

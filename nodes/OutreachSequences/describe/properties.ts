@@ -159,7 +159,7 @@ export const requestOptionsProperty: INodeProperties = {
 			name: Field.skipDoneBefore,
 			group: Field.keySettings,
 			description:
-				'Protects against running the workflow again and a trigger delivered twice: an item whose key this node created or archived within the window is not sent again',
+				'Protects against running the workflow again and a trigger delivered twice: an item whose key this node created or archived, in a run with this option set, within the window is not sent again',
 			values: [
 				{
 					displayName: 'Key',
@@ -168,7 +168,7 @@ export const requestOptionsProperty: INodeProperties = {
 					default: '',
 					placeholder: 'e.g. {{ $json.email }}',
 					description:
-						'What makes two items the same, such as an e-mail address or an order ID. Items with the same key in one run are each sent.',
+						'What makes two items the same, such as an e-mail address or an order ID; left empty, the option is off. Items with the same key in one run are each sent.',
 				},
 				{
 					displayName: 'Window (Minutes)',
@@ -196,7 +196,7 @@ export const requestOptionsProperty: INodeProperties = {
 			type: 'options',
 			default: defaultUnconfirmed,
 			description:
-				'When n8n runs the node again: an item an earlier try sent that the service never confirmed (a timeout, HTTP 5xx, a crash). Check in the service first.',
+				'An item sent before, by an earlier try or, with Skip Items Done Before, an earlier run, that the service never confirmed (a timeout, HTTP 5xx, a crash). Check in the service first.',
 			options: [
 				{
 					name: 'Fail',

@@ -8,6 +8,8 @@ export interface Subject {
 	noun: string;
 	/** The identifier the user gave, when the operation has one. */
 	id?: string;
+	/** The name the item gives what it creates, when it has one: errors name it. */
+	name?: string;
 	/** The verb of the operation: "archive", "get", "create". */
 	verb: string;
 	/** What the verb says of a request the service carried out: "archived", "fetched", "created". */

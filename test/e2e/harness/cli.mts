@@ -206,10 +206,12 @@ export function failuresWarning(
 	while (ends.length < items) ends.push(undefined);
 	// A write's hint ends with the safe way on, in its verb.
 	const subject = readOnly ? undefined : write;
+	// The workflows go on with failed items as output (On Error › Continue).
 	const hint = failedItemsHint(new RunReport().summarize(ends), {
 		retryOnFail: false,
 		readOnly,
 		subject,
+		continues: true,
 	});
 	if (!hint) throw new Error('no failures, no warning');
 	return { type: 'warning', location: 'outputPane', message: hint.message };

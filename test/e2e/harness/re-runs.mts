@@ -102,6 +102,14 @@ export const failsOnceBeforeWriting = (name: string): Fault => ({
 	times: 1,
 });
 
+/** The create of `name` is refused once (422, not carried out): the service did not act, so it may go out again. */
+export const refusedOnce = (name: string): Fault => ({
+	...createOf(name),
+	status: 422,
+	body: { message: 'not now' },
+	times: 1,
+});
+
 /** Every create of `name` is carried out, then answered 500: the service made it, and the node can't know. */
 export const writtenThenFailsEachTime = (name: string): Fault => ({
 	...createOf(name),

@@ -171,19 +171,21 @@ export const sequenceCreate: OperationDefinition = {
 	properties: sequenceCreateDescription,
 	buildRequest(read, itemIndex) {
 		const mode = read.perRun(Field.specifyBody, itemIndex, defaultBodyMode, (raw) => raw);
-		const body =
-			mode === BodyMode.Json
-				? read.perRun(Field.jsonBody, itemIndex, undefined, (raw) => {
-						const checked = toJsonObjectText(raw, 'JSON Body');
-						if (!checked.ok) fail(read, itemIndex, checked.problem);
-						return checked.value;
-					})
-				: JSON.stringify(buildSequenceFromFields(read, itemIndex));
+		const fields = mode === BodyMode.Json ? undefined : buildSequenceFromFields(read, itemIndex);
+		const body = fields
+			? JSON.stringify(fields)
+			: read.perRun(Field.jsonBody, itemIndex, undefined, (raw) => {
+					const checked = toJsonObjectText(raw, 'JSON Body');
+					if (!checked.ok) fail(read, itemIndex, checked.problem);
+					return checked.value;
+				});
+		// Its name, so that what a failure says names the sequence.
+		const name = typeof fields?.name === 'string' ? { name: fields.name } : {};
 		return {
 			method: 'POST',
 			path: '/v1/sequences',
 			body,
-			subject: { noun: 'sequence', verb: 'create', done: 'created' },
+			subject: { noun: 'sequence', verb: 'create', done: 'created', ...name },
 		};
 	},
 };

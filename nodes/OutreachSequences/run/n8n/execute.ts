@@ -8,11 +8,11 @@
  * (stopError.ts). What the run has to say goes to the output pane as
  * execution hints (outcome/hints.ts).
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { RequestOptionsValue } from '../../describe/names';
-import { Field } from '../../describe/names';
+import { Field, Unconfirmed } from '../../describe/names';
 import type { OperationDefinition } from '../../describe/types';
 import type { FailedItemShape, ItemFailure } from '../outcome/failedItem';
 import { failedItemShape, failureFacts } from '../outcome/failedItem';
@@ -50,6 +50,13 @@ interface Run {
 	cancelSignal?: AbortSignal;
 }
 
+/** Unconfirmed Earlier Try as one value for every item, other than Fail (an expression decides per item). */
+function unconfirmedForAllOf(node: INode): HintSetting['unconfirmedForAll'] {
+	const options = node.parameters[Field.requestOptions] as Record<string, unknown> | undefined;
+	const raw = options?.[Field.unconfirmed];
+	return raw === Unconfirmed.SendAgain || raw === Unconfirmed.CountAsDone ? raw : undefined;
+}
+
 function readRun(context: IExecuteFunctions, definition: OperationDefinition): Run {
 	const node = context.getNode();
 	const options = context.getNodeParameter(Field.requestOptions, 0, {}) as RequestOptionsValue;
@@ -66,7 +73,11 @@ function readRun(context: IExecuteFunctions, definition: OperationDefinition): R
 		),
 		asTool,
 		shape: failedItemShape(asTool),
-		setting: { retryOnFail: node.retryOnFail === true, readOnly: definition.readOnly === true },
+		setting: {
+			retryOnFail: node.retryOnFail === true,
+			readOnly: definition.readOnly === true,
+			unconfirmedForAll: unconfirmedForAllOf(node),
+		},
 		options,
 		policy: retryPolicyOf(options),
 		cancelSignal: context.getExecutionCancelSignal?.(),
@@ -188,6 +199,7 @@ export async function runOperation(
 		...run.setting,
 		subject: loop.items.find((item) => 'request' in item)?.request?.subject,
 		doneKeys: memory.doneKeysSet,
+		continues: run.failuresBecomeItems,
 	};
 
 	const results = resultsOf(run, loop, connection);

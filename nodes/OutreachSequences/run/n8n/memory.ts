@@ -18,6 +18,7 @@ import type { IdentityScope } from '../outcome/itemIdentity';
 import { itemIdentity } from '../outcome/itemIdentity';
 import { Journal, JOURNAL_MAX_ENTRIES } from '../outcome/journal';
 import type { Journaled } from '../outcome/journal';
+import { failureFacts } from '../outcome/failedItem';
 import type { EarlierFailure, EarlierTry, ExecutionRecord } from '../outcome/record';
 import type { Prior, PriorEvent } from '../outcome/reRun';
 import { keyPriorOf, priorOf, unconfirmedOf } from '../outcome/reRun';
@@ -140,6 +141,8 @@ export async function openMemory(
 	}
 
 	const events: Array<PriorEvent | undefined> = [];
+	/** What each item's done key led to, when it led to anything. */
+	const keyEvents: Array<PriorEvent | undefined> = [];
 	const unsent = (index: number, problem: string): Prior => ({
 		kind: 'fail',
 		failure: {
@@ -162,6 +165,11 @@ export async function openMemory(
 				unconfirmedOf(
 					context.getNodeParameter(`${Field.requestOptions}.${Field.unconfirmed}`, index, ''),
 				);
+			const byKey = (verdict: KeyVerdict | undefined, key: string) => {
+				const found = keyPriorOf(verdict, key, request, keySettings?.windowMs ?? 0, index, choice);
+				keyEvents[index] = found?.event;
+				return found;
+			};
 			const prior = priorOf(earlier, request, index, choice);
 			events[index] = prior?.event;
 			if (prior && prior.kind !== 'send') return prior;
@@ -170,7 +178,7 @@ export async function openMemory(
 			const key = keys[index];
 			if (key === undefined)
 				return unsent(index, `the Key of ${keySettings.name} is empty for this item.`);
-			return keyPriorOf(verdicts[index], key, request, keySettings.windowMs) ?? prior;
+			return byKey(verdicts[index], key) ?? prior;
 		},
 		beforeSend: (index) => journal?.beforeSend(index),
 		confirmed: (index) => journal?.confirmed(index),
@@ -184,11 +192,20 @@ export async function openMemory(
 				);
 			else record?.drop();
 			await journal?.clear();
+			const keyOf = (index: number) => (keys[index] === undefined ? [] : [keys[index]]);
 			const confirmedKeys = loopItems.flatMap((item, index) =>
-				item.state === 'done' && item.sends > 0 && keys[index] !== undefined ? [keys[index]] : [],
+				item.state === 'done' && (item.sends > 0 || keyEvents[index] === 'countedAsDone')
+					? keyOf(index)
+					: [],
 			);
+			// Sent, and the service may have acted on it: the next execution waits for the user's say.
+			const unknownKeys = loopItems.flatMap((item, index) => {
+				if (item.state !== 'failed') return [];
+				const facts = failureFacts(item.failure);
+				return facts.outcome === 'mayHaveActed' && facts.timesSent > 0 ? keyOf(index) : [];
+			});
 			await doneKeys
-				?.settle(confirmedKeys)
+				?.settle(confirmedKeys, unknownKeys)
 				.catch(
 					warn('the keys of this run may not be kept as done, and its claims lapse on their own.'),
 				);

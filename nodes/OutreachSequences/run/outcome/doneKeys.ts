@@ -3,8 +3,10 @@
  * chooses for each item. Once the service confirms an item's create or
  * archive, its key is kept in n8n's store (processedStore.ts) for a window,
  * and an execution of this node that meets the key again within it does not
- * send the item. A key counts only once the service confirms it: a failed
- * item's key is taken back, so the next execution sends it.
+ * send the item. A key counts only once the service confirms it: a key the
+ * service refused is taken back, so the next execution sends it; a key the
+ * service may have carried out (a timeout, HTTP 5xx) is marked unknown, and
+ * the next execution does not send it without the user's say (reRun.ts).
  *
  * The store has no lock, and checking a key records it. So an execution
  * first claims its keys, with a tag of its own; after SETTLE_MS it checks
@@ -24,8 +26,8 @@ export const MAX_CLAIM_ROUNDS = 3;
 /** The most entries n8n's store keeps for one node's keys; the oldest are dropped first. */
 export const DONE_KEYS_MAX_ENTRIES = 20_000;
 
-/** What becomes of an item's key: send the item, it was done before, or another execution is sending it. */
-export type KeyVerdict = 'send' | 'doneBefore' | 'busy';
+/** What becomes of an item's key: send the item, it was done before, its outcome is unknown, or another execution is sending it. */
+export type KeyVerdict = 'send' | 'doneBefore' | 'unknownBefore' | 'busy';
 
 export interface DoneKeySettings {
 	/** What the keys of this node, operation, Base URL and credential share. */
@@ -55,9 +57,9 @@ export class DoneKeys {
 		const doneKeys = new DoneKeys(store, settings);
 		const unique = [...new Set(keys.filter((key): key is string => key !== undefined))];
 		const held = await doneKeys.hold(unique);
-		const before = await doneKeys.doneBefore([...held]);
+		const before = await doneKeys.marked([...held]);
 		const verdictOf = (key: string): KeyVerdict =>
-			!held.has(key) ? 'busy' : before.has(key) ? 'doneBefore' : 'send';
+			!held.has(key) ? 'busy' : (before.get(key) ?? 'send');
 		return {
 			doneKeys,
 			verdicts: keys.map((key) => (key === undefined ? undefined : verdictOf(key))),
@@ -69,9 +71,9 @@ export class DoneKeys {
 		return [bucket, bucket - 1].map((at) => `claim:${this.settings.scope}:${at}:${key}`);
 	}
 
-	private doneMarksOf(key: string, now = this.settings.now()): string[] {
-		const bucket = Math.floor(now / this.settings.windowMs);
-		return [bucket, bucket - 1].map((at) => `done:${this.settings.scope}:${at}:${key}`);
+	private marksOf(kind: 'done' | 'unknown', key: string): string[] {
+		const bucket = Math.floor(this.settings.now() / this.settings.windowMs);
+		return [bucket, bucket - 1].map((at) => `${kind}:${this.settings.scope}:${at}:${key}`);
 	}
 
 	/** Records `keys` and notes those that were new as ours; returns those that were there. */
@@ -102,22 +104,35 @@ export class DoneKeys {
 		return held;
 	}
 
-	/** Of the keys this run holds, those whose done mark is within the window. */
-	private async doneBefore(keys: string[]): Promise<Set<string>> {
-		if (keys.length === 0) return new Set();
-		const marks = new Map(keys.map((key) => [key, this.doneMarksOf(key)]));
-		const all = [...marks.values()].flat();
+	/** Of the keys this run holds, those marked done, or unknown, within the window; done wins. */
+	private async marked(keys: string[]): Promise<Map<string, 'doneBefore' | 'unknownBefore'>> {
+		const found = new Map<string, 'doneBefore' | 'unknownBefore'>();
+		if (keys.length === 0) return found;
+		const all = keys.flatMap((key) => [
+			...this.marksOf('done', key),
+			...this.marksOf('unknown', key),
+		]);
 		const there = await this.store.checkAndRecord(all);
 		const fresh = all.filter((mark) => !there.has(mark));
 		// Checking wrote the marks it did not find; only a holder of the claim reads them.
 		if (fresh.length > 0) await this.store.remove(fresh);
-		return new Set(keys.filter((key) => marks.get(key)?.some((mark) => there.has(mark))));
+		for (const key of keys) {
+			if (this.marksOf('done', key).some((mark) => there.has(mark))) found.set(key, 'doneBefore');
+			else if (this.marksOf('unknown', key).some((mark) => there.has(mark)))
+				found.set(key, 'unknownBefore');
+		}
+		return found;
 	}
 
-	/** The run ended: the keys of the items the service confirmed are marked done; claims and tags go. */
-	async settle(confirmed: string[]): Promise<void> {
-		const done = [...new Set(confirmed)].map((key) => this.doneMarksOf(key)[0]);
-		if (done.length > 0) await this.store.checkAndRecord(done);
+	/**
+	 * The run ended: the keys of the items the service confirmed (or the user
+	 * counted as done) are marked done, those it may have carried out unknown;
+	 * claims and tags go.
+	 */
+	async settle(confirmed: string[], unknown: string[] = []): Promise<void> {
+		const done = [...new Set(confirmed)].map((key) => this.marksOf('done', key)[0]);
+		const open = [...new Set(unknown)].map((key) => this.marksOf('unknown', key)[0]);
+		if (done.length + open.length > 0) await this.store.checkAndRecord([...done, ...open]);
 		if (this.ours.size > 0) await this.store.remove([...this.ours]);
 		this.ours.clear();
 	}

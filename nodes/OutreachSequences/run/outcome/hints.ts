@@ -7,7 +7,7 @@
 import type { NodeExecutionHint } from 'n8n-workflow';
 
 import type { Subject } from '../../describe/types';
-import { earlierTryHint, keyHint } from './reRunHints';
+import { earlierTryHint, keyHint, unconfirmedForAllHint } from './reRunHints';
 import { safeWayOn, UNCONFIRMED_OPTION } from './reRunTexts';
 import { refusedItemsText } from './refusal';
 import type { RunSummary } from './runReport';
@@ -23,6 +23,10 @@ export interface HintSetting {
 	subject?: Subject;
 	/** Request Options › Skip Items Done Before is set. */
 	doneKeys?: boolean;
+	/** Failed items go on as output (On Error › Continue): the execution can't be retried, only run again. */
+	continues?: boolean;
+	/** Request Options › Unconfirmed Earlier Try, when it is one value for every item other than Fail. */
+	unconfirmedForAll?: 'sendAgain' | 'countAsDone';
 }
 
 const SERVICE = 'the outreach service';
@@ -164,7 +168,7 @@ export function failedItemsHint(
 	}
 	message += ` Each item's error says what happened, and ${OUTCOME_EXPRESSION} its outcome.`;
 	if (!setting.readOnly && setting.subject)
-		message += ` ${safeWayOn(setting.subject, setting.doneKeys === true)}`;
+		message += ` ${safeWayOn(setting.subject, setting.doneKeys === true, setting.continues === true)}`;
 	return { type: 'warning', location: 'outputPane', message };
 }
 
@@ -213,6 +217,7 @@ export function passingFaultsHint(summary: RunSummary): NodeExecutionHint | unde
 export function executionHints(summary: RunSummary, setting: HintSetting): NodeExecutionHint[] {
 	return [
 		retryOnFailHint(setting),
+		unconfirmedForAllHint(setting),
 		failedItemsHint(summary, setting),
 		passingFaultsHint(summary),
 		earlierTryHint(summary),

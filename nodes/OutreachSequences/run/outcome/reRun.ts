@@ -62,13 +62,19 @@ export function priorOf(
 	return { kind: 'fail', failure, event: 'failedAgain' };
 }
 
-/** What an item's done key says (doneKeys.ts); undefined: send it. */
+/** What an item's done key says (doneKeys.ts); undefined: send it. An unknown outcome waits for the user's say, as in a re-run. */
 export function keyPriorOf(
 	verdict: KeyVerdict | undefined,
 	key: string,
 	request: OutreachRequest,
 	windowMs: number,
+	itemIndex: number,
+	choice: () => UnconfirmedName,
 ): Prior | undefined {
+	if (verdict === 'unknownBefore') {
+		const earlier = { message: '', description: '', statusCode: null, networkError: null, key };
+		return priorOf({ kind: 'unknown', earlier }, request, itemIndex, choice);
+	}
 	if (verdict === 'doneBefore')
 		return answer(keyDoneBeforeItem(request.subject, key, windowMs), 'keyDoneBefore');
 	if (verdict === 'busy')

@@ -5,6 +5,7 @@
  */
 import type { NodeExecutionHint } from 'n8n-workflow';
 
+import type { HintSetting } from './hints';
 import { DONE_KEYS_OPTION, UNCONFIRMED_OPTION } from './reRunTexts';
 import type { RunSummary } from './runReport';
 
@@ -56,5 +57,23 @@ export function keyHint(summary: RunSummary): NodeExecutionHint | undefined {
 		type: 'info',
 		location: 'outputPane',
 		message: `${count(keyDoneBefore, 'item was', 'items were')} not sent: this node had already carried out an item with the same key within the window of ${DONE_KEYS_OPTION}. ${keyDoneBefore === 1 ? 'Its output says' : 'Their output says'} so ("skipped": true).`,
+	};
+}
+
+/**
+ * Unconfirmed Earlier Try left at one value for every item: it was meant for
+ * one retry, and would decide, unchecked, for every item a later retry finds.
+ */
+export function unconfirmedForAllHint(setting: HintSetting): NodeExecutionHint | undefined {
+	const said = setting.unconfirmedForAll;
+	if (said === undefined || setting.readOnly) return undefined;
+	const what =
+		said === 'countAsDone'
+			? 'counted as done without a check, and is never sent'
+			: 'sent again without a check, and may be carried out twice';
+	return {
+		type: 'warning',
+		location: 'outputPane',
+		message: `${UNCONFIRMED_OPTION} is ${said === 'countAsDone' ? 'Count as Done' : 'Send Again'} for every item: when n8n runs this node again, an item whose outcome is unknown is ${what}. Set it back to Fail once the retry it was meant for has run, or decide per item with an expression.`,
 	};
 }

@@ -24,18 +24,28 @@ export function span(ms: number): string {
 const CRASHED =
 	'in an earlier try of this execution that n8n could not finish (it stopped or crashed)';
 
-/** How to go on safely after items failed or a run stopped: one sentence. */
-export function safeWayOn(subject: Subject, doneKeysSet: boolean): string {
-	const { done } = subject;
+/**
+ * How to go on safely after items failed or a run stopped, in one sentence.
+ * A run that stopped can be retried (Executions › Retry); one whose failed
+ * items went on as output (`continues`) can only be run again.
+ */
+export function safeWayOn(subject: Subject, doneKeysSet: boolean, continues = false): string {
+	const { done, verb } = subject;
+	if (continues)
+		return doneKeysSet
+			? `Running the workflow again does not ${verb} again what was ${done}: ${DONE_KEYS_OPTION} skips it.`
+			: `Running the workflow again ${verb}s again what was already ${done}, unless ${DONE_KEYS_OPTION} was set for this run.`;
 	return doneKeysSet
 		? `Executions › Retry keeps what was already ${done}, and so does ${DONE_KEYS_OPTION} when the workflow runs again.`
-		: `Executions › Retry keeps what was already ${done}; Execute workflow starts over and ${subject.verb}s it again, unless ${DONE_KEYS_OPTION} is set.`;
+		: `Executions › Retry keeps what was already ${done}; Execute workflow starts over and ${verb}s it again, unless ${DONE_KEYS_OPTION} was set for this run.`;
 }
 
-/** What the user can do about an item whose outcome only the service knows: check, then say. */
-function whatToDo(subject: Subject, itemIndex: number): string {
-	return `Check in ${SERVICE} whether ${describeSubject(subject)} was ${subject.done}. Then set ${UNCONFIRMED_OPTION} to Send Again (it was not) or Count as Done (it was), save, and use Executions › Retry with the currently saved workflow. For this item alone, the option can be the expression {{ $itemIndex === ${itemIndex} ? 'countAsDone' : 'fail' }}.`;
+/** What the user can do about an item whose outcome only the service knows: check, then say, then run it again. */
+function whatToDo(subject: Subject, itemIndex: number, again: string): string {
+	return `Check in ${SERVICE} whether ${describeSubject(subject)} was ${subject.done}. Then set ${UNCONFIRMED_OPTION} to Send Again (it was not) or Count as Done (it was), save, and ${again}. For this item alone, the option can be the expression {{ $itemIndex === ${itemIndex} ? 'countAsDone' : 'fail' }}.`;
 }
+
+const RETRY = 'use Executions › Retry with the currently saved workflow';
 
 /** An item an earlier try confirmed, whose answer is not kept: too large for the record, or lost in a crash. */
 export function carriedOutBeforeText(
@@ -62,14 +72,19 @@ export function unknownBeforeText(
 	earlier: EarlierFailure,
 	itemIndex: number,
 ): FailureText {
+	if (earlier.key !== undefined)
+		return {
+			message: `An earlier execution of this node sent the request to ${subject.verb} ${describeSubject(subject)} for key "${earlier.key}" (${DONE_KEYS_OPTION}), and ${SERVICE} did not confirm it: it may have carried it out. It was not sent again.`,
+			description: whatToDo(subject, itemIndex, 'run the workflow again'),
+		};
 	if (earlier.crashed)
 		return {
 			message: `The request to ${subject.verb} ${describeSubject(subject)} was sent ${CRASHED}, and no answer came back, so ${SERVICE} may have carried it out. It was not sent again.`,
-			description: whatToDo(subject, itemIndex),
+			description: whatToDo(subject, itemIndex, RETRY),
 		};
 	return {
 		message: `${earlier.message} n8n ran the node again, and the node did not send it again: only ${SERVICE} can tell whether it was carried out.`,
-		description: `${whatToDo(subject, itemIndex)}\n\nThe earlier failure: ${earlier.description}`,
+		description: `${whatToDo(subject, itemIndex, RETRY)}\n\nThe earlier failure: ${earlier.description}`,
 	};
 }
 

@@ -34,6 +34,8 @@ export interface EarlierFailure {
 	networkError: NetworkFaultKind | 'blocked' | null;
 	/** It was sent in a try that n8n could not finish (it crashed or was killed): the journal (journal.ts) knew it. */
 	crashed?: true;
+	/** An earlier execution sent the item with this done key (doneKeys.ts), with no confirmation. */
+	key?: string;
 }
 
 /** What an earlier try did with an item. */

@@ -26,9 +26,10 @@ export function duration(ms: number): string {
 
 export const SERVICE = 'the outreach service';
 
-/** "contact "c-42"", or "the sequence" where the operation has no identifier. */
+/** "contact "c-42"", "the sequence "Spring"" by its name, or "the sequence" where there is neither. */
 export function describeSubject(subject: Subject): string {
-	return subject.id === undefined ? `the ${subject.noun}` : `${subject.noun} "${subject.id}"`;
+	if (subject.id !== undefined) return `${subject.noun} "${subject.id}"`;
+	return subject.name ? `the ${subject.noun} "${subject.name}"` : `the ${subject.noun}`;
 }
 
 export const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
