@@ -51,6 +51,10 @@ describe('10 creates, On Error = Stop: S4 is written, then answered 500 on every
 	test('then Executions › Retry with the user’s say for each item: S4 counted as done, S7 sent again; each sequence exists once', async () => {
 		await faults();
 		const failed = await runFixture(env.engine, env.sandbox, FIXTURE, ten);
+		// The first error already says what a retry will ask of S4.
+		expect(String((failed.error as { description?: string }).description)).toContain(
+			'A retry does not send that item again on its own: check in the outreach service whether it was carried out, then say so in Request Options › Unconfirmed Earlier Try.',
+		);
 		// Retrying as saved, unchanged: S4 fails again, unsent.
 		const unchanged = await retryFixture(env.engine, env.sandbox, FIXTURE, ten, failed);
 		expect(unchanged.error).toMatchObject({ context: { itemIndex: 3 } });

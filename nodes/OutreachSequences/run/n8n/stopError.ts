@@ -6,7 +6,13 @@
 import type { HintSetting } from '../outcome/hints';
 import { RETRY_ON_FAIL_TEXT } from '../outcome/hints';
 import type { ItemState } from '../loop/loop';
-import { doneBeforeStopText, failedBeforeStopText, safeWayOn } from '../outcome/reRunTexts';
+import { failureFacts } from '../outcome/failedItem';
+import {
+	doneBeforeStopText,
+	failedBeforeStopText,
+	safeWayOn,
+	UNKNOWN_ON_RETRY,
+} from '../outcome/reRunTexts';
 
 type Described = Error & { description?: string | null };
 
@@ -48,6 +54,15 @@ export function withDoneBeforeStop<T extends Described>(
 		items.flatMap((item, index) => (item.state === 'failed' ? [index] : [])),
 	);
 	if (failed) sentences.push(failed);
+	const stopped = items[stoppedAt];
+	// The stopped item may have been carried out: say now what a retry will ask for it.
+	if (
+		!setting.readOnly &&
+		stopped?.state === 'failed' &&
+		stopped.failure.kind !== 'unknownBefore' &&
+		failureFacts(stopped.failure).outcome === 'mayHaveActed'
+	)
+		sentences.push(UNKNOWN_ON_RETRY);
 	if (!setting.readOnly && setting.subject)
 		sentences.push(safeWayOn(setting.subject, setting.doneKeys === true));
 	return sentences.length > 0 ? prepend(error, sentences.join(' ')) : error;

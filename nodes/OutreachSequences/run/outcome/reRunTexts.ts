@@ -47,6 +47,9 @@ function whatToDo(subject: Subject, itemIndex: number, again: string): string {
 
 const RETRY = 'use Executions › Retry with the currently saved workflow';
 
+/** What a Stop error says of a failed item the service may have carried out: what a retry will do with it. */
+export const UNKNOWN_ON_RETRY = `A retry does not send that item again on its own: check in ${SERVICE} whether it was carried out, then say so in ${UNCONFIRMED_OPTION}.`;
+
 /** An item an earlier try confirmed, whose answer is not kept: too large for the record, or lost in a crash. */
 export function carriedOutBeforeText(
 	subject: Subject,
