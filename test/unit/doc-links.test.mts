@@ -10,19 +10,8 @@
 // refuses, checked the same way.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
-
-const DOCUMENTS = [
-	'README.md',
-	'CONTRIBUTING.md',
-	'CHANGELOG.md',
-	...readdirSync(path.join(ROOT, 'docs'))
-		.filter((name) => name.endsWith('.md'))
-		.map((name) => `docs/${name}`),
-];
+import { DOCUMENTS, read, ROOT } from './doc-helpers.mts';
 
 const manifest = JSON.parse(read('package.json')) as { name: string; repository: { url: string } };
 /** https://github.com/<owner>/<name>, from package.json (its owner may still be a placeholder). */
@@ -173,36 +162,6 @@ test('the docs/ pages the README must link to are there, each linked from the RE
 	for (const page of pages) expect([page, readme.includes(`docs/${page}`)]).toEqual([page, true]);
 	// The developers' guide and the code refer to this page by its title.
 	expect(read('docs/why-own-executor.md')).toMatch(/^# Why the node runs its own executor$/m);
-});
-
-test("the README's commands and examples name package.json's version", () => {
-	const { version } = JSON.parse(read('package.json')) as { version: string };
-	const named = [
-		...read('README.md').matchAll(
-			/n8n-nodes-outreach-sequences-(\d+\.\d+\.\d+)\.tgz|"version":\s*"(\d+\.\d+\.\d+)"/g,
-		),
-	].map((match) => match[1] ?? match[2]);
-	expect(named.length).toBeGreaterThan(0);
-	expect(named.filter((named) => named !== version)).toEqual([]);
-});
-
-test('what users read names no test files, CI, or n8n source files', () => {
-	const userText = ['README.md', ...DOCUMENTS.filter((file) => file.startsWith('docs/'))];
-	const internals = [
-		/\.e2e\.mts/,
-		/\.test\.mts/,
-		/\.ci\/run/,
-		/\bCUBIC\b/,
-		/routing-node/,
-		/node-api\.error/,
-		/\bmeasured\b/i,
-		/registry this project/,
-		/\bin CI\b/,
-	];
-	const found = userText.flatMap((file) =>
-		internals.filter((pattern) => pattern.test(read(file))).map((pattern) => `${file}: ${pattern}`),
-	);
-	expect(found).toEqual([]);
 });
 
 describe('the checks themselves', () => {
