@@ -1,45 +1,18 @@
-// What the user reads when the service or the network fails, for each kind
-// of failure; healthy items in the same run are unaffected.
+// What the user reads when the service fails, for each HTTP answer; healthy
+// items in the same run are unaffected; the API key appears in no error, and
+// n8n logs a failed item's message to its log, not the console. Network
+// faults: errors-network.test.mts.
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import type { Fault } from '../harness/sandbox.mts';
-import { NOT_SENT_AGAIN, RETRY_OFF, runFixture } from '../harness/workflows.mts';
+import { NOT_SENT_AGAIN, RETRY_OFF } from '../harness/workflows.mts';
 import { ENGINE_LOG } from '../harness/n8n-log.mts';
 import { useEnvironment } from '../harness/setup.mts';
+import { archiverIn } from './errors-harness.mts';
 
 const env = useEnvironment();
-
-/**
- * Three contacts, the middle one meeting the fault, with On Error = Continue;
- * then that contact alone with On Error = Stop, for the error's details.
- */
-async function archiveWithFault(fault: Fault, parameters = {}) {
-	const faulty = { pathPrefix: '/v1/contacts/c-43/', ...fault };
-	await env.sandbox.addFault(faulty);
-	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
-		items: [{ id: 'c-42' }, { id: 'c-43' }, { id: 'a/b?c#d' }],
-		onError: 'continueRegularOutput',
-		parameters,
-	});
-	expect(run.all).toHaveLength(3);
-	expect(run.all.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-	expect(run.all[0].json.id).toBe('c-42');
-	expect(run.all[2].json.id).toBe('a/b?c#d');
-	expect(JSON.stringify(run.run.data)).not.toContain(env.sandbox.apiKey);
-
-	await env.sandbox.reset();
-	await env.sandbox.addFault(faulty);
-	const stopped = await runFixture(env.engine, env.sandbox, 'contact-archive', {
-		items: [{ id: 'c-43' }],
-		parameters,
-	});
-	const error = stopped.error as (Error & { httpCode?: string; description?: string }) | undefined;
-	expect(error?.message).toBe(run.all[1].json.error);
-	expect(JSON.stringify(stopped.run.data)).not.toContain(env.sandbox.apiKey);
-	return { message: String(run.all[1].json.error), error };
-}
+const archiveWithFault = archiverIn(env);
 
 describe('HTTP answers', () => {
 	test.each([
@@ -163,67 +136,6 @@ describe('HTTP answers', () => {
 		} finally {
 			elsewhere.close();
 		}
-	});
-});
-
-describe('network faults', () => {
-	test('a dropped connection', async () => {
-		const { message } = await archiveWithFault({ drop: 'before-response' });
-		expect(message).toBe(
-			'The connection to the outreach service was reset before its answer to archive contact "c-43" was complete. It may have carried the request out: check before sending it again.',
-		);
-	});
-
-	test('a reset in the middle of the answer', async () => {
-		const { message } = await archiveWithFault({
-			drop: 'mid-body',
-			status: 200,
-			body: { id: 'c-43', status: 'archived' },
-		});
-		expect(message).toMatch(/^The connection to the outreach service was reset before its answer/);
-	});
-
-	test('an answer slower than Request Options › Timeout names the limit', async () => {
-		const { message } = await archiveWithFault(
-			{ delayMs: 1500 },
-			{ requestOptions: { timeout: 300 } },
-		);
-		expect(message).toBe(
-			'The outreach service did not answer the request to archive contact "c-43" within 300 ms, the limit set in Request Options › Timeout (Ms). It may have carried the request out: check before sending it again.',
-		);
-	});
-
-	test('connection refused', async () => {
-		const closed = http.createServer();
-		await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-		const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
-		await new Promise((resolve) => closed.close(resolve));
-		const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
-			items: [{ id: 'c-42' }],
-			onError: 'continueRegularOutput',
-			credential: { apiKey: env.sandbox.apiKey, baseUrl: url },
-		});
-		expect(run.all[0].json.error).toBe(
-			`Could not connect to the outreach service at ${url}: the connection was refused. Check the credential's Base URL and that the service is running.`,
-		);
-	});
-
-	test('a host that DNS does not know', async () => {
-		const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
-			items: [{ id: 'c-42' }],
-			onError: 'continueRegularOutput',
-			credential: { apiKey: env.sandbox.apiKey, baseUrl: 'http://outreach-sandbox.invalid' },
-		});
-		expect(run.all[0].json.error).toBe(
-			'The host "outreach-sandbox.invalid" in the credential\'s Base URL could not be found: the DNS lookup failed.',
-		);
-		const stopped = await runFixture(env.engine, env.sandbox, 'contact-archive', {
-			items: [{ id: 'c-42' }],
-			credential: { apiKey: env.sandbox.apiKey, baseUrl: 'http://outreach-sandbox.invalid' },
-		});
-		expect((stopped.error as { description?: string }).description).toMatch(
-			/Network error: (ENOTFOUND|EAI_AGAIN|EAI_FAIL|EAI_NONAME)/,
-		);
 	});
 });
 

@@ -2,209 +2,39 @@
 // package loaded the way n8n loads a community package (PackageDirectoryLoader
 // over the package folder, so the built dist/ and package.json "n8n" entries).
 // What n8n's CLI would supply around the engine (credential storage, the
-// credentials helper, lifecycle hooks) is supplied here, and nothing more.
-import { appendFileSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
-
-import { ExecutionLifecycleHooks, PackageDirectoryLoader, WorkflowExecute } from 'n8n-core';
+// credentials helper, lifecycle hooks) is supplied here, and nothing more:
+// the node types in engine-node-types.mts, the credentials helper in
+// engine-credentials.mts, the rest of a run's surroundings in engine-runtime.mts.
+import { PackageDirectoryLoader, WorkflowExecute } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
-	ICredentials,
 	ICredentialType,
-	IExecuteFunctions,
-	IHttpRequestHelper,
-	IHttpRequestOptions,
 	INode,
-	INodeCredentialsDetails,
 	INodeExecutionData,
-	INodeProperties,
 	INodeType,
 	INodeTypeData,
-	INodeTypes,
 	IRun,
-	IVersionedNodeType,
 	IWorkflowBase,
-	IWorkflowExecuteAdditionalData,
 	IConnections,
-	IDataObject,
 	ExecutionError,
 } from 'n8n-workflow';
-import {
-	Expression,
-	ICredentialsHelper,
-	LoggerProxy,
-	NodeConnectionTypes,
-	NodeHelpers,
-	Workflow,
-} from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../../nodes/OutreachSequences/describe/names.ts';
 import { NODE_TYPE, ROOT } from '../../scripts/n8n/versions.mts';
-import { ENGINE_LOG } from './n8n-log.mts';
+import { CredentialsHelper } from './engine-credentials.mts';
+import { ItemsNode, NodeTypes, ReadNode, TEST_NODE_TYPES } from './engine-node-types.mts';
+import {
+	captureEngineLog,
+	makeAdditionalData,
+	startExpressionEngine,
+	stopExpressionEngine,
+} from './engine-runtime.mts';
 import { processedRows } from './processed-store.mts';
 
-export { CREDENTIAL_TYPE, NODE_TYPE };
+export { CREDENTIAL_TYPE, NODE_TYPE, TEST_NODE_TYPES, stopExpressionEngine };
 /** The package folder, which n8n-core loads as it loads a community package. */
 export const PACKAGE_DIR = ROOT;
-
-/** Test-only node types: a source of items, and a reader of expressions. */
-class ItemsNode implements INodeType {
-	description = {
-		displayName: 'Items',
-		name: 'items',
-		group: ['input'],
-		version: 1,
-		description: 'Emits the items given as JSON',
-		defaults: { name: 'Items' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		properties: [
-			{ displayName: 'Items', name: 'items', type: 'json', default: '[]' },
-		] as INodeProperties[],
-	} as INodeType['description'];
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const raw = this.getNodeParameter('items', 0) as string | IDataObject[];
-		const items = (typeof raw === 'string' ? JSON.parse(raw) : raw) as IDataObject[];
-		return [items.map((json) => ({ json }))];
-	}
-}
-
-class ReadNode implements INodeType {
-	description = {
-		displayName: 'Read',
-		name: 'read',
-		group: ['transform'],
-		version: 1,
-		description: 'Evaluates an expression for each item, as a Set node would',
-		defaults: { name: 'Read' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		properties: [
-			{ displayName: 'Value', name: 'value', type: 'string', default: '' },
-		] as INodeProperties[],
-	} as INodeType['description'];
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return [
-			this.getInputData().map((item, index) => ({
-				json: { read: this.getNodeParameter('value', index) as IDataObject },
-				pairedItem: { item: index },
-			})),
-		];
-	}
-}
-
-export const TEST_NODE_TYPES = { items: 'test.items', read: 'test.read' } as const;
-
-class NodeTypes implements INodeTypes {
-	private readonly types: INodeTypeData;
-
-	constructor(types: INodeTypeData) {
-		this.types = types;
-	}
-
-	getByName(type: string): INodeType | IVersionedNodeType {
-		const found = this.types[type];
-		if (!found) throw new Error(`Unknown node type ${type}`);
-		return found.type;
-	}
-
-	getByNameAndVersion(type: string, version?: number): INodeType {
-		return NodeHelpers.getVersionedNodeType(this.getByName(type), version);
-	}
-
-	getKnownTypes() {
-		return {};
-	}
-}
-
-/** Stored credentials by id, and the generic `authenticate` block applied as n8n's CLI does. */
-class CredentialsHelper extends ICredentialsHelper {
-	private readonly types: Record<string, ICredentialType>;
-	readonly store: Map<string, ICredentialDataDecryptedObject>;
-
-	constructor(
-		types: Record<string, ICredentialType>,
-		store: Map<string, ICredentialDataDecryptedObject>,
-	) {
-		super();
-		this.types = types;
-		this.store = store;
-	}
-
-	getParentTypes(): string[] {
-		return [];
-	}
-
-	isCredentialUsableByNode(): boolean {
-		return true;
-	}
-
-	async authenticate(
-		credentials: ICredentialDataDecryptedObject,
-		typeName: string,
-		requestOptions: IHttpRequestOptions,
-		workflow: Workflow,
-		node: INode,
-	): Promise<IHttpRequestOptions> {
-		const type = this.types[typeName];
-		const authenticate = type?.authenticate;
-		if (!authenticate) return requestOptions;
-		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
-		const resolve = (value: unknown) =>
-			workflow.expression.getSimpleParameterValue(
-				node,
-				value as string,
-				'internal',
-				{ $credentials: credentials },
-				undefined,
-				value as string,
-			);
-		for (const [target, values] of Object.entries(authenticate.properties) as Array<
-			[string, IDataObject]
-		>) {
-			const options = requestOptions as unknown as Record<string, IDataObject>;
-			options[target] ??= {};
-			for (const [key, value] of Object.entries(values)) {
-				options[target][String(resolve(key))] = resolve(value) as string;
-			}
-		}
-		return requestOptions;
-	}
-
-	async preAuthentication(
-		_helpers: IHttpRequestHelper,
-		_credentials: ICredentialDataDecryptedObject,
-	): Promise<ICredentialDataDecryptedObject | undefined> {
-		return undefined;
-	}
-
-	async runPreAuthentication(): Promise<ICredentialDataDecryptedObject | undefined> {
-		return undefined;
-	}
-
-	async getCredentials(): Promise<ICredentials> {
-		throw new Error('not used by the engine');
-	}
-
-	async getDecrypted(
-		_additionalData: IWorkflowExecuteAdditionalData,
-		nodeCredentials: INodeCredentialsDetails,
-	): Promise<ICredentialDataDecryptedObject> {
-		const data = this.store.get(nodeCredentials.id ?? '');
-		if (!data) throw new Error(`No credential with id ${nodeCredentials.id}`);
-		return { ...data };
-	}
-
-	async updateCredentials(): Promise<void> {}
-
-	async updateCredentialsOauthTokenData(): Promise<void> {}
-
-	getCredentialsProperties(type: string): INodeProperties[] {
-		return this.types[type]?.properties ?? [];
-	}
-}
 
 export interface WorkflowFixture {
 	name?: string;
@@ -240,76 +70,6 @@ export interface Engine {
 	): Promise<RunResult>;
 	nodeType: INodeType;
 	credentialType: ICredentialType;
-}
-
-function makeAdditionalData(
-	credentialsHelper: ICredentialsHelper,
-	workflowData: IWorkflowBase,
-): IWorkflowExecuteAdditionalData {
-	return {
-		credentialsHelper,
-		hooks: new ExecutionLifecycleHooks('manual', 'test-execution', workflowData),
-		executeWorkflow: async () => {
-			throw new Error('Sub-workflows are not used in these tests');
-		},
-		getRunExecutionData: async () => undefined,
-		getRuntimeCredential: async () => undefined,
-		currentNodeExecutionIndex: 0,
-		restApiUrl: 'http://localhost:5678/rest',
-		instanceBaseUrl: 'http://localhost:5678',
-		formBaseUrl: 'http://localhost:5678/form',
-		formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
-		formTestBaseUrl: 'http://localhost:5678/form-test',
-		webhookBaseUrl: 'http://localhost:5678/webhook',
-		webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
-		webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
-		mcpBaseUrl: 'http://localhost:5678/mcp',
-		mcpTestBaseUrl: 'http://localhost:5678/mcp-test',
-		variables: {},
-		logAiEvent: () => {},
-		startRunnerTask: async () => {
-			throw new Error('Code nodes are not used in these tests');
-		},
-	} as unknown as IWorkflowExecuteAdditionalData;
-}
-
-let expressionEngineReady: Promise<void> | undefined;
-
-/** n8n 2.x evaluates expressions in an isolated-vm sandbox by default; so do the tests. */
-function startExpressionEngine(): Promise<void> {
-	expressionEngineReady ??= Expression.initExpressionEngine({
-		engine: 'vm',
-		bridgeTimeout: 5000,
-		bridgeMemoryLimit: 128,
-		poolSize: 1,
-		maxCodeCacheSize: 1024,
-	});
-	return expressionEngineReady;
-}
-
-export async function stopExpressionEngine(): Promise<void> {
-	if (expressionEngineReady) {
-		await expressionEngineReady;
-		await Expression.disposeExpressionEngine();
-		expressionEngineReady = undefined;
-	}
-}
-
-/**
- * The engine's log lines before n8n-core builds its logger, at debug level,
- * into n8n's log (test/harness/n8n-log.mts), which the secret scan reads.
- * Once built, n8n's logger takes LoggerProxy over and writes there itself.
- */
-function captureEngineLog(): void {
-	mkdirSync(path.dirname(ENGINE_LOG), { recursive: true });
-	const write = (level: string) => (message: string, metadata?: object) =>
-		appendFileSync(ENGINE_LOG, `${JSON.stringify({ level, message, ...metadata })}\n`);
-	LoggerProxy.init({
-		error: write('error'),
-		warn: write('warn'),
-		info: write('info'),
-		debug: write('debug'),
-	});
 }
 
 /** `packageDir`: another build of the package, such as a temporary copy's. */

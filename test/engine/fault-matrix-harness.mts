@@ -1,0 +1,140 @@
+// What the fault-matrix suites share (fault-matrix.test.mts,
+// fault-matrix-network.test.mts): the three On Error modes, the three
+// contacts of which only the middle one (c-43) meets the fault, the facts a
+// failed item carries, and one case run under one mode with every check the
+// matrix makes of it.
+import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workflow';
+
+import type { Fault } from '../harness/sandbox.mts';
+import type { Environment } from '../harness/setup.mts';
+import { runFixture, type FixtureRun, type OnError } from '../harness/workflows.mts';
+
+export const MODES: OnError[] = ['stopWorkflow', 'continueRegularOutput', 'continueErrorOutput'];
+const ITEMS = [{ id: 'c-42' }, { id: 'c-43' }, { id: 'a/b?c#d' }];
+export const FAULTY = 1;
+export const SUBJECT = 'archive contact "c-43"';
+
+/** Everything a user or a log could see of a run: run data, and the error's message, description and cause. */
+function visibleText(run: FixtureRun): string {
+	const error = run.error as (Error & { description?: string; cause?: unknown }) | undefined;
+	const parts = [JSON.stringify(run.run.data)];
+	if (error)
+		parts.push(
+			error.message,
+			String(error.description ?? ''),
+			JSON.stringify(error, Object.getOwnPropertyNames(error)),
+		);
+	if (error?.cause)
+		parts.push(JSON.stringify(error.cause, Object.getOwnPropertyNames(error.cause)));
+	return parts.join('\n');
+}
+
+function expectText(actual: unknown, expected: string | RegExp): void {
+	if (typeof expected === 'string') expect(actual).toBe(expected);
+	else expect(actual).toMatch(expected);
+}
+
+export interface Case {
+	name: string;
+	fault?: Fault;
+	parameters?: INodeParameters;
+	credential?: () => ICredentialDataDecryptedObject;
+	/** Which items fail: the middle one, or all (a fault of the Base URL). */
+	failing: number[];
+	message: string | RegExp | (() => string);
+	/**
+	 * Text the error's description (its details) must hold. Under Stop it may
+	 * begin with what was done before the failure (the record), so the
+	 * service's answer is matched as a paragraph of its own.
+	 */
+	details?: string | RegExp;
+	/** The facts each failed item carries (docs/errors.md › Failed items). */
+	facts: Facts;
+}
+
+export interface Facts {
+	statusCode: number | null;
+	networkError: string | null;
+	timesSent: number;
+	retryAfterSeconds: number | null;
+	outcome: 'notActed' | 'mayHaveActed';
+}
+
+/** An HTTP failure sent once: the service did not act when it refused (4xx) or was unavailable (503). */
+export function httpFacts(status: number, retryAfterSeconds: number | null = null): Facts {
+	const notActed = (status >= 400 && status < 500) || status === 503;
+	return {
+		statusCode: status,
+		networkError: null,
+		timesSent: 1,
+		retryAfterSeconds,
+		outcome: notActed ? 'notActed' : 'mayHaveActed',
+	};
+}
+
+export function networkFacts(networkError: string, outcome: Facts['outcome']): Facts {
+	return { statusCode: null, networkError, timesSent: 1, retryAfterSeconds: null, outcome };
+}
+
+export async function runCase(env: Environment, testCase: Case, mode: OnError): Promise<void> {
+	if (testCase.fault)
+		await env.sandbox.addFault({ pathPrefix: '/v1/contacts/c-43/', ...testCase.fault });
+	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
+		items: ITEMS,
+		onError: mode,
+		parameters: testCase.parameters,
+		credential: testCase.credential?.(),
+	});
+	const message = typeof testCase.message === 'function' ? testCase.message() : testCase.message;
+	const healthy = ITEMS.map((_, index) => index).filter(
+		(index) => !testCase.failing.includes(index),
+	);
+
+	if (mode === 'stopWorkflow') {
+		expectText(run.error?.message, message);
+		expect(run.error).toMatchObject({ context: { itemIndex: testCase.failing[0] } });
+		// The details come last; before them, what the items before the failed one did (doneBeforeStopText), and the safe way on.
+		const paragraphs = String((run.error as { description?: string }).description ?? '').split(
+			'\n\n',
+		);
+		if (testCase.details) expectText(paragraphs[paragraphs.length - 1], testCase.details);
+		if (paragraphs.length > 1)
+			expect(paragraphs[0]).toMatch(
+				/^(\d+ of 3 contacts? (was|were) archived before item \d+ failed\. .*)?Executions › Retry keeps what was already archived; Execute workflow starts over and archives it again, unless Request Options › Skip Items Done Before was set for this run\.$/,
+			);
+		expect(run.output('After Success')).toEqual([]);
+		expect(run.output('After Error')).toEqual([]);
+	} else if (mode === 'continueRegularOutput') {
+		expect(run.error).toBeUndefined();
+		expect(run.outputs).toHaveLength(1);
+		expect(run.outputs[0].map((item) => item.pairedItem)).toEqual(
+			ITEMS.map((_, item) => ({ item })),
+		);
+		for (const index of testCase.failing) {
+			const { error, ...facts } = run.outputs[0][index].json;
+			expectText(error, message);
+			expect(facts).toEqual({ message: testCase.facts });
+		}
+		for (const index of healthy) expect(run.outputs[0][index].json.id).toBe(ITEMS[index].id);
+	} else {
+		expect(run.error).toBeUndefined();
+		const [success, failure] = run.outputs;
+		expect(success.map((item) => item.pairedItem)).toEqual(healthy.map((item) => ({ item })));
+		expect(success.map((item) => item.json.id)).toEqual(healthy.map((index) => ITEMS[index].id));
+		expect(failure.map((item) => item.pairedItem)).toEqual(
+			testCase.failing.map((item) => ({ item })),
+		);
+		for (const item of failure) {
+			expectText(item.json.error, message);
+			// Only error and message are the node's: n8n adds the input item's fields (id) on the error output.
+			expect(Object.keys(item.json).sort()).toEqual(['error', 'id', 'message']);
+			expect(item.json.message).toEqual(testCase.facts);
+		}
+		// Downstream nodes still reach each input item.
+		const readBack = run
+			.output('After Error')[0]
+			.map((item) => (item.json.read as { input: { id: string } }).input.id);
+		expect(readBack).toEqual(testCase.failing.map((index) => ITEMS[index].id));
+	}
+	expect(visibleText(run)).not.toContain(env.sandbox.apiKey);
+}

@@ -1,0 +1,86 @@
+// What n8n's CLI supplies around each run of the engine tests
+// (test/harness/engine.mts), besides node and credential types: the
+// additional data of an execution (lifecycle hooks, base URLs), the
+// expression engine in its isolated-vm sandbox, and the engine's early log.
+import { appendFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+
+import { ExecutionLifecycleHooks } from 'n8n-core';
+import type {
+	ICredentialsHelper,
+	IWorkflowBase,
+	IWorkflowExecuteAdditionalData,
+} from 'n8n-workflow';
+import { Expression, LoggerProxy } from 'n8n-workflow';
+
+import { ENGINE_LOG } from './n8n-log.mts';
+
+export function makeAdditionalData(
+	credentialsHelper: ICredentialsHelper,
+	workflowData: IWorkflowBase,
+): IWorkflowExecuteAdditionalData {
+	return {
+		credentialsHelper,
+		hooks: new ExecutionLifecycleHooks('manual', 'test-execution', workflowData),
+		executeWorkflow: async () => {
+			throw new Error('Sub-workflows are not used in these tests');
+		},
+		getRunExecutionData: async () => undefined,
+		getRuntimeCredential: async () => undefined,
+		currentNodeExecutionIndex: 0,
+		restApiUrl: 'http://localhost:5678/rest',
+		instanceBaseUrl: 'http://localhost:5678',
+		formBaseUrl: 'http://localhost:5678/form',
+		formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
+		formTestBaseUrl: 'http://localhost:5678/form-test',
+		webhookBaseUrl: 'http://localhost:5678/webhook',
+		webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
+		mcpBaseUrl: 'http://localhost:5678/mcp',
+		mcpTestBaseUrl: 'http://localhost:5678/mcp-test',
+		variables: {},
+		logAiEvent: () => {},
+		startRunnerTask: async () => {
+			throw new Error('Code nodes are not used in these tests');
+		},
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+let expressionEngineReady: Promise<void> | undefined;
+
+/** n8n 2.x evaluates expressions in an isolated-vm sandbox by default; so do the tests. */
+export function startExpressionEngine(): Promise<void> {
+	expressionEngineReady ??= Expression.initExpressionEngine({
+		engine: 'vm',
+		bridgeTimeout: 5000,
+		bridgeMemoryLimit: 128,
+		poolSize: 1,
+		maxCodeCacheSize: 1024,
+	});
+	return expressionEngineReady;
+}
+
+export async function stopExpressionEngine(): Promise<void> {
+	if (expressionEngineReady) {
+		await expressionEngineReady;
+		await Expression.disposeExpressionEngine();
+		expressionEngineReady = undefined;
+	}
+}
+
+/**
+ * The engine's log lines before n8n-core builds its logger, at debug level,
+ * into n8n's log (test/harness/n8n-log.mts), which the secret scan reads.
+ * Once built, n8n's logger takes LoggerProxy over and writes there itself.
+ */
+export function captureEngineLog(): void {
+	mkdirSync(path.dirname(ENGINE_LOG), { recursive: true });
+	const write = (level: string) => (message: string, metadata?: object) =>
+		appendFileSync(ENGINE_LOG, `${JSON.stringify({ level, message, ...metadata })}\n`);
+	LoggerProxy.init({
+		error: write('error'),
+		warn: write('warn'),
+		info: write('info'),
+		debug: write('debug'),
+	});
+}
