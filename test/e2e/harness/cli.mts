@@ -10,7 +10,13 @@ import type { Fault, RecordedRequest, SandboxProcess } from '../../harness/sandb
 import { NODE_TYPE, ROOT, type ExecuteRun } from './n8n.mts';
 import type { N8n } from './stage.mts';
 
-export { failuresWarning, hintsOf, sentOnce, type Hint } from './outcome.mts';
+export {
+	earlierTryAnsweredHint,
+	failuresWarning,
+	hintsOf,
+	sentOnce,
+	type Hint,
+} from './outcome.mts';
 export {
 	SEND_AGAIN,
 	SEND_AGAIN_FILE,

@@ -4,6 +4,7 @@
 // give, from the node's own hint texts (run/outcome).
 import type { FailureGroup } from '../../../nodes/OutreachSequences/run/outcome/failedItem.ts';
 import { failedItemsHint } from '../../../nodes/OutreachSequences/run/outcome/hints.ts';
+import { earlierTryHint } from '../../../nodes/OutreachSequences/run/outcome/reRunHints.ts';
 import { RunReport } from '../../../nodes/OutreachSequences/run/outcome/runReport.ts';
 import type { ExecuteRun, NodeRun } from './n8n.mts';
 
@@ -71,4 +72,13 @@ export function hintsOf(run: ExecuteRun, node: string): Hint[] {
 			`${node} did not run; the nodes that ran: ${Object.keys(run.runData).join(', ')}`,
 		);
 	return task.hints ?? [];
+}
+
+/**
+ * The hint of a run of the node again (Retry On Fail) in which `answered`
+ * items came from the record of an earlier try, not from the service.
+ */
+export function earlierTryAnsweredHint(answered: number) {
+	const lastTry = new RunReport().summarize([]);
+	return earlierTryHint({ ...lastTry, earlierTry: { ...lastTry.earlierTry, answered } });
 }
