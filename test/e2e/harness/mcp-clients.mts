@@ -1,7 +1,7 @@
 // MCP clients of n8n's MCP Server Trigger, from the official MCP TypeScript
 // SDK: over both transports n8n offers on the same URL, Streamable HTTP and
-// SSE, with a Bearer token or none; and a client that only speaks stdio,
-// through mcp-remote as the README sets it up.
+// SSE, with a Bearer token or none; a client that only speaks stdio, through
+// mcp-remote as the README sets it up; and a Get_Use_Case call.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -58,4 +58,24 @@ export function mcpRemoteTransport(endpoint: URL, token: string): StdioClientTra
 		},
 		stderr: 'pipe',
 	});
+}
+
+/** Get_Use_Case for `id` over Streamable HTTP with the Bearer `token`: the one text of its result, which must not be an error. */
+export async function useCaseOverMcp(
+	endpoint: URL,
+	token: string,
+	id: string,
+	name = 'outreach-e2e',
+): Promise<string> {
+	const client = await connectMcp(endpoint, 'Streamable HTTP', token, name);
+	try {
+		const result = (await client.callTool({
+			name: 'Get_Use_Case',
+			arguments: { useCaseId: id },
+		})) as { isError?: boolean; content: Array<{ text?: string }> };
+		expect(result.isError).toBeFalsy();
+		return result.content[0]?.text ?? '';
+	} finally {
+		await client.close();
+	}
 }
