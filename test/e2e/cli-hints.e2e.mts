@@ -4,84 +4,45 @@
 // example, which sends again only what the service did not act on.
 import { DEFAULT_MAX_WAIT_SECONDS } from '../../nodes/OutreachSequences/describe/defaults.ts';
 import { RETRY_ON_FAIL_TEXT } from '../../nodes/OutreachSequences/run/outcome/hints.ts';
-import { earlierTryHint } from '../../nodes/OutreachSequences/run/outcome/reRunHints.ts';
-import { RunReport } from '../../nodes/OutreachSequences/run/outcome/runReport.ts';
 import { TEST_API_KEYS } from '../harness/keys.mts';
-import type { RecordedRequest } from '../harness/sandbox.mts';
+import type { Fault } from '../harness/sandbox.mts';
 import {
 	EXPECTED,
 	SEND_AGAIN,
-	SEND_AGAIN_FILE,
 	SEND_AGAIN_NAMES,
+	earlierTryAnsweredHint,
 	executeWith,
 	failuresWarning,
-	fixtureCopy,
 	hintsOf,
 	isError,
-	sendAgainCredential,
 	sentOnce,
 } from './harness/cli.mts';
+import {
+	ARCHIVE_FAULTS,
+	HINT_CONTACTS,
+	HINTS_WORKFLOW,
+	READ_ONLY_RETRY_ON_FAIL_WORKFLOW,
+	RETRY_ON_FAIL_TRIES,
+	RETRY_ON_FAIL_WORKFLOW,
+	hintRunsSetup,
+	sendAgainFacts,
+	sendAgainFaults,
+	sequenceCreates,
+	statusesByContact,
+} from './harness/hint-runs.mts';
 import { N8N_CURRENT, N8N_MAINTAINED, outputsOf } from './harness/n8n.mts';
 import { useN8n, useSandbox } from './harness/stage.mts';
 
-// Execution hints: contact-archive under Continue, with contacts the sandbox
-// knows, so that every failure comes from a fault the test sets.
-const HINT_CONTACTS = ['c-42', 'c-43', '42'];
-const HINTS_WORKFLOW = 'e2e-hints-archive';
-const RETRY_ON_FAIL_WORKFLOW = 'e2e-hints-retry-on-fail';
-const READ_ONLY_RETRY_ON_FAIL_WORKFLOW = 'e2e-hints-use-case-retry-on-fail';
-/** Settings › Max Tries of the Retry On Fail workflow (n8n's default is 3; 2 keeps the run short). */
-const RETRY_ON_FAIL_TRIES = 2;
-
 describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: what a run says about itself', (version) => {
 	const sandbox = useSandbox(TEST_API_KEYS.cli);
-	const n8n = useN8n(() => {
-		const inputs = HINT_CONTACTS.map((id) => ({ id }));
-		const onContinue = { onError: 'continueRegularOutput' };
-		return {
-			version,
-			name: `cli-${version}`,
-			run: 'cli',
-			// The credential the fixtures and the example refer to, stored as a user would create it.
-			credentials: [
-				{
-					...sendAgainCredential(),
-					type: 'outreachSequencesApi',
-					data: { apiKey: sandbox().apiKey, baseUrl: sandbox().url },
-				},
-			],
-			workflows: [
-				fixtureCopy('contact-archive', HINTS_WORKFLOW, { ...onContinue, inputs }),
-				fixtureCopy('contact-archive', RETRY_ON_FAIL_WORKFLOW, {
-					...onContinue,
-					inputs,
-					retryOnFail: true,
-					maxTries: RETRY_ON_FAIL_TRIES,
-				}),
-				fixtureCopy('use-case-get', READ_ONLY_RETRY_ON_FAIL_WORKFLOW, {
-					...onContinue,
-					retryOnFail: true,
-				}),
-				SEND_AGAIN_FILE,
-			],
-		};
-	});
-
-	const archivePath = (id: string) => `/v1/contacts/${encodeURIComponent(id)}/archive`;
-	/** The statuses the sandbox answered each hint contact's archive with, in order. */
-	const statusesByContact = (requests: RecordedRequest[]) =>
-		Object.fromEntries(
-			HINT_CONTACTS.map((id) => [
-				id,
-				requests
-					.filter((request) => request.url === archivePath(id))
-					.map((request) => request.status),
-			]),
-		);
+	// Execution hints: contact-archive under Continue (harness/hint-runs.mts).
+	const n8n = useN8n(() => hintRunsSetup(version, sandbox()));
+	const execute = (label: string, id: string, faults?: Fault[]) =>
+		executeWith(n8n, sandbox(), label, id, faults);
 
 	describe('execution hints in the run data', () => {
 		test('a clean run has no hints', async () => {
-			const { run, requests } = await executeWith(n8n, sandbox(), 'hints-clean', HINTS_WORKFLOW);
+			const { run, requests } = await execute('hints-clean', HINTS_WORKFLOW);
 			expect(run.error).toBeUndefined();
 			const [items] = outputsOf(run, 'Outreach Sequences');
 			expect(items.map((item) => item.json.id)).toEqual(HINT_CONTACTS);
@@ -93,21 +54,9 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: what a run says about itse
 
 		test('the service pushes back once with Retry-After: one info hint that says so and that every item succeeded; no warning', async () => {
 			const limited = HINT_CONTACTS[1];
-			const { run, requests } = await executeWith(
-				n8n,
-				sandbox(),
-				'hints-pushed-back',
-				HINTS_WORKFLOW,
-				[
-					{
-						pathPrefix: archivePath(limited),
-						status: 429,
-						headers: { 'Retry-After': '1' },
-						body: { message: 'Too many requests' },
-						times: 1,
-					},
-				],
-			);
+			const { run, requests } = await execute('hints-pushed-back', HINTS_WORKFLOW, [
+				ARCHIVE_FAULTS.pushedBackOnce(limited),
+			]);
 			expect(run.error).toBeUndefined();
 			const [items] = outputsOf(run, 'Outreach Sequences');
 			expect(items.map((item) => item.json.id)).toEqual(HINT_CONTACTS);
@@ -134,24 +83,10 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: what a run says about itse
 
 		test('Continue with a 404 and a 500: a warning names the failed items by cause, and each failed item carries its facts', async () => {
 			const [ok, rejected, mayHaveActed] = HINT_CONTACTS;
-			const { run, requests } = await executeWith(
-				n8n,
-				sandbox(),
-				'hints-failures',
-				HINTS_WORKFLOW,
-				[
-					{
-						pathPrefix: archivePath(rejected),
-						status: 404,
-						body: { message: 'Resource not found' },
-					},
-					{
-						pathPrefix: archivePath(mayHaveActed),
-						status: 500,
-						body: { message: 'Internal error' },
-					},
-				],
-			);
+			const { run, requests } = await execute('hints-failures', HINTS_WORKFLOW, [
+				ARCHIVE_FAULTS.notFound(rejected),
+				ARCHIVE_FAULTS.serverError(mayHaveActed),
+			]);
 			expect(run.error).toBeUndefined();
 			const [items] = outputsOf(run, 'Outreach Sequences');
 			expect(items.map((item) => item.pairedItem)).toEqual(
@@ -186,12 +121,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: what a run says about itse
 		});
 
 		test('Retry On Fail on an archive: the node says what n8n does when it runs the node again', async () => {
-			const { run } = await executeWith(
-				n8n,
-				sandbox(),
-				'hints-retry-on-fail',
-				RETRY_ON_FAIL_WORKFLOW,
-			);
+			const { run } = await execute('hints-retry-on-fail', RETRY_ON_FAIL_WORKFLOW);
 			expect(run.error).toBeUndefined();
 			const [items] = outputsOf(run, 'Outreach Sequences');
 			expect(items.map((item) => item.json.id)).toEqual(HINT_CONTACTS);
@@ -203,12 +133,10 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: what a run says about itse
 
 		test('Retry On Fail with Continue, and the first item fails: n8n runs the node again, and only the failed item goes out again', async () => {
 			const [first, ...others] = HINT_CONTACTS;
-			const { run, requests } = await executeWith(
-				n8n,
-				sandbox(),
+			const { run, requests } = await execute(
 				'hints-retry-on-fail-first-fails',
 				RETRY_ON_FAIL_WORKFLOW,
-				[{ pathPrefix: archivePath(first), status: 404, body: { message: 'Resource not found' } }],
+				[ARCHIVE_FAULTS.notFound(first)],
 			);
 			expect(run.error).toBeUndefined();
 			// The workflow sets Max Tries to RETRY_ON_FAIL_TRIES: each try sends the failed item again; the others
@@ -223,14 +151,10 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: what a run says about itse
 				...sentOnce({ statusCode: 404, outcome: 'notActed' }),
 			});
 			expect(items.slice(1).map((item) => item.json.id)).toEqual(others);
-			const lastTry = new RunReport().summarize([]);
 			expect(hintsOf(run, 'Outreach Sequences')).toEqual([
 				{ type: 'warning', location: 'outputPane', message: RETRY_ON_FAIL_TEXT },
 				failuresWarning(HINT_CONTACTS.length, { rejected: 1 }),
-				earlierTryHint({
-					...lastTry,
-					earlierTry: { ...lastTry.earlierTry, answered: others.length },
-				}),
+				earlierTryAnsweredHint(others.length),
 			]);
 		});
 
@@ -238,9 +162,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: what a run says about itse
 			const expected = EXPECTED.find((entry) => entry.fixture === 'use-case-get');
 			if (!expected) throw new Error('no use-case-get expectations');
 			const failed = expected.items.filter(isError).length;
-			const { run } = await executeWith(
-				n8n,
-				sandbox(),
+			const { run } = await execute(
 				'hints-read-only-retry-on-fail',
 				READ_ONLY_RETRY_ON_FAIL_WORKFLOW,
 			);
@@ -259,34 +181,15 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: what a run says about itse
 		// Summer: a 429 asking for a longer wait than Max Wait allows, so the node gives up at once (the
 		// service did not act). Autumn: a 500 (it may have acted). Spring: no fault.
 		const retryAfter = DEFAULT_MAX_WAIT_SECONDS * 2;
-		const { run, requests } = await executeWith(n8n, sandbox(), 'send-again', SEND_AGAIN.id, [
-			{
-				pathPrefix: '/v1/sequences',
-				method: 'POST',
-				bodyContains: summer,
-				status: 429,
-				headers: { 'Retry-After': String(retryAfter) },
-				body: { message: 'Too many requests' },
-				times: 1,
-			},
-			{
-				pathPrefix: '/v1/sequences',
-				method: 'POST',
-				bodyContains: autumn,
-				status: 500,
-				body: { message: 'Internal error' },
-			},
-		]);
+		const { run, requests } = await execute(
+			'send-again',
+			SEND_AGAIN.id,
+			sendAgainFaults(summer, autumn, retryAfter),
+		);
 		expect(run.error).toBeUndefined();
 
 		// What the service received: each name's creates, with the status it answered.
-		const creates = requests.filter(
-			(request) => request.method === 'POST' && request.url === '/v1/sequences',
-		);
-		const sent = (name: string) =>
-			creates
-				.filter((request) => (JSON.parse(request.body) as { name?: unknown }).name === name)
-				.map((request) => request.status);
+		const { creates, sent } = sequenceCreates(requests);
 		expect(creates).toHaveLength(4);
 		expect(sent(spring)).toEqual([expect.any(Number)]);
 		expect(sent(spring)[0]).toBeLessThan(300);
@@ -306,21 +209,10 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: what a run says about itse
 		// n8n merges the input's fields into an item on the error output.
 		expect(failure.map((item) => item.json.name)).toEqual([summer, autumn]);
 		expect(failure[0].json.error).toEqual(expect.stringContaining('HTTP 429'));
-		expect(failure[0].json.message).toEqual({
-			statusCode: 429,
-			networkError: null,
-			timesSent: 1,
-			retryAfterSeconds: retryAfter,
-			outcome: 'notActed',
-		});
+		const facts = sendAgainFacts(retryAfter);
+		expect(failure[0].json.message).toEqual(facts.summer);
 		expect(failure[1].json.error).toEqual(expect.stringContaining('HTTP 500'));
-		expect(failure[1].json.message).toEqual({
-			statusCode: 500,
-			networkError: null,
-			timesSent: 1,
-			retryAfterSeconds: null,
-			outcome: 'mayHaveActed',
-		});
+		expect(failure[1].json.message).toEqual(facts.autumn);
 		const createHints = hintsOf(run, 'Create Sequence');
 		expect(createHints.filter((hint) => hint.type === 'warning')).toEqual([
 			failuresWarning(SEND_AGAIN_NAMES.length, { rejected: 1, mayHaveActed: 1 }, false, {

@@ -11,32 +11,24 @@ import type { AddressInfo } from 'node:net';
 import { TEST_API_KEYS } from '../harness/keys.mts';
 import {
 	EXPECTED,
-	MODES,
 	executeWith,
 	expectSuccess,
 	expectText,
-	fixtureCopy,
 	inputItems,
 	isError,
 	sentOnce,
 	type Mode,
 } from './harness/cli.mts';
-import { SAYS, UNKNOWN_HOST_URL, outreachApiCredential } from './harness/credentials.mts';
+import {
+	FAULTS_WORKFLOW,
+	NETWORK_FAULTS,
+	cliWorkflows,
+	unreachableCredentials,
+	workflowId,
+} from './harness/cli-runs.mts';
+import { SAYS } from './harness/credentials.mts';
 import { N8N_CURRENT, N8N_MAINTAINED, freePort, outputsOf } from './harness/n8n.mts';
 import { useN8n, useSandbox } from './harness/stage.mts';
-
-const workflowId = (fixture: string, mode: Mode) => `e2e-${fixture}-${mode}`;
-/** contact-archive under Continue, with Request Options › Timeout at 300 ms. */
-const FAULTS_WORKFLOW = 'e2e-network-faults';
-const faultsSettings = {
-	onError: 'continueRegularOutput',
-	parameters: { requestOptions: { timeout: 300 } },
-};
-/** The same, with credentials whose Base URL answers nothing: a closed port, and a host DNS does not know. */
-const UNREACHABLE = {
-	'e2e-refused': { id: 'e2eRefused', name: 'Outreach refused' },
-	'e2e-unknown-host': { id: 'e2eUnknownHost', name: 'Outreach unknown host' },
-};
 
 describe.each([N8N_CURRENT, N8N_MAINTAINED])(
 	'n8n %s, package installed from its tarball',
@@ -51,32 +43,8 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])(
 			name: `cli-${version}`,
 			run: 'cli',
 			sandbox: sandbox(),
-			credentials: [
-				outreachApiCredential(
-					UNREACHABLE['e2e-refused'].id,
-					sandbox().apiKey,
-					refusedUrl,
-					UNREACHABLE['e2e-refused'].name,
-				),
-				outreachApiCredential(
-					UNREACHABLE['e2e-unknown-host'].id,
-					sandbox().apiKey,
-					UNKNOWN_HOST_URL,
-					UNREACHABLE['e2e-unknown-host'].name,
-				),
-			],
-			workflows: [
-				...EXPECTED.flatMap(({ fixture }) =>
-					MODES.map((mode) => fixtureCopy(fixture, workflowId(fixture, mode), { onError: mode })),
-				),
-				fixtureCopy('contact-archive', FAULTS_WORKFLOW, faultsSettings),
-				...Object.entries(UNREACHABLE).map(([id, credential]) =>
-					fixtureCopy('contact-archive', id, {
-						...faultsSettings,
-						credentials: { outreachSequencesApi: credential },
-					}),
-				),
-			],
+			credentials: unreachableCredentials(sandbox().apiKey, refusedUrl),
+			workflows: cliWorkflows(),
 		}));
 
 		const execute = (fixture: string, mode: Mode) =>
@@ -111,29 +79,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])(
 			}
 		});
 
-		test.each([
-			{
-				fault: 'an answer slower than Request Options › Timeout',
-				setup: { delayMs: 1500 },
-				error:
-					'The outreach service did not answer the request to archive contact "c-42" within 300 ms, the limit set in Request Options › Timeout (Ms). It may have carried the request out: check before sending it again.',
-				networkError: 'timeout',
-			},
-			{
-				fault: 'a connection dropped before the answer',
-				setup: { drop: 'before-response' as const },
-				error:
-					'The connection to the outreach service was reset before its answer to archive contact "c-42" was complete. It may have carried the request out: check before sending it again.',
-				networkError: 'reset',
-			},
-			{
-				fault: 'a reset in the middle of the answer',
-				setup: { drop: 'mid-body' as const, status: 200, body: { id: 'c-42', status: 'archived' } },
-				error:
-					'The connection to the outreach service was reset before its answer to archive contact "c-42" was complete. It may have carried the request out: check before sending it again.',
-				networkError: 'reset',
-			},
-		])(
+		test.each(NETWORK_FAULTS)(
 			'$fault: the item says so in those words, the others are unaffected',
 			async ({ setup, error, networkError }) => {
 				const label = ('drop' in setup && setup.drop) || 'timeout';

@@ -6,115 +6,29 @@
 // nothing listens, and shows the node's execution hints after a run.
 // Screenshots: artifacts/e2e/screenshots.
 
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 
 import type { BrowserContext, Page, Response } from 'playwright-core';
 
 import { TEST_API_KEYS } from '../harness/keys.mts';
-import { openNode, screenshotPath, signedInContext, useChromium } from './harness/browser.mts';
+import { openNode, screenshotPath, useChromium } from './harness/browser.mts';
+import {
+	GOOD,
+	HINTS_CONTACTS,
+	HINTS_FAILED,
+	HINTS_WORKFLOW,
+	PANELS,
+	REFUSED,
+	SCHEMELESS,
+	WRONG,
+	credentialTests,
+	hintsWorkflow,
+} from './harness/editor-cases.mts';
+import { closeToast, openCredential, themedPage } from './harness/editor-page.mts';
 import { N8N_CURRENT, PACKAGE_NAME, ROOT, exampleWorkflowFiles, freePort } from './harness/n8n.mts';
 import { credentialTestSays, outreachApiCredential } from './harness/credentials.mts';
-import { SANDBOX_CREDENTIAL_ID, useN8n, useSandbox } from './harness/stage.mts';
-import { workflowOf, type WorkflowNode } from './harness/workflows.mts';
-
-const GOOD = SANDBOX_CREDENTIAL_ID;
-const WRONG = 'outreachWrongKey';
-const SCHEMELESS = 'outreachSchemeless';
-const REFUSED = 'outreachRefused';
-
-/** One example workflow per operation (examples/ is what `npm start` imports), and the labels its panel shows. */
-const PANELS = [
-	{
-		workflow: 'outreach-archive-contact',
-		node: 'Archive Contact',
-		shot: 'contact-archive',
-		labels: ['Resource', 'Operation', 'Contact ID', 'Request Options'],
-	},
-	{
-		workflow: 'outreach-archive-contact-list',
-		node: 'Archive Contact List',
-		shot: 'contact-list-archive',
-		labels: ['Resource', 'Operation', 'Contact List ID', 'Request Options'],
-	},
-	{
-		workflow: 'outreach-get-use-case',
-		node: 'Get Use Case',
-		shot: 'use-case-get',
-		labels: ['Resource', 'Operation', 'Use Case ID', 'Request Options'],
-	},
-	{
-		workflow: 'outreach-create-sequence',
-		node: 'Create Sequence',
-		shot: 'sequence-create-fields',
-		labels: [
-			'Resource',
-			'Operation',
-			'Send Body',
-			'Name',
-			'Additional Fields',
-			'Schedules',
-			'Day Offset',
-			'Hour',
-			'Minute',
-			'Delay in Minutes',
-			'Sequence Scripts',
-		],
-	},
-	{
-		workflow: 'outreach-all-operations',
-		node: 'Create Sequence (JSON)',
-		shot: 'sequence-create-json',
-		labels: ['Resource', 'Operation', 'Send Body', 'JSON Body'],
-	},
-];
-
-/**
- * examples/archive-contact.workflow.json with two contacts, one the sandbox does not
- * know (a 404), and the node set to On Error › Continue and Retry On Fail: after a
- * run its output pane shows the Retry On Fail and the failed-items hints.
- */
-const HINTS_WORKFLOW = 'outreach-execution-hints';
-// The unknown contact first: its failed item leads the output, and n8n's Retry On Fail
-// (with On Error › Continue) looks at the first output item.
-const HINTS_CONTACTS = ['zz-404', 'c-42'];
-const HINTS_FAILED = 1;
-
-function hintsWorkflow() {
-	const example = JSON.parse(
-		readFileSync(path.join(ROOT, 'examples', 'archive-contact.workflow.json'), 'utf8'),
-	) as { nodes: WorkflowNode[] };
-	const node = (name: string) => example.nodes.find((candidate) => candidate.name === name)!;
-	const input = node('Input');
-	const workflow = workflowOf(HINTS_WORKFLOW, [
-		node('Start'),
-		{
-			...input,
-			parameters: {
-				...input.parameters,
-				jsonOutput: JSON.stringify({ contacts: HINTS_CONTACTS.map((id) => ({ id })) }),
-			},
-		},
-		{
-			name: 'One item per contact',
-			type: 'n8n-nodes-base.splitOut',
-			typeVersion: 1,
-			position: [440, 0],
-			parameters: { fieldToSplitOut: 'contacts', options: {} },
-		},
-		{
-			...node('Archive Contact'),
-			position: [660, 0],
-			onError: 'continueRegularOutput',
-			retryOnFail: true,
-		},
-	]);
-	return {
-		...workflow,
-		name: 'Outreach: execution hints (e2e)',
-		versionId: '5d0c3a6e-2f4b-4f7e-9a51-0e6f2b8c7d11',
-	};
-}
+import { useN8n, useSandbox } from './harness/stage.mts';
 
 describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 	const sandbox = useSandbox(TEST_API_KEYS.editor);
@@ -142,20 +56,9 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 	let context: BrowserContext;
 
 	async function newPage(theme: 'light' | 'dark'): Promise<{ page: Page; icons: Response[] }> {
-		context = await signedInContext(browser(), n8n.server, {
-			viewport: { width: 1440, height: 900 },
-			colorScheme: theme,
-		});
-		await context.addInitScript({
-			content: `localStorage.setItem('N8N_THEME', ${JSON.stringify(theme)});`,
-		});
-		const page = await context.newPage();
-		const icons: Response[] = [];
-		page.on('response', (response) => {
-			if (response.url().includes(PACKAGE_NAME) && response.url().endsWith('.svg'))
-				icons.push(response);
-		});
-		return { page, icons };
+		const opened = await themedPage(browser(), n8n.server, theme);
+		context = opened.context;
+		return opened;
 	}
 
 	test('on n8n 2.x the running server offers the node as an AI tool', async () => {
@@ -197,18 +100,11 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 		await context.close();
 	});
 
-	async function openCredential(page: Page, id: string): Promise<ReturnType<Page['locator']>> {
-		await page.goto(`${n8n.server.url}/home/credentials/${id}`);
-		const dialog = page.locator('[data-test-id="credential-edit-dialog"]');
-		await dialog.waitFor({ timeout: 60_000 });
-		return dialog;
-	}
-
 	test('the credential form shows API Key masked and Base URL, and the test passes with the right key', async () => {
 		await sandbox().reset();
 		const { page } = await newPage('light');
 		// Opening a saved credential runs its test.
-		const dialog = await openCredential(page, GOOD);
+		const dialog = await openCredential(page, n8n.server, GOOD);
 		await dialog.getByText('Connection tested successfully').waitFor({ timeout: 30_000 });
 		await expect(
 			dialog
@@ -237,52 +133,13 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 	// Opening a saved credential runs its test; n8n shows the test's message under "More details":
 	// a rule's sentence, or n8n's own words where it has none (harness/credentials.mts).
 	const says = credentialTestSays(N8N_CURRENT);
-	const probe = 'GET /v1/use_cases/n8n-credential-test';
-	test.each([
-		{
-			id: WRONG,
-			shot: 'credential-form-wrong-key',
-			result: says.wrongKey,
-			// n8n sends a credential's request again after a 401, as for a key it could refresh.
-			reached: [probe, probe],
-		},
-		{
-			id: GOOD,
-			shot: 'credential-form-not-the-api',
-			fault: {
-				status: 404,
-				body: '<html>Not here</html>',
-				headers: { 'Content-Type': 'text/html' },
-			},
-			result: says.webPage404,
-			reached: [probe],
-		},
-		{
-			id: GOOD,
-			shot: 'credential-form-server-error',
-			fault: { status: 500, body: { message: 'down' } },
-			result: says.serverError,
-			reached: [probe],
-		},
-		{
-			id: SCHEMELESS,
-			shot: 'credential-form-schemeless-url',
-			result: says.schemeless,
-			reached: [],
-		},
-		{
-			id: REFUSED,
-			shot: 'credential-form-refused-port',
-			result: says.refused,
-			reached: [],
-		},
-	])(
+	test.each(credentialTests(says))(
 		'the credential test says what went wrong: $shot',
 		async ({ id, shot, fault, result, reached }) => {
 			await sandbox().reset();
 			if (fault) await sandbox().addFault({ pathPrefix: '/v1/use_cases/', ...fault });
 			const { page } = await newPage('light');
-			const dialog = await openCredential(page, id);
+			const dialog = await openCredential(page, n8n.server, id);
 			await dialog.getByText(/Couldn.t connect with these settings/).waitFor({ timeout: 30_000 });
 			await dialog.getByText('More details').click();
 			const shown = dialog.getByText(result.message, { exact: true });
@@ -358,12 +215,7 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 		await output.locator('[data-test-id="ndv-json-actions"]').waitFor();
 		await expect(output.innerText()).resolves.toMatch(/"outcome":\s*"notActed"/);
 		// The "Workflow executed successfully" toast covers the output pane's corner: close it if it is still up.
-		const toast = page.getByRole('alert').filter({ hasText: 'Workflow executed successfully' });
-		await toast
-			.locator('.el-notification__closeBtn')
-			.click({ timeout: 5_000 })
-			.catch(() => undefined);
-		await toast.waitFor({ state: 'hidden' });
+		await closeToast(page, 'Workflow executed successfully');
 		const shot = screenshotPath('execution-hints');
 		await page.screenshot({ path: shot });
 		// README's picture is refreshed on request only, so a test run leaves the working tree as it was.

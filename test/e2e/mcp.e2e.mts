@@ -4,98 +4,42 @@
 // as tools, their fields from $fromAI) is imported and published, and the
 // official MCP TypeScript SDK's client talks to it over both transports n8n
 // offers, Streamable HTTP and SSE, on the same URL.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import { TEST_API_KEYS } from '../harness/keys.mts';
 import { recordLog } from './harness/logs.mts';
 import {
+	TRANSPORTS,
+	connectMcp,
+	mcpRemoteTransport,
+	type Transport,
+} from './harness/mcp-clients.mts';
+import {
+	ROUTE,
+	TOOLS,
+	example,
+	exampleSetup,
+	fromAiDescription,
+	type ToolName,
+} from './harness/mcp-example.mts';
+import {
 	N8N_CURRENT,
 	N8N_MAINTAINED,
 	PACKAGE_NAME,
-	ROOT,
 	declaredToolDescription,
 	type McpToolResult,
 } from './harness/n8n.mts';
-import { outreachApiCredential } from './harness/credentials.mts';
 import { useN8n, useSandbox } from './harness/stage.mts';
-import type { WorkflowNode } from './harness/workflows.mts';
 
-const EXAMPLE = path.join(ROOT, 'examples', 'mcp-server.workflow.json');
 const MCP_TOKEN = 'e2e-mcp-client-token-71c3';
-
-type ExampleNode = WorkflowNode & {
-	parameters: Record<string, unknown>;
-	credentials?: Record<string, { id: string; name: string }>;
-};
-const example = JSON.parse(readFileSync(EXAMPLE, 'utf8')) as { id: string; nodes: ExampleNode[] };
-const trigger = example.nodes.find((node) => node.type === '@n8n/n8n-nodes-langchain.mcpTrigger')!;
-const exampleTool = (name: string) => example.nodes.find((node) => node.name === name)!;
-
-/** What each tool must be: its operation, and the one field its $fromAI asks for. */
-const TOOLS = {
-	Create_Sequence: {
-		node: 'Create Sequence',
-		resource: 'sequence',
-		operation: 'create',
-		field: 'name',
-	},
-	Archive_Contact: {
-		node: 'Archive Contact',
-		resource: 'contact',
-		operation: 'archive',
-		field: 'contactId',
-	},
-	Archive_Contact_List: {
-		node: 'Archive Contact List',
-		resource: 'contactList',
-		operation: 'archive',
-		field: 'contactListId',
-	},
-	Get_Use_Case: { node: 'Get Use Case', resource: 'useCase', operation: 'get', field: 'useCaseId' },
-} as const;
-type ToolName = keyof typeof TOOLS;
-
-/** The description the example's `$fromAI('<field>', '<description>', 'string')` gives its field. */
-function fromAiDescription(tool: ToolName): string {
-	const { node, field } = TOOLS[tool];
-	const expression = String(exampleTool(node).parameters[field]);
-	const match = new RegExp(`\\$fromAI\\('${field}', '([^']+)', 'string'\\)`).exec(expression);
-	if (!match)
-		throw new Error(`The example's ${node} takes ${field} from no $fromAI: ${expression}`);
-	return match[1];
-}
-
-type Transport = 'Streamable HTTP' | 'SSE';
-const TRANSPORTS: Transport[] = ['Streamable HTTP', 'SSE'];
 
 describe.each([N8N_CURRENT, N8N_MAINTAINED])(
 	'n8n %s: the four operations as tools behind the MCP Server Trigger',
 	(version) => {
 		const sandbox = useSandbox(TEST_API_KEYS.mcp);
-		const route = `/mcp/${String(trigger.parameters.path)}`;
-		// The credentials the example refers to, by its ids: the sandbox, and the token clients send.
-		const outreach = exampleTool('Get Use Case').credentials!.outreachSequencesApi;
-		const bearer = trigger.credentials!.httpBearerAuth;
-		const n8n = useN8n(() => ({
-			version,
-			name: `mcp-${version}`,
-			run: 'server',
-			credentials: [
-				outreachApiCredential(outreach.id, sandbox().apiKey, sandbox().url, outreach.name),
-				{ ...bearer, type: 'httpBearerAuth', data: { token: MCP_TOKEN } },
-			],
-			workflows: [EXAMPLE],
-			publish: [example.id],
-			ready: [route],
-		}));
-		const endpoint = () => new URL(`${n8n.server.url}${route}`);
+		// The example imported and published, with the credentials it refers to (harness/mcp-example.mts).
+		const n8n = useN8n(() => exampleSetup(version, sandbox(), MCP_TOKEN));
+		const endpoint = () => new URL(`${n8n.server.url}${ROUTE}`);
 		/** Everything any client received, for the check that no API key is in it. */
 		const received: unknown[] = [];
 
@@ -103,19 +47,8 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])(
 			recordLog(`mcp-${version}-client`, JSON.stringify(received, null, 2));
 		});
 
-		function transportFor(kind: Transport, token: string | undefined) {
-			const requestInit =
-				token === undefined ? undefined : { headers: { Authorization: `Bearer ${token}` } };
-			return kind === 'SSE'
-				? new SSEClientTransport(endpoint(), { requestInit })
-				: new StreamableHTTPClientTransport(endpoint(), { requestInit });
-		}
-
-		async function connect(kind: Transport, token: string | undefined): Promise<Client> {
-			const client = new Client({ name: 'outreach-e2e', version: '1.0.0' });
-			await client.connect(transportFor(kind, token));
-			return client;
-		}
+		const connect = (kind: Transport, token: string | undefined) =>
+			connectMcp(endpoint(), kind, token);
 
 		async function call(
 			client: Client,
@@ -263,24 +196,8 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])(
 		});
 
 		test('a client that only speaks stdio, through mcp-remote as the README sets it up: the four tools, and a call that works', async () => {
-			// The README's configuration: `npx mcp-remote <URL> --header Authorization:${AUTH_HEADER}`,
-			// with the token in the AUTH_HEADER environment variable, which mcp-remote expands.
-			const transport = new StdioClientTransport({
-				command: process.execPath,
-				args: [
-					path.join(ROOT, 'node_modules', 'mcp-remote', 'dist', 'proxy.js'),
-					endpoint().href,
-					'--header',
-					'Authorization:${AUTH_HEADER}',
-				],
-				env: {
-					PATH: process.env.PATH ?? '',
-					HOME: process.env.HOME ?? tmpdir(),
-					AUTH_HEADER: `Bearer ${MCP_TOKEN}`,
-					MCP_REMOTE_CONFIG_DIR: mkdtempSync(path.join(tmpdir(), 'outreach-e2e-mcp-remote-')),
-				},
-				stderr: 'pipe',
-			});
+			// The README's configuration, the token in AUTH_HEADER (harness/mcp-clients.mts).
+			const transport = mcpRemoteTransport(endpoint(), MCP_TOKEN);
 			let stderr = '';
 			transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
 			const client = new Client({ name: 'outreach-e2e-stdio', version: '1.0.0' });

@@ -6,18 +6,17 @@
 // Ports are moved with the variables the README names, so that this suite
 // and the newcomer's (on the default ports) can run side by side.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
-
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import { TEST_API_KEYS } from '../harness/keys.mts';
 import { recordLog } from './harness/logs.mts';
+import { useCaseOverMcp } from './harness/mcp-clients.mts';
 import { freePort } from './harness/n8n.mts';
+import { releasePort, takePort, takePortWhen } from './harness/ports.mts';
 import {
 	cloneProject,
 	descendants,
+	killNow,
 	newcomerEnv,
 	portIsFree,
 	runCommand,
@@ -50,24 +49,8 @@ describe('npm start survives mistakes', () => {
 		command.output().includes('Ctrl-C stops n8n and the sandbox');
 
 	/** A Get Use Case call through the published MCP example: n8n, its credential and the sandbox, working together. */
-	async function useCaseThroughMcp(id: string): Promise<string> {
-		const client = new Client({ name: 'e2e-start', version: '1.0.0' });
-		await client.connect(
-			new StreamableHTTPClientTransport(new URL(`${n8nUrl()}/mcp/outreach`), {
-				requestInit: { headers: { Authorization: `Bearer ${MCP_TOKEN}` } },
-			}),
-		);
-		try {
-			const result = (await client.callTool({
-				name: 'Get_Use_Case',
-				arguments: { useCaseId: id },
-			})) as { isError?: boolean; content: Array<{ text?: string }> };
-			expect(result.isError).toBeFalsy();
-			return result.content[0]?.text ?? '';
-		} finally {
-			await client.close();
-		}
-	}
+	const useCaseThroughMcp = (id: string) =>
+		useCaseOverMcp(new URL(`${n8nUrl()}/mcp/outreach`), MCP_TOKEN, id, 'e2e-start');
 
 	beforeAll(async () => {
 		clone = cloneProject({ dependencies: true });
@@ -90,8 +73,7 @@ describe('npm start survives mistakes', () => {
 	});
 
 	test('a port taken: it names the port and its variable, says another start may run, and changes nothing', async () => {
-		const blocker = net.createServer();
-		await new Promise<void>((resolve) => blocker.listen(ports.broker, '127.0.0.1', resolve));
+		const blocker = await takePort(ports.broker);
 		try {
 			const attempt = start('port-taken');
 			const { code } = await attempt.exited;
@@ -106,22 +88,9 @@ describe('npm start survives mistakes', () => {
 			expect(existsSync(path.join(clone, 'dist'))).toBe(false);
 			expect(existsSync(path.join(clone, '.n8n-local'))).toBe(false);
 		} finally {
-			await new Promise((resolve) => blocker.close(resolve));
+			await releasePort(blocker);
 		}
 	});
-
-	/** Takes `port` on 127.0.0.1 once `start`'s output shows `line`, as another program would while npm start is busy. */
-	async function takePortWhen(command: Command, line: string, port: number): Promise<net.Server> {
-		await until(
-			() => command.output().includes(line) || command.child.exitCode !== null,
-			10 * 60_000,
-			() => command.output().slice(-2000),
-		);
-		expect(command.output()).toContain(line);
-		const blocker = net.createServer();
-		await new Promise<void>((resolve) => blocker.listen(port, '127.0.0.1', resolve));
-		return blocker;
-	}
 
 	/** npm start as `name`, with the task broker's port taken once its output shows `line`: it exits with 1, and this is its output. */
 	async function failsWithBrokerPortTaken(name: string, line: string): Promise<string> {
@@ -132,7 +101,7 @@ describe('npm start survives mistakes', () => {
 			expect(code).toBe(1);
 			return attempt.output();
 		} finally {
-			await new Promise((resolve) => blocker.close(resolve));
+			await releasePort(blocker);
 		}
 	}
 
@@ -203,13 +172,7 @@ describe('npm start survives mistakes', () => {
 				stillRunning([pid]).join('').includes('sandbox/cli.mts'),
 			);
 			expect(sandbox).toHaveLength(1);
-			for (const pid of processes.filter((candidate) => !sandbox.includes(candidate))) {
-				try {
-					process.kill(pid, 'SIGKILL');
-				} catch {
-					// already gone
-				}
-			}
+			killNow(processes.filter((candidate) => !sandbox.includes(candidate)));
 			await first.exited;
 			expect(stillRunning(processes)).toEqual(stillRunning(sandbox));
 			expect(await portIsFree(ports.sandbox, '127.0.0.1')).toBe(false);

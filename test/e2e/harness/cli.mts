@@ -1,16 +1,28 @@
 // What the `n8n execute` suites share: the fixtures in test/e2e/workflows
 // (*.cli.workflow.json) and what each should give, copies of them set up
-// for a test, the shipped send-again example, and how a run's failed items
-// and hints are read and expected.
+// for a test, and a run of one against the sandbox. How a run's failed items
+// and hints are read and expected is in outcome.mts, the shipped send-again
+// example in send-again.mts; both are exported from here too.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import type { FailureGroup } from '../../../nodes/OutreachSequences/run/outcome/failedItem.ts';
-import { failedItemsHint } from '../../../nodes/OutreachSequences/run/outcome/hints.ts';
-import { RunReport } from '../../../nodes/OutreachSequences/run/outcome/runReport.ts';
 import type { Fault, RecordedRequest, SandboxProcess } from '../../harness/sandbox.mts';
-import { NODE_TYPE, ROOT, type ExecuteRun, type NodeRun } from './n8n.mts';
+import { NODE_TYPE, ROOT, type ExecuteRun } from './n8n.mts';
 import type { N8n } from './stage.mts';
+
+export {
+	earlierTryAnsweredHint,
+	failuresWarning,
+	hintsOf,
+	sentOnce,
+	type Hint,
+} from './outcome.mts';
+export {
+	SEND_AGAIN,
+	SEND_AGAIN_FILE,
+	SEND_AGAIN_NAMES,
+	sendAgainCredential,
+} from './send-again.mts';
 
 export const MODES = ['stopWorkflow', 'continueRegularOutput', 'continueErrorOutput'] as const;
 export type Mode = (typeof MODES)[number];
@@ -159,101 +171,6 @@ export async function executeWith(
 	for (const fault of faults) await sandbox.addFault(fault);
 	const { run } = await n8n.execute(id, { log: label });
 	return { run, requests: await sandbox.requests() };
-}
-
-/**
- * The facts of an item sent once that failed (its status or network fault,
- * and whether the service may have acted), as its JSON holds them beside
- * `error`: in `message`, in both Continue modes.
- */
-export function sentOnce(facts: {
-	statusCode?: number;
-	networkError?: string;
-	outcome: 'notActed' | 'mayHaveActed';
-}): { message: Record<string, unknown> } {
-	return {
-		message: {
-			statusCode: facts.statusCode ?? null,
-			networkError: facts.networkError ?? null,
-			timesSent: 1,
-			retryAfterSeconds: null,
-			outcome: facts.outcome,
-		},
-	};
-}
-
-/** An execution hint as n8n keeps it in the run data, beside the node's items. */
-export interface Hint {
-	type: string;
-	location?: string;
-	message: string;
-}
-
-/**
- * The warning a run with these failures should show, from the hint texts
- * (unit-tested on their own) and counts that come from the test's inputs and
- * faults: what the real run has to get right is which group each item is in.
- */
-export function failuresWarning(
-	items: number,
-	failed: Partial<Record<FailureGroup, number>>,
-	readOnly = false,
-	write = { noun: 'contact', verb: 'archive', done: 'archived' },
-): Hint {
-	const ends: Array<FailureGroup | undefined> = Object.entries(failed).flatMap(([group, count]) =>
-		Array.from({ length: count ?? 0 }, () => group as FailureGroup),
-	);
-	while (ends.length < items) ends.push(undefined);
-	// A write's hint ends with the safe way on, in its verb.
-	const subject = readOnly ? undefined : write;
-	// The workflows go on with failed items as output (On Error › Continue).
-	const hint = failedItemsHint(new RunReport().summarize(ends), {
-		retryOnFail: false,
-		readOnly,
-		subject,
-		continues: true,
-	});
-	if (!hint) throw new Error('no failures, no warning');
-	return { type: 'warning', location: 'outputPane', message: hint.message };
-}
-
-/** The hints of a node's first run; fails when the node did not run. */
-export function hintsOf(run: ExecuteRun, node: string): Hint[] {
-	const task = run.runData[node]?.[0] as (NodeRun & { hints?: Hint[] }) | undefined;
-	if (!task)
-		throw new Error(
-			`${node} did not run; the nodes that ran: ${Object.keys(run.runData).join(', ')}`,
-		);
-	return task.hints ?? [];
-}
-
-// The example that sends again what the service never received, as shipped.
-export const SEND_AGAIN_FILE = path.join(ROOT, 'examples', 'send-again.workflow.json');
-export const SEND_AGAIN = JSON.parse(readFileSync(SEND_AGAIN_FILE, 'utf8')) as {
-	id: string;
-	nodes: Array<{
-		name: string;
-		parameters: Record<string, unknown>;
-		credentials?: Record<string, { id: string; name: string }>;
-	}>;
-};
-const sendAgainNode = (name: string) => {
-	const node = SEND_AGAIN.nodes.find((candidate) => candidate.name === name);
-	if (!node) throw new Error(`${SEND_AGAIN_FILE} has no node "${name}"`);
-	return node;
-};
-/** The names the example creates, in the order its items come. */
-export const SEND_AGAIN_NAMES = (
-	JSON.parse(String(sendAgainNode('Sequences to create').parameters.jsonOutput)) as {
-		sequences: Array<{ name: string }>;
-	}
-).sequences.map((sequence) => sequence.name);
-/** The credential the example's nodes refer to; the suite stores one with that id, as a user would create it. */
-export function sendAgainCredential(): { id: string; name: string } {
-	const credential = sendAgainNode('Create Sequence').credentials?.outreachSequencesApi;
-	if (!credential)
-		throw new Error(`${SEND_AGAIN_FILE}: Create Sequence has no Outreach Sequences credential`);
-	return credential;
 }
 
 /** The answer id check: sequences get ids from the service, the rest echo the input's. */

@@ -133,6 +133,17 @@ export function stillRunning(pids: number[]): string[] {
 	return running;
 }
 
+/** SIGKILL to each of `pids`, at once, with no chance to clean up; those already gone are skipped. */
+export function killNow(pids: number[]): void {
+	for (const pid of pids) {
+		try {
+			process.kill(pid, 'SIGKILL');
+		} catch {
+			// already gone
+		}
+	}
+}
+
 /** Whether nothing listens on `port`: the bind n8n and the sandbox make succeeds (demo-preflight.mjs). */
 export async function portIsFree(port: number, host = '0.0.0.0'): Promise<boolean> {
 	return !(await isTaken({ port, host }));

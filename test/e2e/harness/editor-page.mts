@@ -1,0 +1,48 @@
+// What the editor suite does in a page of n8n's editor, beside openNode
+// (browser.mts): a page signed in as the owner in the light or dark theme,
+// with the responses of the node's icons it loads; a saved credential's
+// dialog; and a toast put away.
+import type { Browser, BrowserContext, Locator, Page, Response } from 'playwright-core';
+
+import { PACKAGE_NAME, type N8nServer } from './n8n.mts';
+import { signedInContext } from './browser.mts';
+
+/** A new context signed in as the owner with the editor in `theme`, its page, and the node's icons the page loads. */
+export async function themedPage(
+	browser: Browser,
+	server: N8nServer,
+	theme: 'light' | 'dark',
+): Promise<{ context: BrowserContext; page: Page; icons: Response[] }> {
+	const context = await signedInContext(browser, server, {
+		viewport: { width: 1440, height: 900 },
+		colorScheme: theme,
+	});
+	await context.addInitScript({
+		content: `localStorage.setItem('N8N_THEME', ${JSON.stringify(theme)});`,
+	});
+	const page = await context.newPage();
+	const icons: Response[] = [];
+	page.on('response', (response) => {
+		if (response.url().includes(PACKAGE_NAME) && response.url().endsWith('.svg'))
+			icons.push(response);
+	});
+	return { context, page, icons };
+}
+
+/** Opens the saved credential `id`, which runs its test: its dialog. */
+export async function openCredential(page: Page, server: N8nServer, id: string): Promise<Locator> {
+	await page.goto(`${server.url}/home/credentials/${id}`);
+	const dialog = page.locator('[data-test-id="credential-edit-dialog"]');
+	await dialog.waitFor({ timeout: 60_000 });
+	return dialog;
+}
+
+/** Closes the toast that says `text` if it is still up, and waits until it is gone. */
+export async function closeToast(page: Page, text: string): Promise<void> {
+	const toast = page.getByRole('alert').filter({ hasText: text });
+	await toast
+		.locator('.el-notification__closeBtn')
+		.click({ timeout: 5_000 })
+		.catch(() => undefined);
+	await toast.waitFor({ state: 'hidden' });
+}

@@ -1,0 +1,84 @@
+// How an `n8n execute` run's outcome is read and expected: the facts a
+// failed item carries beside its error, the execution hints n8n keeps in the
+// run data beside the node's items, and the warning a run's failures should
+// give, from the node's own hint texts (run/outcome).
+import type { FailureGroup } from '../../../nodes/OutreachSequences/run/outcome/failedItem.ts';
+import { failedItemsHint } from '../../../nodes/OutreachSequences/run/outcome/hints.ts';
+import { earlierTryHint } from '../../../nodes/OutreachSequences/run/outcome/reRunHints.ts';
+import { RunReport } from '../../../nodes/OutreachSequences/run/outcome/runReport.ts';
+import type { ExecuteRun, NodeRun } from './n8n.mts';
+
+/**
+ * The facts of an item sent once that failed (its status or network fault,
+ * and whether the service may have acted), as its JSON holds them beside
+ * `error`: in `message`, in both Continue modes.
+ */
+export function sentOnce(facts: {
+	statusCode?: number;
+	networkError?: string;
+	outcome: 'notActed' | 'mayHaveActed';
+}): { message: Record<string, unknown> } {
+	return {
+		message: {
+			statusCode: facts.statusCode ?? null,
+			networkError: facts.networkError ?? null,
+			timesSent: 1,
+			retryAfterSeconds: null,
+			outcome: facts.outcome,
+		},
+	};
+}
+
+/** An execution hint as n8n keeps it in the run data, beside the node's items. */
+export interface Hint {
+	type: string;
+	location?: string;
+	message: string;
+}
+
+/**
+ * The warning a run with these failures should show, from the hint texts
+ * (unit-tested on their own) and counts that come from the test's inputs and
+ * faults: what the real run has to get right is which group each item is in.
+ */
+export function failuresWarning(
+	items: number,
+	failed: Partial<Record<FailureGroup, number>>,
+	readOnly = false,
+	write = { noun: 'contact', verb: 'archive', done: 'archived' },
+): Hint {
+	const ends: Array<FailureGroup | undefined> = Object.entries(failed).flatMap(([group, count]) =>
+		Array.from({ length: count ?? 0 }, () => group as FailureGroup),
+	);
+	while (ends.length < items) ends.push(undefined);
+	// A write's hint ends with the safe way on, in its verb.
+	const subject = readOnly ? undefined : write;
+	// The workflows go on with failed items as output (On Error › Continue).
+	const hint = failedItemsHint(new RunReport().summarize(ends), {
+		retryOnFail: false,
+		readOnly,
+		subject,
+		continues: true,
+	});
+	if (!hint) throw new Error('no failures, no warning');
+	return { type: 'warning', location: 'outputPane', message: hint.message };
+}
+
+/** The hints of a node's first run; fails when the node did not run. */
+export function hintsOf(run: ExecuteRun, node: string): Hint[] {
+	const task = run.runData[node]?.[0] as (NodeRun & { hints?: Hint[] }) | undefined;
+	if (!task)
+		throw new Error(
+			`${node} did not run; the nodes that ran: ${Object.keys(run.runData).join(', ')}`,
+		);
+	return task.hints ?? [];
+}
+
+/**
+ * The hint of a run of the node again (Retry On Fail) in which `answered`
+ * items came from the record of an earlier try, not from the service.
+ */
+export function earlierTryAnsweredHint(answered: number) {
+	const lastTry = new RunReport().summarize([]);
+	return earlierTryHint({ ...lastTry, earlierTry: { ...lastTry.earlierTry, answered } });
+}
