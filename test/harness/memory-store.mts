@@ -7,6 +7,8 @@ import type { ProcessedStore } from '../../nodes/OutreachSequences/run/outcome/p
 export class MemoryStore implements ProcessedStore {
 	row: string[] = [];
 	calls = 0;
+	/** How many times the whole row went in one step (clearIfOnly). */
+	cleared = 0;
 
 	async checkAndRecord(keys: string[]): Promise<Set<string>> {
 		this.calls++;
@@ -21,6 +23,14 @@ export class MemoryStore implements ProcessedStore {
 			const at = this.row.indexOf(key);
 			if (at !== -1) this.row.splice(at, 1);
 		}
+	}
+
+	async clearIfOnly(count: number): Promise<boolean> {
+		this.calls++;
+		if (this.row.length !== count) return false;
+		this.row = [];
+		this.cleared++;
+		return true;
 	}
 
 	/** What the row holds now, for a write made later from this read. */

@@ -166,3 +166,64 @@ test('a store that fails: the run goes on without a journal, and says so once', 
 	await journal.clear();
 	expect(heard).toHaveLength(1);
 });
+
+test("a try that ends alone in the store takes the row out in one step; beside another execution's marks, only its own, one by one", async () => {
+	const alone = new MemoryStore();
+	const journal = new Journal(
+		alone,
+		identities,
+		4,
+		() => undefined,
+		() => 0,
+	);
+	await journal.beforeSend(0);
+	journal.confirmed(0);
+	await journal.beforeSend(4);
+	await journal.clear();
+	expect(alone.row).toEqual([]);
+	expect(alone.cleared).toBe(1);
+
+	const shared = new MemoryStore();
+	shared.row = ['sent:another-execution'];
+	const beside = new Journal(
+		shared,
+		identities,
+		4,
+		() => undefined,
+		() => 0,
+	);
+	await beside.beforeSend(0);
+	await beside.clear();
+	expect(shared.row).toEqual(['sent:another-execution']);
+	expect(shared.cleared).toBe(0);
+});
+
+test('half-way through a group, half a second after its mark, the next group is marked, so that its items need not wait', async () => {
+	const store = new MemoryStore();
+	let now = 0;
+	const journal = new Journal(
+		store,
+		identities,
+		4,
+		() => undefined,
+		() => now,
+	);
+	await journal.beforeSend(0);
+	// A burst: items 1 to 3 start at once, in the same moment; nothing more is marked.
+	expect([1, 2, 3].map((index) => journal.beforeSend(index))).toEqual([
+		undefined,
+		undefined,
+		undefined,
+	]);
+	expect(store.row).toHaveLength(4);
+	// 600 ms later item 2 goes out again (a retry of it): past the middle, past half a second. Two went out in 600 ms: the next group is 4.
+	now += 600;
+	await journal.beforeSend(2);
+	expect(store.row.slice(4)).toEqual(['sent:id-4', 'sent:id-5', 'sent:id-6', 'sent:id-7']);
+	expect(store.calls).toBe(2);
+	// By the time its items go out, their mark is written: none waits, and nothing more is written.
+	await new Promise((resolve) => setImmediate(resolve));
+	expect(journal.beforeSend(4)).toBeUndefined();
+	expect(journal.beforeSend(5)).toBeUndefined();
+	expect(store.calls).toBe(2);
+});

@@ -15,7 +15,12 @@ export function processedStoreOf(
 	maxEntries: number,
 ): ProcessedStore | undefined {
 	const helpers = context.helpers as Partial<IExecuteFunctions['helpers']>;
-	const { checkProcessedAndRecord, removeProcessed } = helpers;
+	const {
+		checkProcessedAndRecord,
+		removeProcessed,
+		getProcessedDataCount,
+		clearAllProcessedItems,
+	} = helpers;
 	if (typeof checkProcessedAndRecord !== 'function' || typeof removeProcessed !== 'function')
 		return undefined;
 	if (!context.getWorkflow().id) return undefined;
@@ -29,6 +34,16 @@ export function processedStoreOf(
 		},
 		async remove(keys) {
 			await removeProcessed.call(helpers, keys, scope, options);
+		},
+		async clearIfOnly(count) {
+			if (
+				typeof getProcessedDataCount !== 'function' ||
+				typeof clearAllProcessedItems !== 'function'
+			)
+				return false;
+			if ((await getProcessedDataCount.call(helpers, scope, options)) !== count) return false;
+			await clearAllProcessedItems.call(helpers, scope, options);
+			return true;
 		},
 	};
 }

@@ -9,9 +9,12 @@
  * Items are marked sent a group at a time, before the first of them goes
  * out: as many as went out in the last second (GROUP_SPAN_MS), so that a
  * slow run marks few that it has not sent yet, and a fast one writes n8n's
- * database about once a second. Confirmations go with the next write, or on
- * their own once a second has passed since the last. A try that ends
- * (however it ends) takes its marks out again, and the record takes over.
+ * database about once a second. Once the run is half-way through a group,
+ * and half a second has passed since it was marked, the next group is marked,
+ * so that its items find their mark written and need not wait for the
+ * database. Confirmations go with the next write, or on their own once a
+ * second has passed since the last. A try that ends (however it ends) takes
+ * its marks out again, and the record takes over.
  */
 import type { ProcessedStore } from './processedStore';
 
@@ -28,14 +31,15 @@ const sentKey = (identity: string) => `sent:${identity}`;
 const confirmedKey = (identity: string) => `confirmed:${identity}`;
 
 export class Journal {
-	/** Items [0, markedUpTo) are marked sent. */
+	/** Items [0, markedUpTo) are marked sent, or being marked; [0, writtenUpTo) are written. */
 	private markedUpTo = 0;
-	/** When the last group was marked, and where it began. */
-	private lastMark: { at: number; from: number } | undefined;
+	private writtenUpTo = 0;
+	/** When the latest group was marked, where it began, and the item that was going out then. */
+	private lastMark: { at: number; from: number; reached: number } | undefined;
 	/** When the last write went to the store. */
 	private lastWriteAt = -Infinity;
-	/** The write that marks the latest group, until it is done: its items wait for it. */
-	private marking: Promise<void> | undefined;
+	/** The writes that mark groups, until each is done: an item waits for the one that marks it. */
+	private marking: Array<{ end: number; done: Promise<void> }> = [];
 	private readonly confirmations: string[] = [];
 	/** Every key this journal put in the store, or found there, to take out at the end. */
 	private readonly written = new Set<string>();
@@ -75,27 +79,40 @@ export class Journal {
 		return found;
 	}
 
-	/** Before item `index` goes out: it, and the items after it up to a group, are marked sent. */
+	/** Before item `index` goes out: it, and the items after it up to a group, are marked sent; it waits for its mark. */
 	beforeSend(index: number): Promise<void> | undefined {
 		if (this.broken) return undefined;
-		if (index < this.markedUpTo) return this.marking;
-		const end = Math.min(this.identities.length, Math.max(index + 1, index + this.nextGroup()));
-		this.lastMark = { at: this.now(), from: this.markedUpTo };
+		if (index >= this.markedUpTo) this.mark(index + this.nextGroup(index), index);
+		else if (this.halfwayThrough(index)) this.mark(this.markedUpTo + this.nextGroup(index), index);
+		if (index < this.writtenUpTo) return undefined;
+		return this.marking.find((group) => index < group.end)?.done;
+	}
+
+	/** Half-way through the latest group, and half a span after it was marked: time to mark the next. */
+	private halfwayThrough(index: number): boolean {
+		if (!this.lastMark || this.markedUpTo >= this.identities.length) return false;
+		const { at, from } = this.lastMark;
+		return index >= from + (this.markedUpTo - from) / 2 && this.now() - at >= GROUP_SPAN_MS / 2;
+	}
+
+	/** Marks the items from markedUpTo up to `until` (at least past `reached`, the item going out). */
+	private mark(until: number, reached: number): void {
+		const end = Math.min(this.identities.length, Math.max(until, reached + 1));
+		this.lastMark = { at: this.now(), from: this.markedUpTo, reached };
 		const keys = this.identities.slice(this.markedUpTo, end).map(sentKey);
 		this.markedUpTo = end;
-		const marking = this.write([...keys, ...this.confirmations.splice(0)]);
-		this.marking = marking;
-		void marking.then(() => {
-			if (this.marking === marking) this.marking = undefined;
+		const done = this.write([...keys, ...this.confirmations.splice(0)]).then(() => {
+			this.writtenUpTo = Math.max(this.writtenUpTo, end);
+			this.marking = this.marking.filter((group) => group.end > end);
 		});
-		return marking;
+		this.marking.push({ end, done });
 	}
 
 	/** How many to mark: as many as went out since the last mark, per GROUP_SPAN_MS; the first time, a whole group. */
-	private nextGroup(): number {
+	private nextGroup(reached: number): number {
 		if (!this.lastMark) return this.group;
 		const elapsed = Math.max(1, this.now() - this.lastMark.at);
-		const perSpan = ((this.markedUpTo - this.lastMark.from) * GROUP_SPAN_MS) / elapsed;
+		const perSpan = ((reached - this.lastMark.reached) * GROUP_SPAN_MS) / elapsed;
 		return Math.max(1, Math.ceil(perSpan));
 	}
 
@@ -113,7 +130,12 @@ export class Journal {
 		if (this.broken || this.written.size === 0) return;
 		const keys = [...this.written];
 		this.written.clear();
-		await this.guard(async () => await this.store.remove(keys));
+		await this.guard(async () => {
+			// Alone in the store (the common case), the row goes in one step: taking
+			// thousands of keys out one by one costs n8n the row's length for each.
+			if (await this.store.clearIfOnly?.(keys.length)) return;
+			await this.store.remove(keys);
+		});
 	}
 
 	/** Writes one at a time, in order: the store reads and writes a whole row, with no lock. */

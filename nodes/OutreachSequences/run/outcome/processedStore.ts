@@ -8,6 +8,12 @@
 export interface ProcessedStore {
 	/** Records every key; returns those that were there already. */
 	checkAndRecord(keys: string[]): Promise<Set<string>>;
-	/** Takes the keys out again. */
+	/** Takes the keys out again: n8n looks for each key in the whole row, so this costs the row's length per key. */
 	remove(keys: string[]): Promise<void>;
+	/**
+	 * Takes the whole row out in one step when it holds `count` keys, that is
+	 * only the caller's own; says whether it did. Where n8n has no such
+	 * helper, it does nothing and says no.
+	 */
+	clearIfOnly?(count: number): Promise<boolean>;
 }
