@@ -83,3 +83,26 @@ test.each(sources(path.join(NODE, 'run')).map((file) => path.relative(NODE, file
 		);
 	},
 );
+
+test('no file of the node imports itself back, through any chain of imports, types included', () => {
+	const files = sources(NODE).map((file) => path.relative(NODE, file));
+	const edges = new Map(
+		files.map((file) => [
+			file,
+			importsOf(path.join(NODE, file)).map((target) =>
+				target.endsWith('.ts') ? target : `${target}.ts`,
+			),
+		]),
+	);
+	const circles: string[] = [];
+	const walk = (file: string, chain: string[]) => {
+		if (chain.includes(file)) {
+			if (file === chain[0]) circles.push([...chain, file].join(' → '));
+			return;
+		}
+		if (chain.length > 0 && file < chain[0]) return;
+		for (const next of edges.get(file) ?? []) walk(next, [...chain, file]);
+	};
+	for (const file of files) walk(file, []);
+	expect(circles).toEqual([]);
+});

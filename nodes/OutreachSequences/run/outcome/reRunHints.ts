@@ -5,7 +5,6 @@
  */
 import type { NodeExecutionHint } from 'n8n-workflow';
 
-import type { HintSetting } from './hints';
 import { DONE_KEYS_OPTION, UNCONFIRMED_OPTION } from './reRunTexts';
 import type { RunSummary } from './runReport';
 
@@ -64,7 +63,12 @@ export function keyHint(summary: RunSummary): NodeExecutionHint | undefined {
  * Unconfirmed Earlier Try left at one value for every item: it was meant for
  * one retry, and would decide, unchecked, for every item a later retry finds.
  */
-export function unconfirmedForAllHint(setting: HintSetting): NodeExecutionHint | undefined {
+export function unconfirmedForAllHint(setting: {
+	/** The operation changes nothing at the service. */
+	readOnly: boolean;
+	/** Request Options › Unconfirmed Earlier Try, when it is one value for every item other than Fail. */
+	unconfirmedForAll?: 'sendAgain' | 'countAsDone';
+}): NodeExecutionHint | undefined {
 	const said = setting.unconfirmedForAll;
 	if (said === undefined || setting.readOnly) return undefined;
 	const what =
