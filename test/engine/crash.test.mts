@@ -120,3 +120,15 @@ test('a try that ends, however it ends, takes its marks out of the store', async
 	await runFixture(env.engine, env.sandbox, FIXTURE, twelve);
 	expect(rows.size).toBe(0);
 });
+
+test("beside another execution's marks, a try that ends takes out only its own", async () => {
+	const rows = await processedRows();
+	rows.rows.clear();
+	// Another execution of this workflow is under way: its marks are in the workflow's row.
+	rows.rows.set('test-workflow|', ['another-execution-mark']);
+	await runFixture(env.engine, env.sandbox, FIXTURE, twelve);
+	expect(rows.rows.get('test-workflow|')).toEqual(['another-execution-mark']);
+	rows.rows.clear();
+	await runFixture(env.engine, env.sandbox, FIXTURE, twelve);
+	expect(rows.size).toBe(0);
+});
