@@ -5,54 +5,13 @@
 // (mode 'retry') then sends nothing the crashed try may have done.
 import { processedRows } from '../harness/processed-store.mts';
 import { useEnvironment } from '../harness/setup.mts';
-import {
-	factsOf,
-	OUTREACH,
-	retryFixture,
-	runFixture,
-	type RunOptions,
-} from '../harness/workflows.mts';
+import { factsOf, retryFixture, runFixture } from '../harness/workflows.mts';
+import { crashedWhileS10IsInFlight, FIXTURE, twelve } from './crash-harness.mts';
 import { decide, failCreate, names, sentCounts } from './re-runs-harness.mts';
 
 const env = useEnvironment();
-const FIXTURE = 'sequence-create-fields';
-const twelve: RunOptions = {
-	items: names(12),
-	onError: 'continueRegularOutput',
-	// In batches of four (an interval makes them batches): the journal marks a batch before its first goes out.
-	parameters: { requestOptions: { batching: { batch: { batchSize: 4, batchInterval: 1 } } } },
-};
-
-/** Waits until the sandbox has received the create of `name`. */
-async function received(name: string): Promise<void> {
-	for (let tries = 0; tries < 200; tries++) {
-		const requests = await env.sandbox.requests();
-		if (requests.some((request) => request.body.includes(`"name":"${name}"`))) return;
-		await new Promise((resolve) => setTimeout(resolve, 20));
-	}
-	throw new Error(`${name} was never sent`);
-}
-
-/** A run "killed" while S10 is in flight: what the database held then, and the execution without the node's context. */
-async function crashedWhileS10IsInFlight() {
-	const rows = await processedRows();
-	rows.rows.clear();
-	await failCreate(env.sandbox, 'S10', 400, 'late', { delayMs: 800, times: 1 });
-	const running = runFixture(env.engine, env.sandbox, FIXTURE, {
-		...twelve,
-		onError: 'stopWorkflow',
-	});
-	await received('S10');
-	const atTheKill = rows.snapshot();
-	const run = await running;
-	expect(run.error).toBeDefined();
-	rows.restore(atTheKill);
-	delete run.run.data.executionData?.contextData[`node:${OUTREACH}`];
-	return run;
-}
-
-test('the retry of a crashed try sends nothing it sent; each item is created once or fails as carried out before', async () => {
-	const crashed = await crashedWhileS10IsInFlight();
+test('the retry of a crashed try sends nothing it sent; what it confirmed is output as done, the rest fails as unknown', async () => {
+	const crashed = await crashedWhileS10IsInFlight(env);
 	const createdBefore = (await env.sandbox.summary()).sequencesCreated;
 	const sentBefore = (await env.sandbox.requests()).length;
 	const retried = await retryFixture(env.engine, env.sandbox, FIXTURE, twelve, crashed);
@@ -62,33 +21,39 @@ test('the retry of a crashed try sends nothing it sent; each item is created onc
 		sequencesCreated: createdBefore,
 		duplicateNames: 0,
 	});
-	const failed = retried.all.filter((item) => item.json.error !== undefined);
-	expect(failed).toHaveLength(12);
-	for (const item of failed) expect(factsOf(item)?.outcome).toBe('mayHaveActed');
-	const messages = failed.map((item) => String(item.json.error));
+	const nameOf = (index: number) => `S${index + 1}`;
 	const confirmed = (name: string) =>
-		`The outreach service already created the sequence "${name}" in an earlier try of this execution that n8n could not finish (it stopped or crashed), so it was not sent again. Its answer was lost with that try, so there is no result to output.`;
+		`The outreach service already created the sequence "${name}" in an earlier try of this execution that n8n could not finish (it stopped or crashed), so it was not sent again. Its answer was lost with that try: find it in the outreach service.`;
 	const unknown = (name: string) =>
 		`The request to create the sequence "${name}" was sent in an earlier try of this execution that n8n could not finish (it stopped or crashed), and no answer came back, so the outreach service may have carried it out. It was not sent again.`;
-	const nameOf = (index: number) => `S${index + 1}`;
+	const said = retried.all.map((item) => String(item.json.reason ?? item.json.error));
 	// The first group's confirmations went with the second group's marks; later ones wait up to a second.
-	expect(messages.slice(0, 4)).toEqual([0, 1, 2, 3].map((index) => confirmed(nameOf(index))));
-	messages.forEach((message, index) =>
-		expect([confirmed(nameOf(index)), unknown(nameOf(index))]).toContain(message),
-	);
+	expect(said.slice(0, 4)).toEqual([0, 1, 2, 3].map((index) => confirmed(nameOf(index))));
+	retried.all.forEach((item, index) => {
+		if (item.json.skipped === true) expect(said[index]).toBe(confirmed(nameOf(index)));
+		else {
+			expect(said[index]).toBe(unknown(nameOf(index)));
+			expect(factsOf(item)?.outcome).toBe('mayHaveActed');
+		}
+	});
 	// Only what the crashed try created is said to be created: S10 was in flight, and the service refused it.
-	expect(messages[9]).toBe(unknown('S10'));
+	expect(said[9]).toBe(unknown('S10'));
 });
 
 test('a retry after the user checked: counted as done, or sent again, as the option says for each item', async () => {
-	const crashed = await crashedWhileS10IsInFlight();
+	const crashed = await crashedWhileS10IsInFlight(env);
 	const byName = Object.fromEntries(names(12).map(({ name }) => [name, 'countAsDone']));
+	// Send Again said for every item: only those whose outcome is unknown go out again.
 	const decided = {
 		...twelve,
-		parameters: { ...twelve.parameters, ...decide({ ...byName, S10: 'sendAgain' }) },
+		parameters: {
+			...twelve.parameters,
+			...decide({ ...byName, S1: 'sendAgain', S10: 'sendAgain' }),
+		},
 	};
 	const retried = await retryFixture(env.engine, env.sandbox, FIXTURE, decided, crashed);
 	expect(retried.error).toBeUndefined();
+	// S1 was confirmed in the crashed try: Send Again does not apply to it.
 	expect(await sentCounts(env.sandbox)).toMatchObject({ S10: 2, S1: 1, S12: 1 });
 	expect(await env.sandbox.summary()).toMatchObject({ sequencesCreated: 12, duplicateNames: 0 });
 	expect(retried.all.filter((item) => item.json.skipped === true)).toHaveLength(11);
@@ -124,11 +89,29 @@ test('a try that ends, however it ends, takes its marks out of the store', async
 test("beside another execution's marks, a try that ends takes out only its own", async () => {
 	const rows = await processedRows();
 	rows.rows.clear();
-	// Another execution of this workflow is under way: its marks are in the workflow's row.
-	rows.rows.set('test-workflow|', ['another-execution-mark']);
+	// Another execution of this node is under way: its marks are in the node's row.
+	const row = 'test-workflow|n:outreach';
+	rows.rows.set(row, ['another-execution-mark']);
 	await runFixture(env.engine, env.sandbox, FIXTURE, twelve);
-	expect(rows.rows.get('test-workflow|')).toEqual(['another-execution-mark']);
+	expect(rows.rows.get(row)).toEqual(['another-execution-mark']);
 	rows.rows.clear();
 	await runFixture(env.engine, env.sandbox, FIXTURE, twelve);
 	expect(rows.size).toBe(0);
+});
+
+test("the journal is written in the node's own row, never in the workflow's row that Remove Duplicates uses", async () => {
+	const rows = await processedRows();
+	rows.rows.clear();
+	const written = new Set<string>();
+	const record = rows.checkProcessedAndRecord.bind(rows);
+	rows.checkProcessedAndRecord = async (items, scope, data, options) => {
+		written.add(`${data.workflow.id}|${scope === 'node' ? `n:${data.node?.id}` : ''}`);
+		return await record(items, scope, data, options);
+	};
+	try {
+		await runFixture(env.engine, env.sandbox, FIXTURE, twelve);
+	} finally {
+		rows.checkProcessedAndRecord = record;
+	}
+	expect([...written]).toEqual(['test-workflow|n:outreach']);
 });

@@ -115,18 +115,6 @@ describe('facts per failure kind', () => {
 		).toMatchObject({ timesSent: 2, outcome: 'mayHaveActed' });
 	});
 
-	test('an item an earlier try carried out, not sent this time: the service acted on it', () => {
-		expect(
-			failureFacts({ kind: 'carriedOutBefore', request, crashed: false, itemIndex: 0 }),
-		).toEqual({
-			statusCode: null,
-			networkError: null,
-			timesSent: 0,
-			retryAfterSeconds: null,
-			outcome: 'mayHaveActed',
-		});
-	});
-
 	test('an item an earlier try sent with an unknown outcome keeps that failure’s facts, unsent now', () => {
 		const earlier = { message: 'm', description: 'd', statusCode: 502, networkError: null };
 		expect(failureFacts({ kind: 'unknownBefore', request, earlier, itemIndex: 1 })).toEqual({
@@ -153,11 +141,6 @@ describe('facts per failure kind', () => {
 		['DNS', gaveUp(network('dns'), 1), 'unreached'],
 		['HTTP 502', gaveUp(http(502), 1), 'mayHaveActed'],
 		['reset', gaveUp(network('reset'), 1), 'mayHaveActed'],
-		[
-			'carried out in an earlier try',
-			{ kind: 'carriedOutBefore', request, crashed: true, itemIndex: 0 },
-			'carriedOutBefore',
-		],
 		[
 			'sent by an earlier try, outcome unknown',
 			{

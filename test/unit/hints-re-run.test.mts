@@ -97,13 +97,11 @@ test('after failed items of a create, the hint says the safe way on, with and wi
 	);
 });
 
-test('an item carried out in an earlier try whose answer was too large to keep is its own group', () => {
-	const message = failedItemsHint(
-		{ ...clean, failed: { ...clean.failed, carriedOutBefore: 2 } },
-		create,
-	)?.message;
-	expect(message).toBe(
-		'2 of 10 items failed. 2 had been carried out in an earlier try of this execution, and their answers were too large to keep, or lost in a crash (outcome "mayHaveActed"). Each item\'s error says what happened, and {{ $json.message.outcome }} its outcome.',
+test('items carried out in an earlier try whose answers were lost are not failures: the re-run hint counts them', () => {
+	const summary = { ...clean, earlierTry: { ...clean.earlierTry, answerLost: 2 } };
+	expect(failedItemsHint(summary, create)).toBeUndefined();
+	expect(earlierTryHint(summary)?.message).toBe(
+		'n8n ran this node again (Retry On Fail, or Executions › Retry). 2 items the service had already carried out were not sent again; their answers were too large to keep or lost in a crash, so their output says so ("skipped": true).',
 	);
 });
 

@@ -131,7 +131,7 @@ test('a crash leaves the marks; a retry reads them, and the store is as it was a
 		() => 0,
 	);
 	const found = await retry.lookUp();
-	expect([...found]).toEqual([
+	expect([...(found ?? [])]).toEqual([
 		[0, 'confirmed'],
 		[1, 'confirmed'],
 		[2, 'sent'],
@@ -144,11 +144,14 @@ test('a crash leaves the marks; a retry reads them, and the store is as it was a
 	expect(store.row).toEqual([]);
 });
 
-test('a store that fails: the run goes on without a journal, and says so once', async () => {
+test('a store that fails fails closed: no item waits on a mark in vain, each unwritten one is refused; a look-up knows nothing', async () => {
 	const heard: unknown[] = [];
+	const failure = new Error('no database');
+	let calls = 0;
 	const failing = {
 		checkAndRecord: async () => {
-			throw new Error('no database');
+			calls++;
+			throw failure;
 		},
 		remove: async () => undefined,
 	};
@@ -159,12 +162,22 @@ test('a store that fails: the run goes on without a journal, and says so once', 
 		(error) => heard.push(error),
 		() => 0,
 	);
-	await journal.beforeSend(0);
-	expect(journal.beforeSend(5)).toBeUndefined();
+	await expect(journal.beforeSend(0)).rejects.toBe(failure);
+	await expect(journal.beforeSend(1)).rejects.toBe(failure);
+	await expect(journal.beforeSend(5)).rejects.toBe(failure);
 	journal.confirmed(0);
-	expect(await journal.lookUp()).toEqual(new Map());
 	await journal.clear();
-	expect(heard).toHaveLength(1);
+	// Once broken, nothing more is asked of the store, and nothing is repeated blindly.
+	expect(calls).toBe(1);
+	expect(heard).toEqual([failure]);
+	const retry = new Journal(
+		failing,
+		identities,
+		2,
+		() => undefined,
+		() => 0,
+	);
+	expect(await retry.lookUp()).toBeUndefined();
 });
 
 test("a try that ends alone in the store takes the row out in one step; beside another execution's marks, only its own, one by one", async () => {

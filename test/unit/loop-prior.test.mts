@@ -35,13 +35,18 @@ describe('what an earlier try or execution did (reRun.ts): the prior', () => {
 			prior: {
 				0: {
 					kind: 'fail',
-					failure: { kind: 'carriedOutBefore', request, crashed: true, itemIndex: 0 },
+					failure: {
+						kind: 'unknownBefore',
+						request,
+						earlier: { message: '', description: '', statusCode: null, networkError: null },
+						itemIndex: 0,
+					},
 					event: 'failedAgain',
 				},
 			},
 		});
 		expect(service.sent).toEqual(['/v1/items/1']);
-		expect(loop.items[0]).toMatchObject({ state: 'failed', failure: { kind: 'carriedOutBefore' } });
+		expect(loop.items[0]).toMatchObject({ state: 'failed', failure: { kind: 'unknownBefore' } });
 	});
 
 	test('under On Error = Stop, items answered before never stop the run; one failed before does', async () => {

@@ -72,20 +72,28 @@ describe('priorOf', () => {
 			event: 'countedAsDone',
 		});
 		const create = { ...request, subject: { noun: 'sequence', verb: 'create', done: 'created' } };
-		expect(
-			priorOf({ kind: 'confirmedWithoutAnswer', crashed: true }, create, 0, () => 'countAsDone'),
-		).toMatchObject({ kind: 'answer', json: { skipped: true, id: null } });
 		expect(priorOf({ kind: 'countedAsDone' }, create, 0, never)?.event).toBe('countedAsDone');
 	});
 
-	test('confirmed without an answer (too large, or a crash): fails as carriedOutBefore unless the user says', () => {
-		expect(
-			priorOf({ kind: 'confirmedWithoutAnswer', crashed: true }, request, 2, () => 'fail'),
-		).toMatchObject({
-			kind: 'fail',
-			failure: { kind: 'carriedOutBefore', crashed: true, itemIndex: 2 },
-		});
-	});
+	test.each(['fail', 'sendAgain', 'countAsDone'] as const)(
+		'confirmed without an answer (too large, or a crash) is final: never sent, whatever the user says (%s)',
+		(said) => {
+			let asked = false;
+			const ask = () => {
+				asked = true;
+				return said;
+			};
+			for (const crashed of [true, false])
+				expect(priorOf({ kind: 'confirmedWithoutAnswer', crashed }, request, 2, ask)).toMatchObject(
+					{
+						kind: 'answer',
+						json: { skipped: true, id: 'c-42' },
+						event: 'answerLost',
+					},
+				);
+			expect(asked).toBe(false);
+		},
+	);
 
 	test('anything but the two other values is "fail", which sends nothing', () => {
 		expect(
@@ -136,7 +144,7 @@ describe('forRecord', () => {
 			forRecord(
 				{ state: 'done', request, json: { id: 'c-42' }, sends: 1 },
 				undefined,
-				false,
+				undefined,
 				undefined,
 			),
 		).toEqual({
@@ -144,35 +152,48 @@ describe('forRecord', () => {
 			now: { kind: 'confirmed', answer: { id: 'c-42' }, requestChanged: false },
 		});
 		expect(
-			forRecord({ state: 'done', request, json: {}, sends: 0 }, 'countedAsDone', false, undefined),
+			forRecord(
+				{ state: 'done', request, json: {}, sends: 0 },
+				'countedAsDone',
+				undefined,
+				undefined,
+			),
 		).toEqual({
 			request,
 			now: { kind: 'countedAsDone' },
 		});
 		expect(
-			forRecord({ state: 'done', request, json: {}, sends: 0 }, 'kept', false, undefined),
+			forRecord({ state: 'done', request, json: {}, sends: 0 }, 'kept', undefined, undefined),
 		).toBeUndefined();
 	});
 
 	test('a 5xx on a write is kept as unknown with its words; a refusal is forgotten', () => {
-		expect(forRecord(gaveUp(500), undefined, false, earlier)).toEqual({
+		expect(forRecord(gaveUp(500), undefined, undefined, earlier)).toEqual({
 			request,
 			now: { kind: 'unknown', earlier },
 		});
-		expect(forRecord(gaveUp(404), undefined, false, earlier)).toBe('forget');
+		expect(forRecord(gaveUp(404), undefined, undefined, earlier)).toBe('forget');
 	});
 
-	test('what a crashed try left is written to the record, since the journal is cleared; the record’s own stays', () => {
-		const crashed = { ...earlier, crashed: true as const };
+	test('what a crashed try left is written to the record, for every item this try did not settle, reached or not', () => {
+		const crashedEarlier = { ...earlier, crashed: true as const };
+		const unknown = { kind: 'unknown' as const, earlier: crashedEarlier };
 		const failed: ItemState = {
 			state: 'failed',
-			failure: { kind: 'unknownBefore', request, earlier: crashed, itemIndex: 0 },
+			failure: { kind: 'unknownBefore', request, earlier: crashedEarlier, itemIndex: 0 },
 		};
-		expect(forRecord(failed, 'failedAgain', true, undefined)).toEqual({
-			request,
-			now: { kind: 'unknown', earlier: crashed },
+		expect(forRecord(failed, 'failedAgain', unknown, undefined)).toEqual({ request, now: unknown });
+		// Not reached in this try (On Error = Stop ended it first): the crash's knowledge still goes on.
+		expect(forRecord({ state: 'pending' }, undefined, unknown, undefined)).toEqual({
+			now: unknown,
 		});
-		expect(forRecord(failed, 'failedAgain', false, undefined)).toBeUndefined();
-		expect(forRecord({ state: 'pending' }, undefined, false, undefined)).toBeUndefined();
+		const lost = { kind: 'confirmedWithoutAnswer' as const, crashed: true };
+		expect(forRecord({ state: 'pending' }, undefined, lost, undefined)).toEqual({ now: lost });
+		expect(
+			forRecord({ state: 'done', request, json: {}, sends: 0 }, 'answerLost', lost, undefined),
+		).toEqual({ request, now: lost });
+		// Without a crash, what the record already holds stays as it is.
+		expect(forRecord(failed, 'failedAgain', undefined, undefined)).toBeUndefined();
+		expect(forRecord({ state: 'pending' }, undefined, undefined, undefined)).toBeUndefined();
 	});
 });

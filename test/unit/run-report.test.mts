@@ -21,7 +21,6 @@ test('a clean run reports nothing', () => {
 			rejected: 0,
 			unreached: 0,
 			mayHaveActed: 0,
-			carriedOutBefore: 0,
 			unknownBefore: 0,
 			keyBusy: 0,
 			serviceDown: 0,
@@ -29,6 +28,7 @@ test('a clean run reports nothing', () => {
 		earlierTry: {
 			answered: 0,
 			kept: 0,
+			answerLost: 0,
 			countedAsDone: 0,
 			failedAgain: 0,
 			sentAgain: 0,
@@ -65,7 +65,6 @@ test('waits, push-backs and retried items are counted; a retried item that still
 		rejected: 1,
 		unreached: 0,
 		mayHaveActed: 1,
-		carriedOutBefore: 0,
 		unknownBefore: 0,
 		keyBusy: 0,
 		serviceDown: 0,
@@ -82,10 +81,12 @@ test('what came of items an earlier try or execution handled: counted by event, 
 	report.earlierTry('kept', undefined);
 	report.earlierTry('failedAgain');
 	report.earlierTry('keyDoneBefore');
+	report.earlierTry('answerLost');
 	const summary = report.summarize([ok]);
 	expect(summary.earlierTry).toEqual({
 		answered: 2,
 		kept: 3,
+		answerLost: 1,
 		countedAsDone: 0,
 		failedAgain: 1,
 		sentAgain: 0,

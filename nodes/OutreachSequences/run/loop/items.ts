@@ -46,7 +46,7 @@ export interface LoopPorts {
 	prepare(index: number): OutreachRequest;
 	/** What an earlier try or execution did with this item, and so what to do instead of sending it (reRun.ts). */
 	prior?(index: number, request: OutreachRequest): Prior | undefined;
-	/** Before item `index`'s request goes out: resolves once what is about to be sent is written down (journal.ts). */
+	/** Before item `index`'s request goes out: resolves once what is about to be sent is written down (journal.ts); rejects when it could not be, and the item is not sent. */
 	beforeSend?(index: number): Promise<void> | undefined;
 	/** Sends item `index`'s request once; a failure comes back as an Attempt, not thrown. */
 	send(request: OutreachRequest, index: number): Promise<Attempt>;

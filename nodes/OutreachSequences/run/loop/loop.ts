@@ -125,7 +125,13 @@ export class RunLoop {
 	/** Sends an item once: how the request ended, and whether, and when, to send it again. */
 	private async send(index: number, turn: Turn, remaining: () => number): Promise<SendResult> {
 		// What is about to be sent is written down first (the journal); a run stopped meanwhile sends nothing more.
-		await this.ports.beforeSend?.(index);
+		try {
+			await this.ports.beforeSend?.(index);
+		} catch (error) {
+			// It could not be written down: it is not sent.
+			this.fail(index, { kind: 'notSent', error });
+			return { end: 'cancelled' };
+		}
 		const item = this.items[index];
 		if (item.state !== 'prepared' && item.state !== 'waiting') return { end: 'cancelled' };
 		if (this.isStopped(index)) return { end: 'cancelled' };

@@ -12,16 +12,17 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import { Field } from '../../describe/names';
 import type { OperationDefinition, OutreachRequest } from '../../describe/types';
 import type { ItemState } from '../loop/loop';
-import { DONE_KEYS_MAX_ENTRIES, DoneKeys } from '../outcome/doneKeys';
+import { DoneKeys } from '../outcome/doneKeys';
 import type { KeyVerdict } from '../outcome/doneKeys';
 import type { IdentityScope } from '../outcome/itemIdentity';
 import { itemIdentity } from '../outcome/itemIdentity';
-import { Journal, JOURNAL_MAX_ENTRIES } from '../outcome/journal';
+import { Journal } from '../outcome/journal';
 import type { Journaled } from '../outcome/journal';
 import { failureFacts } from '../outcome/failedItem';
 import type { EarlierFailure, EarlierTry, ExecutionRecord } from '../outcome/record';
 import type { Prior, PriorEvent } from '../outcome/reRun';
 import { keyPriorOf, priorOf, unconfirmedOf } from '../outcome/reRun';
+import { storeFailedText } from '../outcome/reRunTexts';
 import type { Connection } from '../http/transport';
 import { forRecord, keySettingsOf, openRecord, runIndexOf } from './memoryParts';
 import { processedStoreOf } from './store';
@@ -94,26 +95,32 @@ export async function openMemory(
 	const opened = openRecord(context, runIndex, connection.baseUrl);
 	const record: ExecutionRecord | undefined = opened;
 	const recordKnows = opened !== undefined && !opened.isEmpty;
+	const reasonOf = (error: unknown) => (error as Error)?.message ?? String(error);
 	const warn = (what: string) => (error: unknown) =>
 		context.logger.warn(
-			`Outreach Sequences: n8n's store for processed items failed (${(error as Error)?.message ?? String(error)}); ${what}`,
+			`Outreach Sequences: n8n's store for processed items failed (${reasonOf(error)}); ${what}`,
 		);
-	const journalStore = processedStoreOf(context, 'workflow', JOURNAL_MAX_ENTRIES);
-	const journal = journalStore
+	let journalError: unknown;
+	const store = processedStoreOf(context);
+	const journal = store
 		? new Journal(
-				journalStore,
+				store,
 				allIdentities(),
 				groupSize,
-				warn(
-					"this run keeps no journal, so if n8n stops before it ends, a retry can't tell what it sent.",
-				),
+				(error) => {
+					journalError = error;
+					warn('the items not yet written down as about to be sent are not sent.')(error);
+				},
 				Date.now,
 			)
 		: undefined;
-	const crashed =
+	const lookedUp =
 		journal && context.getMode() === 'retry'
 			? await journal.lookUp()
 			: new Map<number, Journaled>();
+	// A retry that can't read what a crashed try sent sends nothing: it can't tell what is safe.
+	const journalProblem = lookedUp ? undefined : storeFailedText(reasonOf(journalError));
+	const crashed = lookedUp ?? new Map<number, Journaled>();
 
 	const keySettings = keySettingsOf(context, node);
 	let keys: Array<string | undefined> = [];
@@ -122,7 +129,6 @@ export async function openMemory(
 	let keyProblem: string | undefined;
 	if (keySettings) {
 		keys = items.map((_, index) => keySettings.keyOf(index));
-		const store = processedStoreOf(context, 'node', DONE_KEYS_MAX_ENTRIES);
 		if (!store)
 			keyProblem = `${keySettings.name} needs n8n's store for processed items: n8n 1.65 or later, and a saved workflow.`;
 		else {
@@ -140,27 +146,27 @@ export async function openMemory(
 		}
 	}
 
+	const crashedEarlier = (index: number) => {
+		const mark = crashed.get(index);
+		return mark && crashedTry(mark);
+	};
 	const events: Array<PriorEvent | undefined> = [];
 	/** What each item's done key led to, when it led to anything. */
 	const keyEvents: Array<PriorEvent | undefined> = [];
+	const notSentError = (index: number, problem: string) =>
+		new NodeOperationError(node, `Not sent: ${problem}`, { itemIndex: index });
 	const unsent = (index: number, problem: string): Prior => ({
 		kind: 'fail',
-		failure: {
-			kind: 'notSent',
-			error: new NodeOperationError(node, `Not sent: ${problem}`, { itemIndex: index }),
-		},
+		failure: { kind: 'notSent', error: notSentError(index, problem) },
 	});
 	return {
 		doneKeysSet: keySettings !== undefined,
 		keepsRecord: record !== undefined,
 		earlierTry: recordKnows || crashed.size > 0,
 		prior(index, request) {
-			const mark = crashed.get(index);
-			const earlier = mark
-				? crashedTry(mark)
-				: recordKnows
-					? record?.earlierTry(index, allIdentities()[index], request)
-					: undefined;
+			const earlier =
+				crashedEarlier(index) ??
+				(recordKnows ? record?.earlierTry(index, allIdentities()[index], request) : undefined);
 			const choice = () =>
 				unconfirmedOf(
 					context.getNodeParameter(`${Field.requestOptions}.${Field.unconfirmed}`, index, ''),
@@ -172,6 +178,7 @@ export async function openMemory(
 			};
 			const prior = priorOf(earlier, request, index, choice);
 			events[index] = prior?.event;
+			if (journalProblem) return unsent(index, journalProblem);
 			if (prior && prior.kind !== 'send') return prior;
 			if (!keySettings) return prior;
 			if (keyProblem) return unsent(index, keyProblem);
@@ -180,13 +187,16 @@ export async function openMemory(
 				return unsent(index, `the Key of ${keySettings.name} is empty for this item.`);
 			return byKey(verdicts[index], key) ?? prior;
 		},
-		beforeSend: (index) => journal?.beforeSend(index),
+		beforeSend: (index) =>
+			journal?.beforeSend(index)?.catch((error: unknown) => {
+				throw notSentError(index, storeFailedText(reasonOf(error)));
+			}),
 		confirmed: (index) => journal?.confirmed(index),
 		async finish(loopItems, words, kept) {
 			if (record && kept)
 				record.keep(
 					loopItems.map((item, index) =>
-						forRecord(item, events[index], crashed.has(index), words(index)),
+						forRecord(item, events[index], crashedEarlier(index), words(index)),
 					),
 					(index) => allIdentities()[index],
 				);

@@ -9,7 +9,7 @@ import { DEFAULT_WINDOW_MINUTES } from '../../describe/defaults';
 import { Field } from '../../describe/names';
 import type { ItemState } from '../loop/loop';
 import { failureFacts } from '../outcome/failedItem';
-import type { EarlierFailure, ItemForRecord } from '../outcome/record';
+import type { EarlierFailure, EarlierTry, ItemForRecord } from '../outcome/record';
 import { ExecutionRecord } from '../outcome/record';
 import type { PriorEvent } from '../outcome/reRun';
 import { DONE_KEYS_OPTION } from '../outcome/reRunTexts';
@@ -62,36 +62,37 @@ export function keySettingsOf(context: IExecuteFunctions, node: INode) {
 
 /**
  * What the record keeps of an item at the end of a try: what the service
- * confirmed; what it may have acted on, with the failure's `words`; what a
- * crashed try left (`fromJournal`), and the user's count as done. A failure
- * the service did not act on is forgotten, so the item goes out again; what
- * an earlier try's entry says stays for the rest.
+ * confirmed; what it may have acted on, with the failure's words; the user's
+ * count as done; and what a crashed try left (`crashed`, from the journal),
+ * for every item this try did not settle, reached or not, so that every later
+ * retry knows it until it is settled. A failure the service did not act on
+ * is forgotten, so the item goes out again; what an earlier try's entry says
+ * stays for the rest.
  */
 export function forRecord(
 	item: ItemState,
 	event: PriorEvent | undefined,
-	fromJournal: boolean,
+	crashed: EarlierTry | undefined,
 	words: EarlierFailure | undefined,
 ): ItemForRecord {
+	const fromCrash = crashed ? { now: crashed } : undefined;
 	if (item.state === 'done') {
 		if (item.sends > 0)
 			return {
 				request: item.request,
 				now: { kind: 'confirmed', answer: item.json, requestChanged: false },
 			};
-		return event === 'countedAsDone'
-			? { request: item.request, now: { kind: 'countedAsDone' } }
+		if (event === 'countedAsDone') return { request: item.request, now: { kind: 'countedAsDone' } };
+		return event === 'answerLost' && fromCrash
+			? { request: item.request, ...fromCrash }
 			: undefined;
 	}
-	if (item.state !== 'failed') return undefined;
+	if (item.state !== 'failed') return fromCrash;
 	const { failure } = item;
-	if (failure.kind === 'carriedOutBefore' || failure.kind === 'unknownBefore') {
-		if (!fromJournal) return undefined;
-		return failure.kind === 'carriedOutBefore'
-			? { request: failure.request, now: { kind: 'confirmedWithoutAnswer', crashed: true } }
-			: { request: failure.request, now: { kind: 'unknown', earlier: failure.earlier } };
-	}
-	if (failure.kind === 'notSent' || failure.kind === 'keyBusy') return undefined;
+	if (failure.kind === 'unknownBefore' || failure.kind === 'notSent' || failure.kind === 'keyBusy')
+		return (
+			fromCrash && { request: 'request' in failure ? failure.request : undefined, ...fromCrash }
+		);
 	const facts = failureFacts(failure);
 	if (facts.outcome === 'mayHaveActed' && facts.timesSent > 0 && words)
 		return { request: failure.request, now: { kind: 'unknown', earlier: words } };

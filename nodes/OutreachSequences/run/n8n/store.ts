@@ -1,19 +1,37 @@
 /**
  * n8n's store for processed items, from the node's helpers, as the journal
- * and the done keys use it (outcome/processedStore.ts). It is in n8n's
- * database from n8n 1.65 on, and needs a saved workflow; undefined where
- * there is none.
+ * and the done keys use it (outcome/processedStore.ts): the node's own row
+ * (scope `node`), which no other node reads, trims or clears; n8n's
+ * workflow-scope row is Remove Duplicates' too. It is in n8n's database from
+ * n8n 1.65 on, and needs a saved workflow; undefined where there is none.
  */
-import type { DeduplicationScope, IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { ProcessedStore } from '../outcome/processedStore';
+import { ROW_MAX_ENTRIES } from '../outcome/processedStore';
 
-/** The store of this workflow (`workflow`) or this node (`node`), keeping at most `maxEntries` keys. */
-export function processedStoreOf(
-	context: IExecuteFunctions,
-	scope: DeduplicationScope,
-	maxEntries: number,
-): ProcessedStore | undefined {
+/**
+ * The first write of a row is an insert: when two executions make it at
+ * once, one fails on the row's unique key, having written nothing, and the
+ * row is there then. Only that failure is safe to repeat: any other may have
+ * been written, and a second check would read its own marks as done.
+ */
+export function isFirstInsertRace(error: unknown): boolean {
+	const { code, message, driverError } = (error ?? {}) as {
+		code?: unknown;
+		message?: unknown;
+		driverError?: { code?: unknown };
+	};
+	const codes = [code, driverError?.code].map(String);
+	if (codes.some((value) => ['23505', 'ER_DUP_ENTRY', 'SQLITE_CONSTRAINT'].includes(value)))
+		return true;
+	return /UNIQUE constraint failed|duplicate key value violates unique constraint/i.test(
+		String(message ?? ''),
+	);
+}
+
+/** The node's row in n8n's store for processed items, keeping at most ROW_MAX_ENTRIES keys. */
+export function processedStoreOf(context: IExecuteFunctions): ProcessedStore | undefined {
 	const helpers = context.helpers as Partial<IExecuteFunctions['helpers']>;
 	const {
 		checkProcessedAndRecord,
@@ -24,16 +42,23 @@ export function processedStoreOf(
 	if (typeof checkProcessedAndRecord !== 'function' || typeof removeProcessed !== 'function')
 		return undefined;
 	if (!context.getWorkflow().id) return undefined;
-	const options = { mode: 'entries' as const, maxEntries };
+	const scope = 'node' as const;
+	const options = { mode: 'entries' as const, maxEntries: ROW_MAX_ENTRIES };
 	return {
 		async checkAndRecord(keys) {
 			const check = async () => await checkProcessedAndRecord.call(helpers, keys, scope, options);
-			// The first write of a row is an insert: when two executions make it at once, one fails; the row is there then.
-			const { processed } = await check().catch(check);
+			const { processed } = await check().catch(async (error: unknown) => {
+				if (isFirstInsertRace(error)) return await check();
+				throw error;
+			});
 			return new Set(processed.map(String));
 		},
 		async remove(keys) {
 			await removeProcessed.call(helpers, keys, scope, options);
+		},
+		async count() {
+			if (typeof getProcessedDataCount !== 'function') return undefined;
+			return await getProcessedDataCount.call(helpers, scope, options);
 		},
 		async clearIfOnly(count) {
 			if (

@@ -41,7 +41,6 @@ export type FailureGroup =
 	| 'rejected'
 	| 'unreached'
 	| 'mayHaveActed'
-	| 'carriedOutBefore'
 	| 'unknownBefore'
 	| 'keyBusy'
 	| 'serviceDown';
@@ -61,8 +60,6 @@ export type ItemFailure =
 	  }
 	/** Sending it threw. */
 	| { kind: 'broken'; request: OutreachRequest; error: unknown; sends: number }
-	/** An earlier try of this execution had it carried out, and its answer was too large to keep or lost in a crash (record.ts, journal.ts): not sent again. */
-	| { kind: 'carriedOutBefore'; request: OutreachRequest; crashed: boolean; itemIndex: number }
 	/** An earlier try sent it, and the service may have acted on it: not sent again without the user's say (reRun.ts). */
 	| { kind: 'unknownBefore'; request: OutreachRequest; earlier: EarlierFailure; itemIndex: number }
 	/** Another execution was sending an item with the same key (doneKeys.ts): not sent. */
@@ -104,11 +101,11 @@ export function failureFacts(failure: ItemFailure): FailureFacts {
 			outcome: 'notActed',
 		};
 	}
-	if (failure.kind === 'carriedOutBefore' || failure.kind === 'unknownBefore') {
-		const earlier = failure.kind === 'unknownBefore' ? failure.earlier : undefined;
+	if (failure.kind === 'unknownBefore') {
+		const { earlier } = failure;
 		return {
-			statusCode: earlier?.statusCode ?? null,
-			networkError: earlier?.networkError ?? null,
+			statusCode: earlier.statusCode,
+			networkError: earlier.networkError,
 			timesSent: 0,
 			retryAfterSeconds: null,
 			outcome: 'mayHaveActed',
@@ -172,14 +169,12 @@ export function failureFacts(failure: ItemFailure): FailureFacts {
 /**
  * Why an item failed, as the hints group it: never sent (its request could
  * not be made), not sent because n8n refused it, rejected by the service, never reached the service (refused,
- * DNS, TLS), may have been carried out, carried out in an earlier try (with
- * an answer too large for the record), or not sent (again) because the
- * service looked down.
+ * DNS, TLS), may have been carried out, sent in an earlier try without a
+ * confirmation, or not sent (again) because the service looked down.
  */
 export function failureGroup(failure: ItemFailure): FailureGroup {
 	if (
 		failure.kind === 'notSent' ||
-		failure.kind === 'carriedOutBefore' ||
 		failure.kind === 'unknownBefore' ||
 		failure.kind === 'keyBusy' ||
 		failure.kind === 'serviceDown'

@@ -117,8 +117,7 @@ export function failedItemsHint(
 ): NodeExecutionHint | undefined {
 	const failed = totalFailed(summary);
 	if (failed === 0) return undefined;
-	const { notSent, n8nRefused, rejected, unreached, mayHaveActed, carriedOutBefore, serviceDown } =
-		summary.failed;
+	const { notSent, n8nRefused, rejected, unreached, mayHaveActed, serviceDown } = summary.failed;
 	const { unknownBefore, keyBusy } = summary.failed;
 	const groups: string[] = [];
 	const notActed = '(outcome "notActed")';
@@ -138,11 +137,6 @@ export function failedItemsHint(
 	if (mayHaveActed > 0) {
 		groups.push(
 			`${mayHaveActed} may have been carried out: the service timed out, reset the connection or failed with HTTP 5xx after ${mayHaveActed === 1 ? 'it was' : 'they were'} sent (outcome "mayHaveActed")`,
-		);
-	}
-	if (carriedOutBefore > 0) {
-		groups.push(
-			`${carriedOutBefore} had been carried out in an earlier try of this execution, and ${carriedOutBefore === 1 ? 'its answer was' : 'their answers were'} too large to keep, or lost in a crash (outcome "mayHaveActed")`,
 		);
 	}
 	if (unknownBefore > 0) {

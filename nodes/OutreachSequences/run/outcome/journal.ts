@@ -15,11 +15,12 @@
  * database. Confirmations go with the next write, or on their own once a
  * second has passed since the last. A try that ends (however it ends) takes
  * its marks out again, and the record takes over.
+ *
+ * A store that fails fails closed: an item whose mark could not be written is
+ * not sent (its wait rejects with the store's error), and a retry whose look-up
+ * failed knows nothing, so it sends nothing (memory.ts).
  */
 import type { ProcessedStore } from './processedStore';
-
-/** The most entries n8n's store keeps for the journal; older ones are dropped first. */
-export const JOURNAL_MAX_ENTRIES = 50_000;
 
 /** A group is what went out in this long, so that a crash finds few items marked that were not sent. */
 export const GROUP_SPAN_MS = 1000;
@@ -45,11 +46,14 @@ export class Journal {
 	private readonly written = new Set<string>();
 	private queue: Promise<void> = Promise.resolve();
 	private broken = false;
+	/** What the store threw, once it failed. */
+	private failure: unknown;
 
 	/**
 	 * `identities`: each item's identity (itemIdentity.ts); `group`: how many
 	 * items the first write marks, before the pace is known; `failed`: hears
-	 * once when the store fails, after which the run goes on without a journal.
+	 * once when the store fails, after which no item waits on a mark in vain:
+	 * each one not yet written is refused.
 	 */
 	constructor(
 		private readonly store: ProcessedStore,
@@ -59,8 +63,8 @@ export class Journal {
 		private readonly now: () => number,
 	) {}
 
-	/** What a try that n8n could not finish left of each item. The keys it finds go at the end of this try. */
-	async lookUp(): Promise<Map<number, Journaled>> {
+	/** What a try that n8n could not finish left of each item; undefined when the store failed. The keys it finds go at the end of this try. */
+	async lookUp(): Promise<Map<number, Journaled> | undefined> {
 		const found = new Map<number, Journaled>();
 		const keys = this.identities.flatMap((identity) => [sentKey(identity), confirmedKey(identity)]);
 		const there = await this.guard(async () => {
@@ -70,7 +74,7 @@ export class Journal {
 			if (fresh.length > 0) await this.store.remove(fresh);
 			return seen;
 		});
-		if (!there) return found;
+		if (!there) return undefined;
 		this.identities.forEach((identity, index) => {
 			if (there.has(confirmedKey(identity))) found.set(index, 'confirmed');
 			else if (there.has(sentKey(identity))) found.set(index, 'sent');
@@ -79,13 +83,18 @@ export class Journal {
 		return found;
 	}
 
-	/** Before item `index` goes out: it, and the items after it up to a group, are marked sent; it waits for its mark. */
+	/** Before item `index` goes out: it, and the items after it up to a group, are marked sent; it waits for its mark, which rejects when the store failed. */
 	beforeSend(index: number): Promise<void> | undefined {
-		if (this.broken) return undefined;
+		if (this.broken)
+			return index < this.writtenUpTo ? undefined : Promise.reject(this.failure as Error);
 		if (index >= this.markedUpTo) this.mark(index + this.nextGroup(index), index);
 		else if (this.halfwayThrough(index)) this.mark(this.markedUpTo + this.nextGroup(index), index);
 		if (index < this.writtenUpTo) return undefined;
-		return this.marking.find((group) => index < group.end)?.done;
+		return this.marking
+			.find((group) => index < group.end)
+			?.done.then(() => {
+				if (index >= this.writtenUpTo) throw this.failure as Error;
+			});
 	}
 
 	/** Half-way through the latest group, and half a span after it was marked: time to mark the next. */
@@ -102,6 +111,7 @@ export class Journal {
 		const keys = this.identities.slice(this.markedUpTo, end).map(sentKey);
 		this.markedUpTo = end;
 		const done = this.write([...keys, ...this.confirmations.splice(0)]).then(() => {
+			if (this.broken) return;
 			this.writtenUpTo = Math.max(this.writtenUpTo, end);
 			this.marking = this.marking.filter((group) => group.end > end);
 		});
@@ -153,7 +163,10 @@ export class Journal {
 		try {
 			return await step();
 		} catch (error) {
-			if (!this.broken) this.failed(error);
+			if (!this.broken) {
+				this.failure = error;
+				this.failed(error);
+			}
 			this.broken = true;
 			return undefined;
 		}

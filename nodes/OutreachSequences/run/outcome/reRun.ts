@@ -2,7 +2,7 @@
  * What a run does, before anything is sent, with an item that an earlier try
  * of this execution handled (record.ts, journal.ts), or whose key this node
  * did in an earlier execution (doneKeys.ts). What the service confirmed is
- * answered, not sent. What it may have carried out is not sent again without
+ * answered, not sent, whatever the user says. What it may have carried out is not sent again without
  * the user's say (RFC 9110 §9.2.2): Request Options › Unconfirmed Earlier
  * Try, read per item, fails it (the default), sends it again, or counts it
  * as done.
@@ -15,7 +15,7 @@ import type { OutreachRequest } from '../../describe/types';
 import type { KeyVerdict } from './doneKeys';
 import type { ItemFailure } from './failedItem';
 import type { EarlierTry } from './record';
-import { countedAsDoneItem, keyDoneBeforeItem } from './reRunTexts';
+import { answerLostItem, countedAsDoneItem, keyDoneBeforeItem } from './reRunTexts';
 
 /** What came of an item an earlier try or execution handled, as the hints count it (runReport.ts). */
 export type PriorEvent =
@@ -23,6 +23,8 @@ export type PriorEvent =
 	| 'answered'
 	/** Confirmed before, and its request changed since (the node's settings did): still not sent. */
 	| 'kept'
+	/** Confirmed before, its answer too large to keep or lost in a crash: not sent, whatever the user says. */
+	| 'answerLost'
 	| 'countedAsDone'
 	/** Its outcome is unknown: it failed again, unsent. */
 	| 'failedAgain'
@@ -51,14 +53,19 @@ export function priorOf(
 		return answer(earlier.answer, earlier.requestChanged ? 'kept' : 'answered');
 	if (earlier.kind === 'countedAsDone')
 		return answer(countedAsDoneItem(request.subject), 'countedAsDone');
+	// What the service confirmed is final: the user's say is only for an unknown outcome.
+	if (earlier.kind === 'confirmedWithoutAnswer')
+		return answer(answerLostItem(request.subject, earlier.crashed), 'answerLost');
 	const said = choice();
 	if (said === Unconfirmed.CountAsDone)
 		return answer(countedAsDoneItem(request.subject), 'countedAsDone');
 	if (said === Unconfirmed.SendAgain) return { kind: 'send', event: 'sentAgain' };
-	const failure: ItemFailure =
-		earlier.kind === 'unknown'
-			? { kind: 'unknownBefore', request, earlier: earlier.earlier, itemIndex }
-			: { kind: 'carriedOutBefore', request, crashed: earlier.crashed, itemIndex };
+	const failure: ItemFailure = {
+		kind: 'unknownBefore',
+		request,
+		earlier: earlier.earlier,
+		itemIndex,
+	};
 	return { kind: 'fail', failure, event: 'failedAgain' };
 }
 

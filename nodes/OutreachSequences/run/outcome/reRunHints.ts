@@ -22,8 +22,9 @@ function ids(list: string[]): string {
 
 /** n8n ran the node again: what was answered, kept, counted as done, failed again or sent again. */
 export function earlierTryHint(summary: RunSummary): NodeExecutionHint | undefined {
-	const { answered, kept, countedAsDone, failedAgain, sentAgain } = summary.earlierTry;
-	if (answered + kept + countedAsDone + failedAgain + sentAgain === 0) return undefined;
+	const { answered, kept, answerLost, countedAsDone, failedAgain, sentAgain } = summary.earlierTry;
+	if (answered + kept + answerLost + countedAsDone + failedAgain + sentAgain === 0)
+		return undefined;
 	const sentences = ['n8n ran this node again (Retry On Fail, or Executions › Retry).'];
 	if (answered > 0)
 		sentences.push(
@@ -32,6 +33,10 @@ export function earlierTryHint(summary: RunSummary): NodeExecutionHint | undefin
 	if (kept > 0)
 		sentences.push(
 			`${count(kept, 'item', 'items')} ${was(kept)} kept although the node's settings changed since: the service had already carried ${kept === 1 ? 'it' : 'them'} out, so ${kept === 1 ? 'it was' : 'they were'} not sent again, and the output is the answer it gave then${ids(summary.keptIds)}.`,
+		);
+	if (answerLost > 0)
+		sentences.push(
+			`${count(answerLost, 'item', 'items')} the service had already carried out ${was(answerLost)} not sent again; ${answerLost === 1 ? 'its answer was' : 'their answers were'} too large to keep or lost in a crash, so ${answerLost === 1 ? 'its output says' : 'their output says'} so ("skipped": true).`,
 		);
 	if (failedAgain > 0)
 		sentences.push(

@@ -50,22 +50,19 @@ const RETRY = 'use Executions › Retry with the currently saved workflow';
 /** What a Stop error says of a failed item the service may have carried out: what a retry will do with it. */
 export const UNKNOWN_ON_RETRY = `A retry does not send that item again on its own: check in ${SERVICE} whether it was carried out, then say so in ${UNCONFIRMED_OPTION}.`;
 
-/** An item an earlier try confirmed, whose answer is not kept: too large for the record, or lost in a crash. */
-export function carriedOutBeforeText(
-	subject: Subject,
-	crashed: boolean,
-	itemIndex: number,
-): FailureText {
+/**
+ * What an item outputs that an earlier try had carried out, whose answer is
+ * not kept (too large for the record, or lost in a crash): it is not sent
+ * again, whatever Unconfirmed Earlier Try says.
+ */
+export function answerLostItem(subject: Subject, crashed: boolean) {
 	const already = `${capitalize(SERVICE)} already ${subject.done} ${describeSubject(subject)}`;
-	if (!crashed)
-		return {
-			message: `${already} in an earlier try of this execution, so it was not sent again. Its answer was too large to keep with the execution, so there is no result to output.`,
-			description:
-				'n8n ran the node again (Retry On Fail, or Executions › Retry). Find the result in the outreach service.',
-		};
+	const when = crashed ? CRASHED : 'in an earlier try of this execution';
+	const lost = crashed ? 'lost with that try' : 'too large to keep with the execution';
 	return {
-		message: `${already} ${CRASHED}, so it was not sent again. Its answer was lost with that try, so there is no result to output.`,
-		description: `Find it in ${SERVICE}. To go on without its answer, set ${UNCONFIRMED_OPTION} to Count as Done for this item: {{ $itemIndex === ${itemIndex} ? 'countAsDone' : 'fail' }}.`,
+		skipped: true,
+		id: subject.id ?? null,
+		reason: `${already} ${when}, so it was not sent again. Its answer was ${lost}: find it in ${SERVICE}.`,
 	};
 }
 
@@ -89,6 +86,11 @@ export function unknownBeforeText(
 		message: `${earlier.message} n8n ran the node again, and the node did not send it again: only ${SERVICE} can tell whether it was carried out.`,
 		description: `${whatToDo(subject, itemIndex, RETRY)}\n\nThe earlier failure: ${earlier.description}`,
 	};
+}
+
+/** Why an item was not sent (after "Not sent: "): n8n's store for processed items failed (`reason`) while the node wrote down or looked up what it sends. */
+export function storeFailedText(reason: string): string {
+	return `n8n's store for processed items failed (${reason}), so the node could not write down or look up what it sends, and sends nothing it can't account for. Run it again once n8n's database answers again.`;
 }
 
 /** Another execution held the claim on the item's key (doneKeys.ts). */

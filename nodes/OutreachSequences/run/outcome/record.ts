@@ -70,8 +70,8 @@ export interface StoredRecord {
 
 /** How one item of this try ended, as the record keeps it. */
 export type ItemForRecord =
-	/** What is known of the item now, and the request it was last sent or answered for. */
-	| { request: OutreachRequest; now: EarlierTry }
+	/** What is known of the item now, and the request it was last sent or answered for (none: this try did not reach it). */
+	| { request?: OutreachRequest; now: EarlierTry }
 	/** Nothing to keep: the service did not act on it, so it may go out again. */
 	| 'forget'
 	/** Not reached in this try: what an earlier try recorded for it stays. */
@@ -158,7 +158,7 @@ export class ExecutionRecord {
 			else if (item)
 				entries[String(index)] = entryOf(
 					identities(index),
-					fingerprint(this.baseUrl, item.request),
+					item.request ? fingerprint(this.baseUrl, item.request) : '',
 					item.now,
 				);
 		});

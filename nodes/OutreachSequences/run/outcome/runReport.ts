@@ -50,6 +50,7 @@ export class RunReport {
 	private readonly fromEarlierTry: Record<PriorEvent, number> = {
 		answered: 0,
 		kept: 0,
+		answerLost: 0,
 		countedAsDone: 0,
 		failedAgain: 0,
 		sentAgain: 0,
@@ -104,7 +105,6 @@ export class RunReport {
 			rejected: 0,
 			unreached: 0,
 			mayHaveActed: 0,
-			carriedOutBefore: 0,
 			unknownBefore: 0,
 			keyBusy: 0,
 			serviceDown: 0,
