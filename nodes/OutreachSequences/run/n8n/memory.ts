@@ -19,12 +19,12 @@ import { itemIdentity } from '../outcome/itemIdentity';
 import { Journal } from '../outcome/journal';
 import type { Journaled } from '../outcome/journal';
 import { failureFacts } from '../outcome/failedItem';
-import type { EarlierFailure, EarlierTry, ExecutionRecord } from '../outcome/record';
+import type { EarlierFailure, ExecutionRecord } from '../outcome/record';
 import type { Prior, PriorEvent } from '../outcome/reRun';
 import { keyPriorOf, priorOf, unconfirmedOf } from '../outcome/reRun';
 import { storeFailedText } from '../outcome/reRunTexts';
 import type { Connection } from '../http/transport';
-import { forRecord, keySettingsOf, openRecord, runIndexOf } from './memoryParts';
+import { crashedTry, forRecord, keySettingsOf, openRecord, runIndexOf } from './memoryParts';
 import { processedStoreOf } from './store';
 
 export interface Memory {
@@ -58,17 +58,33 @@ const NONE: Memory = {
 	earlierTry: false,
 };
 
-/** What a crashed try's journal mark means for an item now. */
-function crashedTry(mark: Journaled): EarlierTry {
-	if (mark === 'confirmed') return { kind: 'confirmedWithoutAnswer', crashed: true };
-	const earlier: EarlierFailure = {
-		message: '',
-		description: '',
-		statusCode: null,
-		networkError: null,
-		crashed: true,
+/**
+ * Each item's journal mark is started as soon as the item is known to go out
+ * (its prior decided, as its request is made), not when it has its turn: the
+ * database write runs while the item waits for the service's pace, and no
+ * turn is held while n8n's database answers.
+ */
+function markingEarly(memory: Memory): Memory {
+	const early = new Map<number, Promise<void>>();
+	return {
+		...memory,
+		prior(index, request) {
+			const prior = memory.prior(index, request);
+			const mark =
+				prior === undefined || prior.kind === 'send' ? memory.beforeSend(index) : undefined;
+			if (mark) {
+				// Heard by the item when it goes out; until then, not an unhandled rejection.
+				mark.catch(() => undefined);
+				early.set(index, mark);
+			}
+			return prior;
+		},
+		beforeSend(index) {
+			const mark = early.get(index);
+			early.delete(index);
+			return mark ?? memory.beforeSend(index);
+		},
 	};
-	return { kind: 'unknown', earlier };
 }
 
 /** The memory of this run. Get Use Case, which changes nothing, and a tool call, the caller's to repeat, keep none. */
@@ -159,7 +175,7 @@ export async function openMemory(
 		kind: 'fail',
 		failure: { kind: 'notSent', error: notSentError(index, problem) },
 	});
-	return {
+	return markingEarly({
 		doneKeysSet: keySettings !== undefined,
 		keepsRecord: record !== undefined,
 		earlierTry: recordKnows || crashed.size > 0,
@@ -220,5 +236,5 @@ export async function openMemory(
 					warn('the keys of this run may not be kept as done, and its claims lapse on their own.'),
 				);
 		},
-	};
+	});
 }

@@ -1,7 +1,8 @@
 /**
  * The parts of the node's memory (memory.ts) that read n8n: the run index,
  * the record in the node's context, Request Options › Skip Items Done
- * Before, and what the record keeps of each item at the end of a try.
+ * Before, what the record keeps of each item at the end of a try, and what a
+ * crashed try's journal mark means for an item.
  */
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 
@@ -9,6 +10,7 @@ import { DEFAULT_WINDOW_MINUTES } from '../../describe/defaults';
 import { Field } from '../../describe/names';
 import type { ItemState } from '../loop/loop';
 import { failureFacts } from '../outcome/failedItem';
+import type { Journaled } from '../outcome/journal';
 import type { EarlierFailure, EarlierTry, ItemForRecord } from '../outcome/record';
 import { ExecutionRecord } from '../outcome/record';
 import type { PriorEvent } from '../outcome/reRun';
@@ -97,4 +99,17 @@ export function forRecord(
 	if (facts.outcome === 'mayHaveActed' && facts.timesSent > 0 && words)
 		return { request: failure.request, now: { kind: 'unknown', earlier: words } };
 	return 'forget';
+}
+
+/** What a crashed try's journal mark means for an item now. */
+export function crashedTry(mark: Journaled): EarlierTry {
+	if (mark === 'confirmed') return { kind: 'confirmedWithoutAnswer', crashed: true };
+	const earlier: EarlierFailure = {
+		message: '',
+		description: '',
+		statusCode: null,
+		networkError: null,
+		crashed: true,
+	};
+	return { kind: 'unknown', earlier };
 }
