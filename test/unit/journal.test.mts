@@ -5,6 +5,8 @@ import { GROUP_SPAN_MS, Journal } from '../../nodes/OutreachSequences/run/outcom
 import { MemoryStore } from '../harness/memory-store.mts';
 
 const identities = Array.from({ length: 10 }, (_, index) => `id-${index}`);
+/** The row's marks, without the try's sentinel (every write carries it). */
+const marks = (store: MemoryStore) => store.row.filter((key) => !key.startsWith('alive:'));
 
 test('items are marked sent a group at a time, before the first of them goes out', async () => {
 	const store = new MemoryStore();
@@ -17,13 +19,13 @@ test('items are marked sent a group at a time, before the first of them goes out
 		() => now,
 	);
 	await journal.beforeSend(0);
-	expect(store.row).toEqual(['sent:id-0', 'sent:id-1', 'sent:id-2', 'sent:id-3']);
+	expect(marks(store)).toEqual(['sent:id-0', 'sent:id-1', 'sent:id-2', 'sent:id-3']);
 	expect(journal.beforeSend(1)).toBeUndefined();
 	expect(journal.beforeSend(3)).toBeUndefined();
 	// The four went out in a second: the next group is four too.
 	now += GROUP_SPAN_MS;
 	await journal.beforeSend(4);
-	expect(store.row).toHaveLength(8);
+	expect(marks(store)).toHaveLength(8);
 	expect(store.calls).toBe(2);
 });
 
@@ -69,15 +71,15 @@ test('a slow run marks what went out in the last second, so that a crash finds f
 		() => now,
 	);
 	await journal.beforeSend(0);
-	expect(store.row).toHaveLength(32);
+	expect(marks(store)).toHaveLength(32);
 	// The first 32 took 3.2 s to go out: 10 a second.
 	now += 3.2 * GROUP_SPAN_MS;
 	await journal.beforeSend(32);
-	expect(store.row).toHaveLength(42);
+	expect(marks(store)).toHaveLength(42);
 	// Fast: 10 in 10 ms, a thousand a second: the next group is a second's worth, here the rest.
 	now += 10;
 	await journal.beforeSend(42);
-	expect(store.row).toHaveLength(100);
+	expect(marks(store)).toHaveLength(100);
 	expect(store.calls).toBe(3);
 });
 
@@ -141,7 +143,9 @@ test('a crash leaves the marks; a retry reads them, and the store is as it was a
 	]);
 	expect(store.row.sort()).toEqual(left.sort());
 	await retry.clear();
-	expect(store.row).toEqual([]);
+	// Only the crashed try's sentinel stays, one key, until n8n drops it as the oldest.
+	expect(marks(store)).toEqual([]);
+	expect(store.row).toHaveLength(1);
 });
 
 test('a store that fails fails closed: no item waits on a mark in vain, each unwritten one is refused; a look-up knows nothing', async () => {
@@ -228,15 +232,42 @@ test('half-way through a group, half a second after its mark, the next group is 
 		undefined,
 		undefined,
 	]);
-	expect(store.row).toHaveLength(4);
+	expect(marks(store)).toHaveLength(4);
 	// 600 ms later item 2 goes out again (a retry of it): past the middle, past half a second. Two went out in 600 ms: the next group is 4.
 	now += 600;
 	await journal.beforeSend(2);
-	expect(store.row.slice(4)).toEqual(['sent:id-4', 'sent:id-5', 'sent:id-6', 'sent:id-7']);
+	expect(marks(store).slice(4)).toEqual(['sent:id-4', 'sent:id-5', 'sent:id-6', 'sent:id-7']);
 	expect(store.calls).toBe(2);
 	// By the time its items go out, their mark is written: none waits, and nothing more is written.
 	await new Promise((resolve) => setImmediate(resolve));
 	expect(journal.beforeSend(4)).toBeUndefined();
 	expect(journal.beforeSend(5)).toBeUndefined();
 	expect(store.calls).toBe(2);
+});
+
+test("another execution's write at the same moment, or its clear, takes this try's marks out: the next write finds its sentinel gone and writes them all again", async () => {
+	const store = new MemoryStore();
+	let now = 0;
+	const journal = new Journal(
+		store,
+		identities,
+		2,
+		() => undefined,
+		() => now,
+	);
+	await journal.beforeSend(0);
+	expect(marks(store)).toEqual(['sent:id-0', 'sent:id-1']);
+	// Another execution read the row before this try's write, and writes it back now.
+	store.staleWrite([], ['their-mark']);
+	journal.confirmed(0);
+	now += GROUP_SPAN_MS;
+	await journal.beforeSend(2);
+	expect(marks(store).sort()).toEqual(
+		['confirmed:id-0', 'sent:id-0', 'sent:id-1', 'sent:id-2', 'sent:id-3', 'their-mark'].sort(),
+	);
+	// Without a loss, nothing is written twice.
+	const calls = store.calls;
+	now += GROUP_SPAN_MS;
+	await journal.beforeSend(4);
+	expect(store.calls).toBe(calls + 1);
 });

@@ -45,6 +45,8 @@ export class Journal {
 	/** Every key this journal put in the store, or found there, to take out at the end. */
 	private readonly written = new Set<string>();
 	private queue: Promise<void> = Promise.resolve();
+	/** This try's own mark, in every write: gone means the row lost what this try wrote. */
+	private readonly sentinel = `alive:${Math.random().toString(36).slice(2)}:${Date.now()}`;
 	private broken = false;
 	/** What the store threw, once it failed. */
 	private failure: unknown;
@@ -148,13 +150,23 @@ export class Journal {
 		});
 	}
 
-	/** Writes one at a time, in order: the store reads and writes a whole row, with no lock. */
+	/**
+	 * Writes one at a time, in order: the store reads and writes a whole row,
+	 * with no lock. Each write carries this try's sentinel: when it is gone,
+	 * another execution's write at the same moment, or its clear, took this
+	 * try's marks out, and all of them are written again at once.
+	 */
 	private write(keys: string[]): Promise<void> {
 		this.lastWriteAt = this.now();
 		this.queue = this.queue.then(async () => {
 			if (this.broken || keys.length === 0) return;
-			await this.guard(async () => await this.store.checkAndRecord(keys));
-			if (!this.broken) for (const key of keys) this.written.add(key);
+			const there = await this.guard(
+				async () => await this.store.checkAndRecord([...keys, this.sentinel]),
+			);
+			if (!there) return;
+			const lost = this.written.has(this.sentinel) && !there.has(this.sentinel);
+			for (const key of [...keys, this.sentinel]) this.written.add(key);
+			if (lost) await this.guard(async () => await this.store.checkAndRecord([...this.written]));
 		});
 		return this.queue;
 	}
