@@ -67,21 +67,28 @@ export class Journal {
 
 	/** What a try that n8n could not finish left of each item; undefined when the store failed. The keys it finds go at the end of this try. */
 	async lookUp(): Promise<Map<number, Journaled> | undefined> {
-		const found = new Map<number, Journaled>();
-		const keys = this.identities.flatMap((identity) => [sentKey(identity), confirmedKey(identity)]);
-		const there = await this.guard(async () => {
-			const seen = await this.store.checkAndRecord(keys);
-			// Checking recorded the rest: take those out again.
-			const fresh = keys.filter((key) => !seen.has(key));
+		const sent = this.identities.map(sentKey);
+		const seen = await this.guard(async () => {
+			const sentThere = await this.store.checkAndRecord(sent);
+			const asked = this.identities
+				.filter((identity) => sentThere.has(sentKey(identity)))
+				.map(confirmedKey);
+			const confirmedThere =
+				asked.length > 0 ? await this.store.checkAndRecord(asked) : new Set<string>();
+			// Checking recorded a confirmation for each item sent without one: those few go out again
+			// at once. The sent marks it recorded stay until this try ends (taking thousands out one
+			// by one costs the row's length each): they say "about to be sent", as this try will.
+			const fresh = asked.filter((key) => !confirmedThere.has(key));
 			if (fresh.length > 0) await this.store.remove(fresh);
-			return seen;
+			return { sentThere, confirmedThere };
 		});
-		if (!there) return undefined;
+		if (!seen) return undefined;
+		const found = new Map<number, Journaled>();
 		this.identities.forEach((identity, index) => {
-			if (there.has(confirmedKey(identity))) found.set(index, 'confirmed');
-			else if (there.has(sentKey(identity))) found.set(index, 'sent');
+			if (seen.confirmedThere.has(confirmedKey(identity))) found.set(index, 'confirmed');
+			else if (seen.sentThere.has(sentKey(identity))) found.set(index, 'sent');
 		});
-		for (const key of there) this.written.add(key);
+		for (const key of [...sent, ...seen.confirmedThere]) this.written.add(key);
 		return found;
 	}
 
