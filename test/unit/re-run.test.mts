@@ -124,6 +124,8 @@ describe('forRecord', () => {
 	const http = (status: number) => ({
 		kind: 'http' as const,
 		status,
+		method: 'POST' as const,
+		retryAfter: false,
 		answer: { statusCode: status, headers: {}, body: '' },
 	});
 	const gaveUp = (status: number): ItemState => ({

@@ -157,9 +157,9 @@ export class RunLoop {
 
 	/**
 	 * A failed attempt: fail the item, or send it again. After a push-back
-	 * (429, 503) the shared pace waits and slows down, and the item goes again
-	 * as soon as it lets it (0); after any other fault that allows a resend,
-	 * the item waits its own backoff (the ms returned), and nothing else slows.
+	 * (429, 503) the shared pace waits and slows down, and an item that may go
+	 * again goes as soon as it lets it (0); after any other fault that allows a
+	 * resend, the item waits its own backoff (the ms returned), and nothing else slows.
 	 */
 	private retryOrGiveUp(
 		index: number,
@@ -172,40 +172,37 @@ export class RunLoop {
 		if (pushBack) this.report.pushedBack();
 		const slowdowns =
 			this.pacer.consecutiveSlowdowns + (this.pacer.wouldStartSlowdown(turn.epoch) ? 1 : 0);
+		// A push-back's backoff grows with the service's slowdowns in a row; any other fault's with this item's sends.
+		const backoff = backoffMs(pushBack ? slowdowns : item.sends, this.ports.random());
+		const { readOnly, policy } = this.settings;
 		const decision = decideRetry(failure, {
-			readOnly: this.settings.readOnly,
-			policy: this.settings.policy,
+			readOnly,
+			policy,
 			attempts: item.sends,
-			// A push-back's backoff grows with the service's slowdowns in a row; any other fault's with this item's sends.
-			backoffMs: backoffMs(pushBack ? slowdowns : item.sends, this.ports.random()),
+			backoffMs: backoff,
 			serviceReached: this.serviceReached,
 		});
 		if (!decision.retry) {
 			if (settingsSaidNo(decision.reason)) this.report.notSendingAgain(decision.reason);
-			this.fail(index, {
-				kind: 'gaveUp',
-				request: item.request,
-				failure,
-				sends: item.sends,
-				reason: decision.reason,
-				askedMs: decision.waitMs,
-			});
+			const { request, sends } = item;
+			const { reason, waitMs: askedMs } = decision;
+			this.fail(index, { kind: 'gaveUp', request, failure, sends, reason, askedMs });
+			// A 503 without Retry-After to a create is not sent again (outcomeOf); it slows the pace as every 503 does.
+			const waitMs = pushBack ? Math.min(failure.retryAfterMs ?? backoff, policy.maxWaitMs) : 0;
+			if (pushBack && reason === 'notSafe') this.slowDown(failure, waitMs, turn, remaining);
 			return undefined;
 		}
-		this.items[index] = {
-			state: 'waiting',
-			request: item.request,
-			sends: item.sends,
-			last: failure,
-		};
+		this.items[index] = { ...item, state: 'waiting', last: failure };
 		this.report.retrying(index, pushBack ? 'pushedBack' : 'transient');
 		if (!pushBack) return decision.waitMs;
-		if (this.pacer.pushedBack(turn.epoch, decision.waitMs)) {
-			this.ports.log(
-				pushedBackLogLine(failure, decision.waitMs, remaining(), this.pacer.inFlightLimit),
-			);
-		}
+		this.slowDown(failure, decision.waitMs, turn, remaining);
 		return 0;
+	}
+
+	/** The service pushed back: nothing new starts for `waitMs`, and the shared pace slows down. */
+	private slowDown(failure: Failure, waitMs: number, turn: Turn, remaining: () => number): void {
+		if (this.pacer.pushedBack(turn.epoch, waitMs))
+			this.ports.log(pushedBackLogLine(failure, waitMs, remaining(), this.pacer.inFlightLimit));
 	}
 
 	/**
