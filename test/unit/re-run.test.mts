@@ -9,6 +9,8 @@ import {
 	unconfirmedOf,
 } from '../../nodes/OutreachSequences/run/outcome/reRun.ts';
 import type { EarlierFailure } from '../../nodes/OutreachSequences/run/outcome/record.ts';
+import { failureFacts } from '../../nodes/OutreachSequences/run/outcome/failedItem.ts';
+import { unconfirmedFailedText } from '../../nodes/OutreachSequences/run/outcome/reRunTexts.ts';
 
 const request = {
 	method: 'POST' as const,
@@ -85,6 +87,41 @@ describe('priorOf', () => {
 			kind: 'fail',
 			failure: { kind: 'carriedOutBefore', crashed: true, itemIndex: 2 },
 		});
+	});
+
+	test('a say whose expression fails for this item fails that item alone, unsent, as Fail would, with the error', () => {
+		const broken = new Error("Cannot read properties of undefined (reading 'x')");
+		const throws = () => {
+			throw broken;
+		};
+		expect(priorOf({ kind: 'unknown', earlier }, request, 3, throws)).toEqual({
+			kind: 'fail',
+			failure: { kind: 'unknownBefore', request, earlier, itemIndex: 3, unconfirmedError: broken },
+			event: 'failedAgain',
+		});
+		const crashed = priorOf({ kind: 'confirmedWithoutAnswer', crashed: true }, request, 2, throws);
+		expect(crashed).toMatchObject({
+			kind: 'fail',
+			failure: { kind: 'carriedOutBefore', itemIndex: 2, unconfirmedError: broken },
+		});
+		// It was sent in an earlier try: whatever the say, the facts say the service may have acted.
+		if (crashed?.kind !== 'fail') throw new Error('not a failure');
+		expect(failureFacts(crashed.failure)).toMatchObject({ timesSent: 0, outcome: 'mayHaveActed' });
+		expect(keyPriorOf('unknownBefore', 'k', request, 1, 4, throws)).toMatchObject({
+			kind: 'fail',
+			failure: { kind: 'unknownBefore', itemIndex: 4, unconfirmedError: broken },
+		});
+	});
+
+	test('its text says the option failed for this item and what to do; the earlier words go in the details', () => {
+		const text = unconfirmedFailedText(
+			{ message: 'Earlier words.', description: 'Earlier details.' },
+			new Error('x is not defined'),
+		);
+		expect(text.message).toBe(
+			'Not sent: the expression in Request Options › Unconfirmed Earlier Try failed for this item (x is not defined). Fix it so that it gives fail, sendAgain or countAsDone for this item, save, and use Executions › Retry with the currently saved workflow.',
+		);
+		expect(text.description).toMatch(/Earlier words\.\n\nEarlier details\.$/);
 	});
 
 	test('anything but the two other values is "fail", which sends nothing', () => {

@@ -32,7 +32,7 @@ import { itemError } from './itemError';
 import type { Memory } from './memory';
 import { openMemory } from './memory';
 import { addHints, Failed, groupOf, outputOf } from './output';
-import { batchingOf, callerTypeOf, connect, setupFailure } from './settings';
+import { batchingOf, callerTypeOf, connect, runOptionsOf, setupFailure } from './settings';
 import { withDoneBeforeStop, withRetryOnFailWarning } from './stopError';
 import { failuresAsItems, isToolVariant } from './tool';
 
@@ -59,7 +59,7 @@ function unconfirmedForAllOf(node: INode): HintSetting['unconfirmedForAll'] {
 
 function readRun(context: IExecuteFunctions, definition: OperationDefinition): Run {
 	const node = context.getNode();
-	const options = context.getNodeParameter(Field.requestOptions, 0, {}) as RequestOptionsValue;
+	const options = runOptionsOf(context);
 	const asTool = isToolVariant(node.type);
 	return {
 		context,

@@ -11,7 +11,12 @@ import type { RetryPolicy } from '../loop/retry';
 import type { FailureText } from '../outcome/words';
 import { describeFailure, notSentAgainText } from '../outcome/texts';
 import { serviceDownText } from '../outcome/serviceDownTexts';
-import { carriedOutBeforeText, keyBusyText, unknownBeforeText } from '../outcome/reRunTexts';
+import {
+	carriedOutBeforeText,
+	keyBusyText,
+	unconfirmedFailedText,
+	unknownBeforeText,
+} from '../outcome/reRunTexts';
 import type { Connection } from '../http/transport';
 
 /** Replace every occurrence of the API key, so no error text can carry it. */
@@ -69,11 +74,15 @@ function serviceDownItemText(
 function unsentText(
 	failure: ItemFailure & { kind: 'carriedOutBefore' | 'unknownBefore' | 'keyBusy' },
 ): FailureText {
-	if (failure.kind === 'carriedOutBefore')
-		return carriedOutBeforeText(failure.request.subject, failure.crashed, failure.itemIndex);
-	if (failure.kind === 'unknownBefore')
-		return unknownBeforeText(failure.request.subject, failure.earlier, failure.itemIndex);
-	return keyBusyText(failure.request.subject, failure.key);
+	if (failure.kind === 'keyBusy') return keyBusyText(failure.request.subject, failure.key);
+	const earlier =
+		failure.kind === 'carriedOutBefore'
+			? carriedOutBeforeText(failure.request.subject, failure.crashed, failure.itemIndex)
+			: unknownBeforeText(failure.request.subject, failure.earlier, failure.itemIndex);
+	const { unconfirmedError } = failure;
+	return unconfirmedError === undefined
+		? earlier
+		: unconfirmedFailedText(earlier, unconfirmedError);
 }
 
 /** The error of one failed item, with the key (`secret`) redacted from its text. */

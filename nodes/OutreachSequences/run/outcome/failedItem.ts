@@ -61,10 +61,25 @@ export type ItemFailure =
 	  }
 	/** Sending it threw. */
 	| { kind: 'broken'; request: OutreachRequest; error: unknown; sends: number }
-	/** An earlier try of this execution had it carried out, and its answer was too large to keep or lost in a crash (record.ts, journal.ts): not sent again. */
-	| { kind: 'carriedOutBefore'; request: OutreachRequest; crashed: boolean; itemIndex: number }
+	/**
+	 * An earlier try of this execution had it carried out, and its answer was too large to keep or lost in a
+	 * crash (record.ts, journal.ts): not sent again. `unconfirmedError`: the user's say could not be read (reRun.ts).
+	 */
+	| {
+			kind: 'carriedOutBefore';
+			request: OutreachRequest;
+			crashed: boolean;
+			itemIndex: number;
+			unconfirmedError?: unknown;
+	  }
 	/** An earlier try sent it, and the service may have acted on it: not sent again without the user's say (reRun.ts). */
-	| { kind: 'unknownBefore'; request: OutreachRequest; earlier: EarlierFailure; itemIndex: number }
+	| {
+			kind: 'unknownBefore';
+			request: OutreachRequest;
+			earlier: EarlierFailure;
+			itemIndex: number;
+			unconfirmedError?: unknown;
+	  }
 	/** Another execution was sending an item with the same key (doneKeys.ts): not sent. */
 	| { kind: 'keyBusy'; request: OutreachRequest; key: string }
 	/** The service looks down (its breaker tripped, breaker.ts): not sent, or not sent again after `last`, the failure it met. */

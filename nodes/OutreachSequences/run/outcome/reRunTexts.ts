@@ -91,6 +91,19 @@ export function unknownBeforeText(
 	};
 }
 
+/**
+ * An item whose say in Unconfirmed Earlier Try could not be read, as its
+ * expression failed for this item: not sent, as with Fail. `earlier` is
+ * what the item's text would have been, and goes in the description.
+ */
+export function unconfirmedFailedText(earlier: FailureText, error: unknown): FailureText {
+	const reason = error instanceof Error ? error.message : String(error);
+	return {
+		message: `Not sent: the expression in ${UNCONFIRMED_OPTION} failed for this item (${reason}). Fix it so that it gives fail, sendAgain or countAsDone for this item, save, and ${RETRY}.`,
+		description: `An earlier try handled this item, so only that option can send it again, and until it can be read, the item is not sent, as with Fail. What the earlier try left: ${earlier.message}\n\n${earlier.description}`,
+	};
+}
+
 /** Another execution held the claim on the item's key (doneKeys.ts). */
 export function keyBusyText(subject: Subject, key: string): FailureText {
 	return {
