@@ -63,6 +63,13 @@ export class RunLoop {
 		const openedBefore = this.pace.breaker.opened;
 		try {
 			await this.sendAll(dispatcher);
+		} catch (error) {
+			// Something threw: the dispatcher let every other request end first. One still in flight may have been acted on.
+			this.items.forEach((item, index) => {
+				if (item.state === 'inFlight')
+					this.fail(index, { kind: 'broken', request: item.request, error, sends: item.sends });
+			});
+			throw error;
 		} finally {
 			this.report.heldBack(this.pace.heldBackMs - heldBackBefore);
 			this.report.breakerOpened(this.pace.breaker.opened - openedBefore);
