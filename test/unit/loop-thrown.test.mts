@@ -76,7 +76,12 @@ test('a request whose end was lost in the throw is kept as one the service may h
 	await expect(running).rejects.toThrow('no randomness');
 	const item = loop.items[5];
 	if (item.state !== 'failed') throw new Error(`item 5 is ${item.state}`);
-	expect(item.failure).toMatchObject({ kind: 'broken', sends: 1 });
+	expect(item.failure).toMatchObject({
+		kind: 'broken',
+		sends: 1,
+		error:
+			'The request to archive item "5" went out as the node failed, and its answer was lost, so the outreach service may have carried it out.',
+	});
 	expect(failureFacts(item.failure)).toMatchObject({ timesSent: 1, outcome: 'mayHaveActed' });
 	expect(states(loop.items)).not.toContain('inFlight');
 });

@@ -21,6 +21,7 @@ import { settingsSaidNo } from '../outcome/failedItem';
 import { RunReport } from '../outcome/runReport';
 import type { ServicePace, Turn } from '../pace/servicePace';
 import { pushedBackLogLine, quotaLogLine } from '../outcome/logLines';
+import { lostAnswerText } from '../outcome/reRunTexts';
 import type { Attempt } from '../http/transport';
 import type { ItemState, LoopPorts, LoopSettings } from './items';
 
@@ -63,14 +64,13 @@ export class RunLoop {
 		const openedBefore = this.pace.breaker.opened;
 		try {
 			await this.sendAll(dispatcher);
-		} catch (error) {
-			// Something threw: the dispatcher let every other request end first. One still in flight may have been acted on.
-			this.items.forEach((item, index) => {
-				if (item.state === 'inFlight')
-					this.fail(index, { kind: 'broken', request: item.request, error, sends: item.sends });
-			});
-			throw error;
 		} finally {
+			// Only when something threw (the dispatcher let every other request end first): its answer was lost.
+			this.items.forEach((item, index) => {
+				if (item.state !== 'inFlight') return;
+				const error = lostAnswerText(item.request.subject);
+				this.fail(index, { kind: 'broken', request: item.request, error, sends: item.sends });
+			});
 			this.report.heldBack(this.pace.heldBackMs - heldBackBefore);
 			this.report.breakerOpened(this.pace.breaker.opened - openedBefore);
 		}

@@ -145,21 +145,23 @@ async function runLoop(run: Run, connection: Connection, memory: Memory): Promis
 		},
 	);
 	pace.join(batching.groupSize);
+	let ended = false;
 	try {
 		await loop.run();
-	} catch (error) {
-		// n8n may run the node again after this error: what each send did is kept first, so nothing goes twice.
-		const results = resultsOf(run, loop, connection);
-		await memory
-			.finish(loop.items, (index) => wordsOf(results[index]), true)
-			.catch((reason: unknown) =>
-				context.logger.warn(
-					`Outreach Sequences: what this run sent could not be kept for a retry: ${(reason as Error)?.message ?? String(reason)}`,
-				),
-			);
-		throw error;
+		ended = true;
 	} finally {
 		pace.leave();
+		// It threw, and n8n may run the node again: what each send did is kept first, and the error goes on.
+		if (!ended) {
+			const results = resultsOf(run, loop, connection);
+			await memory
+				.finish(loop.items, (index) => wordsOf(results[index]), true)
+				.catch((reason: unknown) =>
+					context.logger.warn(
+						`Outreach Sequences: what this run sent could not be kept for a retry: ${(reason as Error)?.message ?? String(reason)}`,
+					),
+				);
+		}
 	}
 	return loop;
 }

@@ -104,6 +104,11 @@ export function unconfirmedFailedText(earlier: FailureText, error: unknown): Fai
 	};
 }
 
+/** A request that was out when the node failed, whose answer was lost with the run: a re-run quotes it (unknownBeforeText). */
+export function lostAnswerText(subject: Subject): string {
+	return `The request to ${subject.verb} ${describeSubject(subject)} went out as the node failed, and its answer was lost, so ${SERVICE} may have carried it out.`;
+}
+
 /** Another execution held the claim on the item's key (doneKeys.ts). */
 export function keyBusyText(subject: Subject, key: string): FailureText {
 	return {
