@@ -53,10 +53,11 @@ describe('HTTP answers', () => {
 			'<html><body>Bad gateway</body></html>',
 			/^The outreach service failed \(HTTP 502\) to archive contact "c-43", and its answer is not JSON\./,
 		],
+		// Without Retry-After, a gateway may have passed the archive on: not sent again, whatever the option says.
 		[
 			503,
 			'',
-			/^The outreach service failed \(HTTP 503\) to archive contact "c-43"\. Try again later.* The item was sent once; Request Options › Rate Limit Handling is off/,
+			/^The outreach service failed \(HTTP 503\) to archive contact "c-43"\. It may have carried the request out: check before sending it again\.$/,
 		],
 		[
 			504,
@@ -81,6 +82,16 @@ describe('HTTP answers', () => {
 		);
 		expect(message).toBe(
 			`The outreach service is rate-limiting requests (HTTP 429): Too many requests. It asked to wait 30 seconds (Retry-After: 30). ${NOT_SENT_AGAIN}`,
+		);
+	});
+
+	test('503 with Retry-After, with Rate Limit Handling off: the service asked to wait, so it did not act', async () => {
+		const { message } = await archiveWithFault(
+			{ status: 503, body: '', headers: { 'Retry-After': '30' } },
+			RETRY_OFF,
+		);
+		expect(message).toBe(
+			`The outreach service failed (HTTP 503) to archive contact "c-43". Try again later. ${NOT_SENT_AGAIN}`,
 		);
 	});
 
@@ -130,7 +141,7 @@ describe('HTTP answers', () => {
 		try {
 			const { message } = await archiveWithFault({ status: 302, headers: { Location: target } });
 			expect(message).toBe(
-				`The outreach service redirected the request to archive contact "c-43" (HTTP 302 to ${target}). Redirects are not followed, so the API key only goes to the credential's Base URL: set the Base URL to the service's current address.`,
+				`The outreach service redirected the request to archive contact "c-43" (HTTP 302 to ${target}). Redirects are not followed, so the API key only goes to the credential's Base URL: set the Base URL to the service's current address. It may have carried the request out: check before sending it again.`,
 			);
 			expect(received).toHaveLength(0);
 		} finally {

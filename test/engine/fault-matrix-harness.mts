@@ -60,9 +60,15 @@ export interface Facts {
 	outcome: 'notActed' | 'mayHaveActed';
 }
 
-/** An HTTP failure sent once: the service did not act when it refused (4xx) or was unavailable (503). */
+/**
+ * An HTTP failure of an archive (a POST), sent once: the service did not act
+ * when it refused (4xx) or asked to wait (503 with Retry-After). A 503
+ * without Retry-After may come from a gateway after it passed the request on
+ * (issue 43), as may any other 5xx.
+ */
 export function httpFacts(status: number, retryAfterSeconds: number | null = null): Facts {
-	const notActed = (status >= 400 && status < 500) || status === 503;
+	const notActed =
+		(status >= 400 && status < 500) || (status === 503 && retryAfterSeconds !== null);
 	return {
 		statusCode: status,
 		networkError: null,

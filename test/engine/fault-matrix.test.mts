@@ -53,13 +53,12 @@ function httpMessage(status: number, kind: BodyKind, retryAfter?: string): strin
 	}
 	const notJsonText = notJson ? ', and its answer is not JSON' : '';
 	if (status >= 500) {
-		const notSentAgain = status === 503 ? ` ${NOT_SENT_AGAIN}` : '';
-		// A 503 says the service did not act; any other 5xx may come after it did.
-		const advice =
-			status === 503
-				? 'Try again later.'
-				: 'It may have carried the request out: check before sending it again.';
-		return `The outreach service failed (HTTP ${status}) to ${SUBJECT}${quoted}${notJsonText}. ${advice}${notSentAgain}`;
+		// A 503 with Retry-After says the service did not act; any other 5xx, a 503 without it included, may come after it did.
+		const askedToWait = status === 503 && retryAfter !== undefined;
+		const advice = askedToWait
+			? `Try again later. ${NOT_SENT_AGAIN}`
+			: 'It may have carried the request out: check before sending it again.';
+		return `The outreach service failed (HTTP ${status}) to ${SUBJECT}${quoted}${notJsonText}. ${advice}`;
 	}
 	if (notJson) {
 		return `The outreach service failed (HTTP ${status}) to ${SUBJECT}${notJsonText}. Check that the credential's Base URL is the address of the service's API.`;
@@ -78,8 +77,8 @@ const httpCases: Case[] = STATUSES.flatMap((status) =>
 				: undefined;
 		return {
 			name: `HTTP ${status} with a ${kind} body`,
-			// 429 and 503 would be sent again; here their texts are under test.
-			parameters: status === 429 || status === 503 ? RETRY_OFF : undefined,
+			// A 429 would be sent again; here its text is under test. A 503 without Retry-After to an archive is not (issue 43), whatever the option says.
+			parameters: status === 429 ? RETRY_OFF : undefined,
 			fault: { status, body, headers },
 			failing: [FAULTY],
 			message: httpMessage(status, kind),
@@ -98,6 +97,14 @@ httpCases.push({
 	failing: [FAULTY],
 	message: httpMessage(429, 'json', '30'),
 	facts: httpFacts(429, 30),
+});
+httpCases.push({
+	name: 'HTTP 503 with Retry-After',
+	fault: { status: 503, body: { message: 'Service says no' }, headers: { 'Retry-After': '30' } },
+	parameters: RETRY_OFF,
+	failing: [FAULTY],
+	message: httpMessage(503, 'json', '30'),
+	facts: httpFacts(503, 30),
 });
 
 // ── 2xx answers that hold no result ─────────────────────────────────────────
@@ -131,5 +138,5 @@ test('the matrix covers every status and body the issue names', () => {
 	expect(httpCases.map((testCase) => testCase.fault?.status)).toEqual(
 		expect.arrayContaining(STATUSES),
 	);
-	expect(httpCases).toHaveLength(STATUSES.length * 4 + 1);
+	expect(httpCases).toHaveLength(STATUSES.length * 4 + 2);
 });

@@ -1,7 +1,8 @@
 // What is sent again after a failure, in n8n's engine against the sandbox:
-// what the service can't have acted on, or a read (a get after a 502, a 504,
-// a reset or a timeout; a create after a 503 or a 429), never a create or an
-// archive it may have carried out; and a request whose connection was
+// what the service can't have acted on, or a read (a get after a 502, a 503,
+// a 504, a reset or a timeout; a create after a 429, or a 503 with
+// Retry-After), never a create or an archive it may have carried out (after a
+// 3xx or a 503 without Retry-After too); and a request whose connection was
 // refused, once the service is back. Rate-limit pacing: rate-limit.test.mts.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -55,11 +56,38 @@ describe('what is sent again', () => {
 			{ pathPrefix: '/v1/contacts/', drop: 'before-response' as const },
 			1,
 		],
+		// Without Retry-After, a gateway may answer 503 after it passed the create on (issue 43).
 		[
-			'a create after a 503',
+			'a create after a 503 without Retry-After',
+			'sequence-create-fields',
+			{ name: 'Once' },
+			{ pathPrefix: '/v1/sequences', status: 503, afterWrite: true },
+			1,
+		],
+		[
+			'a create after a 303',
+			'sequence-create-fields',
+			{ name: 'Once' },
+			{
+				pathPrefix: '/v1/sequences',
+				status: 303,
+				afterWrite: true,
+				headers: { Location: '/v1/sequences/elsewhere' },
+			},
+			1,
+		],
+		[
+			'a create after a 503 with Retry-After',
 			'sequence-create-fields',
 			{ name: 'Again' },
-			{ pathPrefix: '/v1/sequences', status: 503 },
+			{ pathPrefix: '/v1/sequences', status: 503, headers: { 'Retry-After': '1' } },
+			2,
+		],
+		[
+			'a get after a 503 without Retry-After',
+			'use-case-get',
+			{ id: 'uc-1' },
+			{ pathPrefix: '/v1/use_cases/', status: 503 },
 			2,
 		],
 		[

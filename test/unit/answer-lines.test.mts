@@ -12,6 +12,7 @@ function descriptionOf(status: number, body: unknown): string {
 	const attempt = attemptOf(
 		{ statusCode: status, body, headers: { 'content-type': 'application/json' } },
 		0,
+		'POST',
 	);
 	if (attempt.ok) throw new Error('a success');
 	return describeFailure(attempt.failure, {

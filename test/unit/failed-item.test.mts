@@ -22,13 +22,15 @@ function gaveUp(failure: Failure, sends: number): ItemFailure {
 	return { kind: 'gaveUp', request, failure, sends, reason: 'notSafe' };
 }
 
-function http(status: number, retryAfterMs?: number): Failure {
-	return {
-		kind: 'http',
-		status,
-		retryAfterMs,
-		answer: { statusCode: status, headers: {}, body: {} },
-	};
+/** An answer to a POST (a create or an archive), as the transport classifies it; `retryAfterMs` from Retry-After. */
+function http(
+	status: number,
+	retryAfterMs?: number,
+	method: 'GET' | 'POST' = 'POST',
+): Failure & { kind: 'http' } {
+	const retryAfter = retryAfterMs !== undefined;
+	const answer = { statusCode: status, headers: {}, body: {} };
+	return { kind: 'http', status, method, retryAfterMs, retryAfter, answer };
 }
 
 function network(fault: NetworkFaultKind): Failure {
@@ -36,15 +38,36 @@ function network(fault: NetworkFaultKind): Failure {
 }
 
 describe('the outcome, decided once where the failure is classified: did the service act?', () => {
-	test.each([301, 307, 400, 401, 403, 404, 408, 409, 422, 429, 503])(
-		'HTTP %i proves it did not',
+	test.each([400, 401, 403, 404, 408, 409, 422, 429])('HTTP %i proves it did not', (status) => {
+		expect(outcomeOf(http(status))).toBe('notActed');
+		expect(outcomeOf(http(status, undefined, 'GET'))).toBe('notActed');
+	});
+
+	test('a 503 with Retry-After is the service asking to wait: it did not act', () => {
+		expect(outcomeOf(http(503, 2000))).toBe('notActed');
+		expect(outcomeOf(http(503, 0))).toBe('notActed');
+	});
+
+	test('a 503 without Retry-After may come from a gateway after it passed the create on', () => {
+		expect(outcomeOf(http(503))).toBe('mayHaveActed');
+		// A rate-limit header's reset is a wait, but not the service's Retry-After.
+		expect(outcomeOf({ ...http(503), retryAfterMs: 4000 })).toBe('mayHaveActed');
+	});
+
+	test.each([300, 301, 302, 303, 304, 307, 308])(
+		'HTTP %i to a create or an archive may come after it acted (a 303 says it made it)',
 		(status) => {
-			expect(outcomeOf(http(status))).toBe('notActed');
+			expect(outcomeOf(http(status))).toBe('mayHaveActed');
 		},
 	);
 
+	test.each([301, 303, 307, 503])('HTTP %i to a read (GET) proves it did not act', (status) => {
+		expect(outcomeOf(http(status, undefined, 'GET'))).toBe('notActed');
+	});
+
 	test.each([200, 201, 500, 502, 504, 599])('HTTP %i may come after it acted', (status) => {
 		expect(outcomeOf(http(status))).toBe('mayHaveActed');
+		expect(outcomeOf(http(status, undefined, 'GET'))).toBe('mayHaveActed');
 	});
 
 	test.each<[NetworkFaultKind, string]>([

@@ -25,22 +25,32 @@ describe('attemptOf: an answer is a success only with a 2xx status and a JSON ob
 	const now = Date.parse('Mon, 23 Nov 2026 10:00:00 GMT');
 	test('a 201 with an object is the service answer, unchanged', () => {
 		expect(
-			attemptOf({ statusCode: 201, headers: {}, body: { id: 's-1', name: null } }, now),
+			attemptOf({ statusCode: 201, headers: {}, body: { id: 's-1', name: null } }, now, 'POST'),
 		).toEqual({ ok: true, json: { id: 's-1', name: null } });
 	});
 
 	test.each([
-		[429, { 'Retry-After': '3' }, 3000],
-		[503, { 'retry-after': 'Mon, 23 Nov 2026 10:00:02 GMT' }, 2000],
-		[429, {}, undefined],
-		[200, {}, undefined],
-	])('HTTP %i with %j: Retry-After is %j ms', (statusCode, headers, retryAfterMs) => {
-		const answer = { statusCode, headers, body: statusCode === 200 ? '' : { message: 'x' } };
-		expect(attemptOf(answer, now)).toEqual({
-			ok: false,
-			failure: { kind: 'http', status: statusCode, retryAfterMs, answer },
-		});
-	});
+		[429, { 'Retry-After': '3' }, 3000, true],
+		[503, { 'retry-after': 'Mon, 23 Nov 2026 10:00:02 GMT' }, 2000, true],
+		[503, { 'Retry-After': '0' }, 0, true],
+		[429, {}, undefined, false],
+		[503, {}, undefined, false],
+		// Not a wait: as if there were none.
+		[503, { 'Retry-After': 'soon' }, undefined, false],
+		// The reset its rate-limit headers name is the wait, but it is no Retry-After.
+		[503, { 'RateLimit-Remaining': '0', 'RateLimit-Reset': '4' }, 4000, false],
+		[200, {}, undefined, false],
+	])(
+		'HTTP %i with %j: a wait of %j ms; Retry-After %s',
+		(statusCode, headers, retryAfterMs, retryAfter) => {
+			const answer = { statusCode, headers, body: statusCode === 200 ? '' : { message: 'x' } };
+			for (const method of ['GET', 'POST'] as const)
+				expect(attemptOf(answer, now, method)).toEqual({
+					ok: false,
+					failure: { kind: 'http', status: statusCode, method, retryAfterMs, retryAfter, answer },
+				});
+		},
+	);
 });
 
 test('header: any case, and the first value of a list', () => {

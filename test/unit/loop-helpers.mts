@@ -32,7 +32,7 @@ export function scriptedService(script: Record<string, Answer[]> = {}) {
 			};
 			if (answer === 'reset')
 				return { ok: false, failure: { kind: 'network', fault: 'reset', code: 'ECONNRESET' } };
-			return attemptOf(answer, clock.now);
+			return attemptOf(answer, clock.now, request.method);
 		},
 	};
 }

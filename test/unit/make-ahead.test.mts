@@ -40,6 +40,8 @@ async function run(
 					failure: {
 						kind: 'http',
 						status: 404,
+						method: 'POST',
+						retryAfter: false,
 						answer: { statusCode: 404, headers: {}, body: {} },
 					},
 				};

@@ -1,6 +1,6 @@
 // The test bench of the passing-faults tests: a scripted service whose answers
 // take time on a virtual clock (test/harness/virtual-clock.mts), and a run of
-// N gets through the run loop.
+// N gets (or creates, with readOnly false) through the run loop.
 import type { OutreachRequest } from '../../nodes/OutreachSequences/describe/types.ts';
 import type { NetworkFaultKind } from '../../nodes/OutreachSequences/run/http/failure.ts';
 import type { ItemState, LoopSettings } from '../../nodes/OutreachSequences/run/loop/loop.ts';
@@ -41,6 +41,7 @@ function service(clock: VirtualClock, script: (path: string, sends: number) => S
 					body: status < 300 ? { path: request.path } : { message: `HTTP ${status}` },
 				},
 				clock.now,
+				request.method,
 			);
 		},
 	};
@@ -62,26 +63,25 @@ export async function run(
 ) {
 	const scripted = service(clock, script);
 	const shared = pace ?? new ServicePace(32, () => clock.now);
-	const loop = new RunLoop(
-		count,
-		{ ...SETTINGS, ...settings },
-		{
-			pace: shared,
-			prepare: (index) => ({
-				method: 'GET',
-				path: `/v1/items/${index}`,
-				subject: { noun: 'item', id: String(index), verb: 'get', done: 'fetched' },
-			}),
-			send: (request) => scripted.send(request),
-			cancelled: () => false,
-			log: () => undefined,
-			now: () => clock.now,
-			sleep: clock.sleep,
-			random: () => 0.5,
-		},
-	);
+	const logs: string[] = [];
+	const loopSettings = { ...SETTINGS, ...settings };
+	const loop = new RunLoop(count, loopSettings, {
+		pace: shared,
+		prepare: (index) => ({
+			// A get reads; anything else is a create or an archive, a POST.
+			method: loopSettings.readOnly ? 'GET' : 'POST',
+			path: `/v1/items/${index}`,
+			subject: { noun: 'item', id: String(index), verb: 'get', done: 'fetched' },
+		}),
+		send: (request) => scripted.send(request),
+		cancelled: () => false,
+		log: (line) => logs.push(line),
+		now: () => clock.now,
+		sleep: clock.sleep,
+		random: () => 0.5,
+	});
 	await clock.run(loop.run());
-	return { loop, service: scripted, pace: shared, seconds: clock.now / 1000 };
+	return { loop, service: scripted, pace: shared, logs, seconds: clock.now / 1000 };
 }
 
 export const states = (items: ItemState[]) => items.map((item) => item.state);

@@ -9,6 +9,8 @@ import {
 	unconfirmedOf,
 } from '../../nodes/OutreachSequences/run/outcome/reRun.ts';
 import type { EarlierFailure } from '../../nodes/OutreachSequences/run/outcome/record.ts';
+import { failureFacts } from '../../nodes/OutreachSequences/run/outcome/failedItem.ts';
+import { unconfirmedFailedText } from '../../nodes/OutreachSequences/run/outcome/reRunTexts.ts';
 
 const request = {
 	method: 'POST' as const,
@@ -95,6 +97,41 @@ describe('priorOf', () => {
 		},
 	);
 
+	test('a say whose expression fails for this item fails that item alone, unsent, as Fail would, with the error', () => {
+		const broken = new Error("Cannot read properties of undefined (reading 'x')");
+		const throws = () => {
+			throw broken;
+		};
+		expect(priorOf({ kind: 'unknown', earlier }, request, 3, throws)).toEqual({
+			kind: 'fail',
+			failure: { kind: 'unknownBefore', request, earlier, itemIndex: 3, unconfirmedError: broken },
+			event: 'failedAgain',
+		});
+		// It was sent in an earlier try: whatever the say, the facts say the service may have acted.
+		const failed = priorOf({ kind: 'unknown', earlier }, request, 2, throws);
+		if (failed?.kind !== 'fail') throw new Error('not a failure');
+		expect(failureFacts(failed.failure)).toMatchObject({ timesSent: 0, outcome: 'mayHaveActed' });
+		// A confirmed item is answered without asking: a broken say can't keep it from its output.
+		expect(
+			priorOf({ kind: 'confirmedWithoutAnswer', crashed: true }, request, 2, throws),
+		).toMatchObject({ kind: 'answer', event: 'answerLost' });
+		expect(keyPriorOf('unknownBefore', 'k', request, 1, 4, throws)).toMatchObject({
+			kind: 'fail',
+			failure: { kind: 'unknownBefore', itemIndex: 4, unconfirmedError: broken },
+		});
+	});
+
+	test('its text says the option failed for this item and what to do; the earlier words go in the details', () => {
+		const text = unconfirmedFailedText(
+			{ message: 'Earlier words.', description: 'Earlier details.' },
+			new Error('x is not defined'),
+		);
+		expect(text.message).toBe(
+			'Not sent: the expression in Request Options › Unconfirmed Earlier Try failed for this item (x is not defined). Fix it so that it gives fail, sendAgain or countAsDone for this item, save, and use Executions › Retry with the currently saved workflow.',
+		);
+		expect(text.description).toMatch(/Earlier words\.\n\nEarlier details\.$/);
+	});
+
 	test('anything but the two other values is "fail", which sends nothing', () => {
 		expect(
 			['sendAgain', 'countAsDone', 'fail', 'yes', '', undefined, 1].map(unconfirmedOf),
@@ -132,6 +169,8 @@ describe('forRecord', () => {
 	const http = (status: number) => ({
 		kind: 'http' as const,
 		status,
+		method: 'POST' as const,
+		retryAfter: false,
 		answer: { statusCode: status, headers: {}, body: '' },
 	});
 	const gaveUp = (status: number): ItemState => ({

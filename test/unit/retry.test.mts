@@ -9,12 +9,19 @@ import {
 } from '../../nodes/OutreachSequences/run/loop/retry.ts';
 import { notSentAgainText } from '../../nodes/OutreachSequences/run/outcome/texts.ts';
 
-/** A failed answer as the transport classifies it: Retry-After already in ms. */
-const http = (status: number, retryAfterSeconds?: number): Failure => ({
+/** A failed answer to a create or an archive (POST) as the transport classifies it: Retry-After already in ms. */
+const http = (status: number, retryAfterSeconds?: number): Failure & { kind: 'http' } => ({
 	kind: 'http',
 	status,
+	method: 'POST',
 	retryAfterMs: retryAfterSeconds === undefined ? undefined : retryAfterSeconds * 1000,
+	retryAfter: retryAfterSeconds !== undefined,
 	answer: { statusCode: status, headers: {}, body: '' },
+});
+/** The same answer to a read (GET). */
+const read = (status: number, retryAfterSeconds?: number): Failure & { kind: 'http' } => ({
+	...http(status, retryAfterSeconds),
+	method: 'GET',
 });
 const network = (fault: 'refused' | 'reset' | 'timeout' | 'dns' | 'other'): Failure => ({
 	kind: 'network',
@@ -25,7 +32,11 @@ describe('isSafeToResend', () => {
 	test.each([
 		// failure, a create or archive, a read-only get
 		[http(429), true, true],
-		[http(503), true, true],
+		[http(503, 2), true, true],
+		// Without Retry-After, a gateway may have passed the create on.
+		[http(503), false, true],
+		[http(303), false, false],
+		[http(301), false, false],
 		[network('refused'), true, true],
 		[http(502), false, true],
 		[http(504), false, true],
@@ -40,7 +51,8 @@ describe('isSafeToResend', () => {
 		[network('other'), false, false],
 	])('%j: after a create or archive %s, after a get %s', (failure, writes, reads) => {
 		expect(isSafeToResend(failure, false)).toBe(writes);
-		expect(isSafeToResend(failure, true)).toBe(reads);
+		const asRead = failure.kind === 'http' ? { ...failure, method: 'GET' as const } : failure;
+		expect(isSafeToResend(asRead, true)).toBe(reads);
 	});
 });
 
@@ -83,11 +95,33 @@ describe('decideRetry', () => {
 	});
 
 	test('backs off without Retry-After, never beyond Max Wait', () => {
-		expect(decideRetry(http(503), base)).toEqual({ retry: true, waitMs: 1200 });
-		expect(decideRetry(http(503), { ...base, backoffMs: 50_000 })).toEqual({
+		expect(decideRetry(http(429), base)).toEqual({ retry: true, waitMs: 1200 });
+		expect(decideRetry(read(503), { ...base, readOnly: true })).toEqual({
+			retry: true,
+			waitMs: 1200,
+		});
+		expect(decideRetry(http(429), { ...base, backoffMs: 50_000 })).toEqual({
 			retry: true,
 			waitMs: 10_000,
 		});
+	});
+
+	test('a 503 to a create is sent again only when it came with Retry-After', () => {
+		expect(decideRetry(http(503, 2), base)).toEqual({ retry: true, waitMs: 2000 });
+		expect(decideRetry(http(503), base)).toEqual({ retry: false, reason: 'notSafe' });
+		// Whatever Rate Limit Handling says.
+		expect(decideRetry(http(503), { ...base, policy: { ...policy, enabled: false } })).toEqual({
+			retry: false,
+			reason: 'notSafe',
+		});
+	});
+
+	test('a 3xx is never sent again: the redirect is not followed', () => {
+		for (const failure of [http(301), http(303), http(307), read(302)])
+			expect(decideRetry(failure, { ...base, readOnly: failure.method === 'GET' })).toEqual({
+				retry: false,
+				reason: 'notSafe',
+			});
 	});
 
 	test('a longer wait than Max Wait fails the item, with the wait asked for', () => {

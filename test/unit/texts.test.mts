@@ -25,9 +25,9 @@ const answer = (
 ): HttpAnswer => ({ statusCode, body, headers });
 const NOW = Date.parse('Wed, 21 Oct 2026 07:27:00 GMT');
 
-/** The failure an answer is classified as, the way the transport does it. */
+/** The failure an answer to a POST (a create or an archive) is classified as, the way the transport does it. */
 function failureOf(answer: HttpAnswer): Failure {
-	const attempt = attemptOf(answer, NOW);
+	const attempt = attemptOf(answer, NOW, 'POST');
 	if (attempt.ok) throw new Error('a success');
 	return attempt.failure;
 }
@@ -94,6 +94,29 @@ describe('describeHttpFailure', () => {
 				'Cred',
 			).message,
 		).toContain('(HTTP 302 to https://elsewhere.example/x)');
+	});
+
+	test('a 503 without Retry-After to a create may have been carried out; one with it says to try later', () => {
+		expect(describeHttpFailure(answer(503, ''), contact, 'Cred').message).toBe(
+			'The outreach service failed (HTTP 503) to archive contact "c-42". It may have carried the request out: check before sending it again.',
+		);
+		expect(
+			describeHttpFailure(answer(503, '', { 'Retry-After': '3' }), contact, 'Cred').message,
+		).toBe('The outreach service failed (HTTP 503) to archive contact "c-42". Try again later.');
+	});
+
+	test('a 303 to a create points to what the service made: check before sending it again, the Base URL is right', () => {
+		const { message } = describeHttpFailure(
+			answer(303, '', { Location: 'https://api.example.com/v1/sequences/s-9' }),
+			sequence,
+			'Cred',
+		);
+		expect(message).toBe(
+			"The outreach service answered the request to create the sequence by pointing to its result elsewhere (HTTP 303 to https://api.example.com/v1/sequences/s-9), which the node does not follow, so the API key only goes to the credential's Base URL. It may have carried the request out: check before sending it again.",
+		);
+		expect(describeHttpFailure(answer(301, ''), sequence, 'Cred').message).toBe(
+			"The outreach service redirected the request to create the sequence (HTTP 301). Redirects are not followed, so the API key only goes to the credential's Base URL: set the Base URL to the service's current address. It may have carried the request out: check before sending it again.",
+		);
 	});
 
 	test('the description quotes the answer, shortened', () => {

@@ -28,8 +28,12 @@ export type Failure =
 	| {
 			kind: 'http';
 			status: number;
-			/** The wait Retry-After asked for, in ms; undefined when it is absent or not a wait. */
+			/** The request's method: what an answer says of the service's acting depends on it (outcomeOf). */
+			method: 'GET' | 'POST';
+			/** The wait asked for, in ms: Retry-After's, or the reset its rate-limit headers name; undefined when none. */
 			retryAfterMs?: number;
+			/** Whether the answer had a Retry-After that is a wait (seconds or a date): a 503 with one is the service's push-back. */
+			retryAfter: boolean;
 			/** The answer as it came, for the user's text. */
 			answer: HttpAnswer;
 	  }
@@ -51,20 +55,30 @@ const UNREACHED: ReadonlySet<NetworkFaultKind> = new Set(['refused', 'dns', 'tls
 
 /**
  * Whether the service may have acted on a failed attempt, decided here once.
- * It did not when it refused (3xx, 4xx, 429), said it was unavailable (503),
- * or was never reached (a refused connection, DNS, TLS, or n8n's refusal to
- * send). Any other 5xx, a 2xx that is not a JSON object, a timeout or a reset
- * may come after it acted.
+ * It did not when it refused (4xx, 429), asked to wait (503 with
+ * Retry-After), or was never reached (a refused connection, DNS, TLS, or
+ * n8n's refusal to send). Any other 5xx, a 2xx that is not a JSON object, a
+ * timeout or a reset may come after it acted. After a POST (a create or an
+ * archive), so may a 3xx (a 303 says it made what it points to) and a 503
+ * without Retry-After (a gateway may say so after it passed the request on);
+ * after a GET they say it did not (RFC 9110 §15.4, §15.6.4).
  */
 export function outcomeOf(failure: Failure): Outcome {
 	if (failure.kind === 'refusal') return 'notActed';
 	if (failure.kind === 'network') return UNREACHED.has(failure.fault) ? 'notActed' : 'mayHaveActed';
-	if (failure.status >= 300 && failure.status < 500) return 'notActed';
-	return failure.status === 503 ? 'notActed' : 'mayHaveActed';
+	const { status } = failure;
+	const afterPost = failure.method === 'POST';
+	if (status >= 300 && status < 400) return afterPost ? 'mayHaveActed' : 'notActed';
+	if (status === 503) return afterPost && !failure.retryAfter ? 'mayHaveActed' : 'notActed';
+	return status >= 400 && status < 500 ? 'notActed' : 'mayHaveActed';
 }
 
-/** The service said "too many" or "unavailable": 429 or 503. Only these set the shared pace. */
-export function isPushBack(failure: Failure): boolean {
+/**
+ * The service said "too many" or "unavailable": 429 or 503. Only these set
+ * the shared pace, whether or not the item goes again (a 503 without
+ * Retry-After to a create is not sent again: outcomeOf).
+ */
+export function isPushBack(failure: Failure): failure is Failure & { kind: 'http' } {
 	return failure.kind === 'http' && (failure.status === 429 || failure.status === 503);
 }
 

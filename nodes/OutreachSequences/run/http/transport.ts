@@ -46,11 +46,11 @@ export type Attempt =
 	| { ok: false; failure: Failure };
 
 /**
- * An answer that is a success only with a 2xx status and a JSON object. A
- * 429 or 503 without Retry-After waits until the quota its headers name
- * refills.
+ * An answer to a request sent with `method` that is a success only with a
+ * 2xx status and a JSON object. A 429 or 503 without Retry-After waits until
+ * the quota its headers name refills.
  */
-export function attemptOf(answer: HttpAnswer, nowMs: number): Attempt {
+export function attemptOf(answer: HttpAnswer, nowMs: number, method: 'GET' | 'POST'): Attempt {
 	const quota = quotaOf(answer.headers, nowMs);
 	if (answer.statusCode >= 200 && answer.statusCode < 300 && isPlainObject(answer.body)) {
 		return quota
@@ -60,7 +60,9 @@ export function attemptOf(answer: HttpAnswer, nowMs: number): Attempt {
 	const asked = parseRetryAfter(header(answer.headers, 'retry-after'), nowMs);
 	const pushedBack = answer.statusCode === 429 || answer.statusCode === 503;
 	const retryAfterMs = asked ?? (pushedBack && quota ? quota.resetMs : undefined);
-	return { ok: false, failure: { kind: 'http', status: answer.statusCode, retryAfterMs, answer } };
+	const status = answer.statusCode;
+	const retryAfter = asked !== undefined;
+	return { ok: false, failure: { kind: 'http', status, method, retryAfterMs, retryAfter, answer } };
 }
 
 /** Sends one request once. Never throws for what the service or the network does. */
@@ -95,7 +97,7 @@ export async function send(
 				credentialsDecrypted: connection.credentials,
 			},
 		)) as HttpAnswer;
-		return attemptOf(answer, Date.now());
+		return attemptOf(answer, Date.now(), request.method);
 	} catch (error) {
 		return { ok: false, failure: thrownFailure(error) };
 	}

@@ -8,6 +8,8 @@
  * not a new item; once the breaker trips, no item of this run is sent. At
  * most `workers` of this execution's requests are in flight at once, and a
  * new item's request is made together with the next new items' (makeAhead).
+ * When a step throws, no new request starts, and the error comes out once
+ * every request in flight has ended: so each one that went out is heard.
  */
 import type { ServiceDown } from '../pace/breaker';
 import type { RequestEnd, ServicePace, Turn } from '../pace/servicePace';
@@ -43,6 +45,8 @@ export class Dispatcher {
 	/** How many new items' requests are made together (`workers`), and how many of those are still to go. */
 	private together = 1;
 	private madeAhead = 0;
+	/** What a step threw: the run ends once the requests in flight have. */
+	private thrown: { error: unknown } | undefined;
 
 	constructor(
 		private readonly pace: ServicePace,
@@ -61,19 +65,31 @@ export class Dispatcher {
 		const remaining = () =>
 			this.fresh.length + this.ready.length + this.backingOff.size + this.inFlight;
 		const worker = async () => {
-			for (let next = this.next(); next !== undefined; next = this.next()) {
-				if (next === 'wait') {
-					await new Promise<void>((wake) => this.waiters.push(wake));
-					continue;
+			try {
+				for (let next = this.next(); next !== undefined; next = this.next()) {
+					if (next === 'wait') {
+						await new Promise<void>((wake) => this.waiters.push(wake));
+						continue;
+					}
+					await this.dispatch(next.index, next.fresh, steps, remaining);
 				}
-				await this.dispatch(next.index, next.fresh, steps, remaining);
+			} catch (error) {
+				this.thrown ??= { error };
+				this.wakeAll();
 			}
 		};
 		await Promise.all(Array.from({ length: Math.min(workers, indices.length) }, worker));
+		if (this.thrown) throw this.thrown.error;
+	}
+
+	/** Whether the item is no longer to be sent: the loop says so, or a step threw. */
+	private stopped(index: number): boolean {
+		return this.thrown !== undefined || this.isStopped(index);
 	}
 
 	/** The next item to send: one to be sent again first; 'wait' while an item's backoff may still bring it back. */
 	private next(): { index: number; fresh: boolean } | 'wait' | undefined {
+		if (this.thrown) return undefined;
 		const again = this.ready.shift();
 		if (again !== undefined) return { index: again, fresh: false };
 		// While the breaker is open, the item that waits out its backoff goes as the probe, not a new one.
@@ -90,7 +106,7 @@ export class Dispatcher {
 		remaining: () => number,
 	): Promise<void> {
 		if (fresh) this.makeAhead(index, steps);
-		if (this.isStopped(index) || !steps.prepare(index)) {
+		if (this.stopped(index) || !steps.prepare(index)) {
 			this.retrying.delete(index);
 			return;
 		}
@@ -101,7 +117,7 @@ export class Dispatcher {
 		}
 		// A new item gives the probe's place to one that waits out its backoff: that one may well answer now.
 		const turn = await this.pace.turn(
-			() => this.isStopped(index),
+			() => this.stopped(index),
 			this.sleep,
 			this.waited,
 			() => !fresh || this.retrying.size === 0,
@@ -143,10 +159,10 @@ export class Dispatcher {
 			this.madeAhead--;
 			return;
 		}
-		if (this.isStopped(index)) return;
+		if (this.stopped(index)) return;
 		steps.prepare(index);
 		for (const next of this.fresh.slice(0, this.together - 1)) {
-			if (this.isStopped(next)) break;
+			if (this.stopped(next)) break;
 			steps.prepare(next);
 			this.madeAhead++;
 		}

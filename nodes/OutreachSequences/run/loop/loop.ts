@@ -21,6 +21,7 @@ import { settingsSaidNo } from '../outcome/failedItem';
 import { RunReport } from '../outcome/runReport';
 import type { ServicePace, Turn } from '../pace/servicePace';
 import { pushedBackLogLine, quotaLogLine } from '../outcome/logLines';
+import { lostAnswerText } from '../outcome/reRunTexts';
 import type { Attempt } from '../http/transport';
 import type { ItemState, LoopPorts, LoopSettings } from './items';
 
@@ -64,6 +65,12 @@ export class RunLoop {
 		try {
 			await this.sendAll(dispatcher);
 		} finally {
+			// Only when something threw (the dispatcher let every other request end first): its answer was lost.
+			this.items.forEach((item, index) => {
+				if (item.state !== 'inFlight') return;
+				const error = lostAnswerText(item.request.subject);
+				this.fail(index, { kind: 'broken', request: item.request, error, sends: item.sends });
+			});
 			this.report.heldBack(this.pace.heldBackMs - heldBackBefore);
 			this.report.breakerOpened(this.pace.breaker.opened - openedBefore);
 		}
@@ -124,14 +131,9 @@ export class RunLoop {
 
 	/** Sends an item once: how the request ended, and whether, and when, to send it again. */
 	private async send(index: number, turn: Turn, remaining: () => number): Promise<SendResult> {
-		// What is about to be sent is written down first (the journal); a run stopped meanwhile sends nothing more.
-		try {
-			await this.ports.beforeSend?.(index);
-		} catch (error) {
-			// It could not be written down: it is not sent.
-			this.fail(index, { kind: 'notSent', error });
-			return { end: 'cancelled' };
-		}
+		// What is about to be sent is written down first (the journal), or it is not sent; a run stopped meanwhile sends nothing more.
+		const unwritten = await Promise.resolve(this.ports.beforeSend?.(index)).catch((error) => error);
+		if (unwritten !== undefined) this.fail(index, { kind: 'notSent', error: unwritten });
 		const item = this.items[index];
 		if (item.state !== 'prepared' && item.state !== 'waiting') return { end: 'cancelled' };
 		if (this.isStopped(index)) return { end: 'cancelled' };
@@ -163,9 +165,9 @@ export class RunLoop {
 
 	/**
 	 * A failed attempt: fail the item, or send it again. After a push-back
-	 * (429, 503) the shared pace waits and slows down, and the item goes again
-	 * as soon as it lets it (0); after any other fault that allows a resend,
-	 * the item waits its own backoff (the ms returned), and nothing else slows.
+	 * (429, 503) the shared pace waits and slows down, and an item that may go
+	 * again goes as soon as it lets it (0); after any other fault that allows a
+	 * resend, the item waits its own backoff (the ms returned), and nothing else slows.
 	 */
 	private retryOrGiveUp(
 		index: number,
@@ -178,40 +180,37 @@ export class RunLoop {
 		if (pushBack) this.report.pushedBack();
 		const slowdowns =
 			this.pacer.consecutiveSlowdowns + (this.pacer.wouldStartSlowdown(turn.epoch) ? 1 : 0);
+		// A push-back's backoff grows with the service's slowdowns in a row; any other fault's with this item's sends.
+		const backoff = backoffMs(pushBack ? slowdowns : item.sends, this.ports.random());
+		const { readOnly, policy } = this.settings;
 		const decision = decideRetry(failure, {
-			readOnly: this.settings.readOnly,
-			policy: this.settings.policy,
+			readOnly,
+			policy,
 			attempts: item.sends,
-			// A push-back's backoff grows with the service's slowdowns in a row; any other fault's with this item's sends.
-			backoffMs: backoffMs(pushBack ? slowdowns : item.sends, this.ports.random()),
+			backoffMs: backoff,
 			serviceReached: this.serviceReached,
 		});
 		if (!decision.retry) {
 			if (settingsSaidNo(decision.reason)) this.report.notSendingAgain(decision.reason);
-			this.fail(index, {
-				kind: 'gaveUp',
-				request: item.request,
-				failure,
-				sends: item.sends,
-				reason: decision.reason,
-				askedMs: decision.waitMs,
-			});
+			const { request, sends } = item;
+			const { reason, waitMs: askedMs } = decision;
+			this.fail(index, { kind: 'gaveUp', request, failure, sends, reason, askedMs });
+			// A 503 without Retry-After to a create is not sent again (outcomeOf); it slows the pace as every 503 does.
+			const waitMs = pushBack ? Math.min(failure.retryAfterMs ?? backoff, policy.maxWaitMs) : 0;
+			if (pushBack && reason === 'notSafe') this.slowDown(failure, waitMs, turn, remaining);
 			return undefined;
 		}
-		this.items[index] = {
-			state: 'waiting',
-			request: item.request,
-			sends: item.sends,
-			last: failure,
-		};
+		this.items[index] = { ...item, state: 'waiting', last: failure };
 		this.report.retrying(index, pushBack ? 'pushedBack' : 'transient');
 		if (!pushBack) return decision.waitMs;
-		if (this.pacer.pushedBack(turn.epoch, decision.waitMs)) {
-			this.ports.log(
-				pushedBackLogLine(failure, decision.waitMs, remaining(), this.pacer.inFlightLimit),
-			);
-		}
+		this.slowDown(failure, decision.waitMs, turn, remaining);
 		return 0;
+	}
+
+	/** The service pushed back: nothing new starts for `waitMs`, and the shared pace slows down. */
+	private slowDown(failure: Failure, waitMs: number, turn: Turn, remaining: () => number): void {
+		if (this.pacer.pushedBack(turn.epoch, waitMs))
+			this.ports.log(pushedBackLogLine(failure, waitMs, remaining(), this.pacer.inFlightLimit));
 	}
 
 	/**

@@ -3,9 +3,10 @@
  * the executor asks them, and the pacer (pacer.ts) slows the whole node down.
  *
  * The rule: a request is sent again only where the answer proves the service
- * did not act on it (429, 503, a refused connection), or where acting twice
- * does no harm (a read-only operation after a 500, 502, 504, a reset or a timeout).
- * A create is never sent again after a timeout, a reset or a 500/502/504.
+ * did not act on it (429, 503 with Retry-After, a refused connection), or
+ * where acting twice does no harm (a read-only operation after a 500, 502,
+ * 503, 504, a reset or a timeout). A create is never sent again after a
+ * timeout, a reset, a 500/502/504 or a 503 without Retry-After (outcomeOf).
  * A refused connection is retried only once the service has answered in this
  * run: before that it means a wrong Base URL or a service that is down, and
  * the user should hear so at once, not after minutes of backoff.
@@ -14,6 +15,7 @@ import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_WAIT_SECONDS } from '../../describe/de
 import type { RequestOptionsValue } from '../../describe/names';
 import { Field } from '../../describe/names';
 import type { Failure } from '../http/failure';
+import { outcomeOf } from '../http/failure';
 import type { NotSentAgain } from '../outcome/failedItem';
 
 /** The user's Request Options › Rate Limit Handling, with its defaults filled in. */
@@ -44,7 +46,8 @@ export function retryPolicyOf(options: RequestOptionsValue): RetryPolicy {
 export function isSafeToResend(failure: Failure, readOnly: boolean): boolean {
 	if (failure.kind === 'refusal') return false;
 	if (failure.kind === 'http') {
-		if (failure.status === 429 || failure.status === 503) return true;
+		if (failure.status === 429 || failure.status === 503)
+			return readOnly || outcomeOf(failure) === 'notActed';
 		return readOnly && (failure.status === 500 || failure.status === 502 || failure.status === 504);
 	}
 	if (failure.fault === 'refused') return true;

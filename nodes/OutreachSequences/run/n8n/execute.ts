@@ -32,7 +32,7 @@ import { itemError } from './itemError';
 import type { Memory } from './memory';
 import { openMemory } from './memory';
 import { addHints, Failed, groupOf, outputOf } from './output';
-import { batchingOf, callerTypeOf, connect, setupFailure } from './settings';
+import { batchingOf, callerTypeOf, connect, runOptionsOf, setupFailure } from './settings';
 import { withDoneBeforeStop, withRetryOnFailWarning } from './stopError';
 import { failuresAsItems, isToolVariant } from './tool';
 
@@ -59,7 +59,7 @@ function unconfirmedForAllOf(node: INode): HintSetting['unconfirmedForAll'] {
 
 function readRun(context: IExecuteFunctions, definition: OperationDefinition): Run {
 	const node = context.getNode();
-	const options = context.getNodeParameter(Field.requestOptions, 0, {}) as RequestOptionsValue;
+	const options = runOptionsOf(context);
 	const asTool = isToolVariant(node.type);
 	return {
 		context,
@@ -145,10 +145,23 @@ async function runLoop(run: Run, connection: Connection, memory: Memory): Promis
 		},
 	);
 	pace.join(batching.groupSize);
+	let ended = false;
 	try {
 		await loop.run();
+		ended = true;
 	} finally {
 		pace.leave();
+		// It threw, and n8n may run the node again: what each send did is kept first, and the error goes on.
+		if (!ended) {
+			const results = resultsOf(run, loop, connection);
+			await memory
+				.finish(loop.items, (index) => wordsOf(results[index]), true)
+				.catch((reason: unknown) =>
+					context.logger.warn(
+						`Outreach Sequences: what this run sent could not be kept for a retry: ${(reason as Error)?.message ?? String(reason)}`,
+					),
+				);
+		}
 	}
 	return loop;
 }

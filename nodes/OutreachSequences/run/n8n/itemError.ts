@@ -11,7 +11,7 @@ import type { RetryPolicy } from '../loop/retry';
 import type { FailureText } from '../outcome/words';
 import { describeFailure, notSentAgainText } from '../outcome/texts';
 import { serviceDownText } from '../outcome/serviceDownTexts';
-import { keyBusyText, unknownBeforeText } from '../outcome/reRunTexts';
+import { keyBusyText, unconfirmedFailedText, unknownBeforeText } from '../outcome/reRunTexts';
 import type { Connection } from '../http/transport';
 
 /** Replace every occurrence of the API key, so no error text can carry it. */
@@ -67,9 +67,12 @@ function serviceDownItemText(
 
 /** The text of an item that was not sent because of what an earlier try or execution did (reRun.ts). */
 function unsentText(failure: ItemFailure & { kind: 'unknownBefore' | 'keyBusy' }): FailureText {
-	if (failure.kind === 'unknownBefore')
-		return unknownBeforeText(failure.request.subject, failure.earlier, failure.itemIndex);
-	return keyBusyText(failure.request.subject, failure.key);
+	if (failure.kind === 'keyBusy') return keyBusyText(failure.request.subject, failure.key);
+	const earlier = unknownBeforeText(failure.request.subject, failure.earlier, failure.itemIndex);
+	const { unconfirmedError } = failure;
+	return unconfirmedError === undefined
+		? earlier
+		: unconfirmedFailedText(earlier, unconfirmedError);
 }
 
 /** The error of one failed item, with the key (`secret`) redacted from its text. */

@@ -14,6 +14,19 @@ import type { Batching } from '../loop/loop';
 import type { Connection } from '../http/transport';
 import { toolCallerType } from './tool';
 
+/** The options read per item where they are used: an expression in one that fails for an item fails that item. */
+const PER_ITEM: ReadonlySet<string> = new Set([Field.unconfirmed, Field.skipDoneBefore]);
+
+/** Request Options as a run reads them once, at item 0: every option but those read per item. */
+export function runOptionsOf(context: IExecuteFunctions): RequestOptionsValue {
+	const raw = context.getNode().parameters[Field.requestOptions];
+	const options: Record<string, unknown> = {};
+	for (const name of typeof raw === 'object' && raw !== null ? Object.keys(raw) : [])
+		if (!PER_ITEM.has(name))
+			options[name] = context.getNodeParameter(`${Field.requestOptions}.${name}`, 0);
+	return options as RequestOptionsValue;
+}
+
 /**
  * Request Options › Batching. Items per Batch caps the requests in flight.
  * With an interval of 0 the cap is a rolling window (a request starts as

@@ -61,7 +61,13 @@ export type ItemFailure =
 	/** Sending it threw. */
 	| { kind: 'broken'; request: OutreachRequest; error: unknown; sends: number }
 	/** An earlier try sent it, and the service may have acted on it: not sent again without the user's say (reRun.ts). */
-	| { kind: 'unknownBefore'; request: OutreachRequest; earlier: EarlierFailure; itemIndex: number }
+	| {
+			kind: 'unknownBefore';
+			request: OutreachRequest;
+			earlier: EarlierFailure;
+			itemIndex: number;
+			unconfirmedError?: unknown;
+	  }
 	/** Another execution was sending an item with the same key (doneKeys.ts): not sent. */
 	| { kind: 'keyBusy'; request: OutreachRequest; key: string }
 	/** The service looks down (its breaker tripped, breaker.ts): not sent, or not sent again after `last`, the failure it met. */

@@ -168,7 +168,7 @@ export function failedItemsHint(
 
 /** The warning for Retry On Fail, which re-runs every item of the node. */
 export const RETRY_ON_FAIL_TEXT =
-	'Retry On Fail is on: n8n runs this node again, with every item, when it fails or when its first item fails. Only items the service refused go out again: those it carried out, or may have, are not sent again, and the node already resends on its own what the service pushed back on (HTTP 429, 503).';
+	'Retry On Fail is on: n8n runs this node again, with every item, when it fails or when its first item fails. Only items the service refused go out again: those it carried out, or may have, are not sent again, and the node already resends on its own what the service pushed back on (HTTP 429, and 503 with Retry-After).';
 
 export function retryOnFailHint(setting: HintSetting): NodeExecutionHint | undefined {
 	if (!setting.retryOnFail || setting.readOnly) return undefined;

@@ -41,7 +41,10 @@ export type Prior =
 
 const answer = (json: IDataObject, event: PriorEvent): Prior => ({ kind: 'answer', json, event });
 
-/** What an earlier try's `earlier` means for the item now; `choice` reads the user's say, only when it is needed. */
+/**
+ * What an earlier try's `earlier` means for the item now; `choice` reads the
+ * user's say, only when it is needed, and may throw (its expression failed).
+ */
 export function priorOf(
 	earlier: EarlierTry | undefined,
 	request: OutreachRequest,
@@ -56,16 +59,22 @@ export function priorOf(
 	// What the service confirmed is final: the user's say is only for an unknown outcome.
 	if (earlier.kind === 'confirmedWithoutAnswer')
 		return answer(answerLostItem(request.subject, earlier.crashed), 'answerLost');
-	const said = choice();
-	if (said === Unconfirmed.CountAsDone)
-		return answer(countedAsDoneItem(request.subject), 'countedAsDone');
-	if (said === Unconfirmed.SendAgain) return { kind: 'send', event: 'sentAgain' };
 	const failure: ItemFailure = {
 		kind: 'unknownBefore',
 		request,
 		earlier: earlier.earlier,
 		itemIndex,
 	};
+	let said: UnconfirmedName;
+	try {
+		said = choice();
+	} catch (unconfirmedError) {
+		// Its expression failed for this item alone: the item is not sent, as with Fail, and its error says why.
+		return { kind: 'fail', failure: { ...failure, unconfirmedError }, event: 'failedAgain' };
+	}
+	if (said === Unconfirmed.CountAsDone)
+		return answer(countedAsDoneItem(request.subject), 'countedAsDone');
+	if (said === Unconfirmed.SendAgain) return { kind: 'send', event: 'sentAgain' };
 	return { kind: 'fail', failure, event: 'failedAgain' };
 }
 

@@ -93,6 +93,24 @@ export function storeFailedText(reason: string): string {
 	return `n8n's store for processed items failed (${reason}), so the node could not write down or look up what it sends, and sends nothing it can't account for. Run it again once n8n's database answers again.`;
 }
 
+/**
+ * An item whose say in Unconfirmed Earlier Try could not be read, as its
+ * expression failed for this item: not sent, as with Fail. `earlier` is
+ * what the item's text would have been, and goes in the description.
+ */
+export function unconfirmedFailedText(earlier: FailureText, error: unknown): FailureText {
+	const reason = error instanceof Error ? error.message : String(error);
+	return {
+		message: `Not sent: the expression in ${UNCONFIRMED_OPTION} failed for this item (${reason}). Fix it so that it gives fail, sendAgain or countAsDone for this item, save, and ${RETRY}.`,
+		description: `An earlier try handled this item, so only that option can send it again, and until it can be read, the item is not sent, as with Fail. What the earlier try left: ${earlier.message}\n\n${earlier.description}`,
+	};
+}
+
+/** A request that was out when the node failed, whose answer was lost with the run: a re-run quotes it (unknownBeforeText). */
+export function lostAnswerText(subject: Subject): string {
+	return `The request to ${subject.verb} ${describeSubject(subject)} went out as the node failed, and its answer was lost, so ${SERVICE} may have carried it out.`;
+}
+
 /** Another execution held the claim on the item's key (doneKeys.ts). */
 export function keyBusyText(subject: Subject, key: string): FailureText {
 	return {

@@ -2,7 +2,6 @@
  * Texts for failures, in the user's terms: pure functions of a failure
  * (failure.ts), written once, when an item gives up.
  */
-import type { Subject } from '../../describe/types';
 import { isPlainObject } from '../../describe/validation';
 import type { Failure, HttpAnswer, NetworkFaultKind } from '../http/failure';
 import { outcomeOf } from '../http/failure';
@@ -65,14 +64,10 @@ function retryAfterText(answer: HttpAnswer, askedMs: number | undefined): string
 
 /** The text of a failed attempt. */
 export function describeFailure(failure: Failure, setting: FailureSetting): FailureText {
+	const mayHaveActed = outcomeOf(failure) === 'mayHaveActed';
 	const text =
 		failure.kind === 'http'
-			? describeHttpFailure(
-					failure.answer,
-					failure.retryAfterMs,
-					setting.subject,
-					setting.credentialName,
-				)
+			? describeHttpFailure(failure.answer, failure.retryAfterMs, setting, mayHaveActed)
 			: failure.kind === 'refusal'
 				? refusalText(
 						failure.refusal,
@@ -80,9 +75,7 @@ export function describeFailure(failure: Failure, setting: FailureSetting): Fail
 						setting.baseUrl,
 					)
 				: describeNetworkFailure(failure, setting);
-	return outcomeOf(failure) === 'mayHaveActed'
-		? { ...text, message: `${text.message} ${MAY_HAVE_ACTED}` }
-		: text;
+	return mayHaveActed ? { ...text, message: `${text.message} ${MAY_HAVE_ACTED}` } : text;
 }
 
 /** What every text of a failure the service may have acted on says (its outcome, http/failure.ts). */
@@ -92,8 +85,8 @@ const MAY_HAVE_ACTED = 'It may have carried the request out: check before sendin
 function describeHttpFailure(
 	answer: HttpAnswer,
 	askedMs: number | undefined,
-	subject: Subject,
-	credentialName: string,
+	{ subject, credentialName }: FailureSetting,
+	mayHaveActed: boolean,
 ): FailureText {
 	const status = answer.statusCode;
 	const quoted = serviceMessage(answer.body);
@@ -110,10 +103,13 @@ function describeHttpFailure(
 	}
 	if (status >= 300 && status < 400) {
 		const location = header(answer.headers, 'location');
-		return {
-			message: `${capitalize(SERVICE)} redirected the request to ${subject.verb} ${what} (HTTP ${status}${location ? ` to ${location}` : ''}). Redirects are not followed, so the API key only goes to the credential's Base URL: set the Base URL to the service's current address.`,
-			description,
-		};
+		const to = location ? ` to ${location}` : '';
+		// After a create, a 303 points to what the service made (outcomeOf): the Base URL is right.
+		const message =
+			status === 303 && mayHaveActed
+				? `${capitalize(SERVICE)} answered the request to ${subject.verb} ${what} by pointing to its result elsewhere (HTTP 303${to}), which the node does not follow, so the API key only goes to the credential's Base URL.`
+				: `${capitalize(SERVICE)} redirected the request to ${subject.verb} ${what} (HTTP ${status}${to}). Redirects are not followed, so the API key only goes to the credential's Base URL: set the Base URL to the service's current address.`;
+		return { message, description };
 	}
 	if (status === 401 || status === 403) {
 		return {
@@ -130,7 +126,7 @@ function describeHttpFailure(
 	if (status >= 500 || isText) {
 		const kind = isText ? ', and its answer is not JSON' : '';
 		return {
-			message: `${capitalize(SERVICE)} failed (HTTP ${status}) to ${subject.verb} ${what}${said}${kind}.${serverFaultAdvice(status)}`,
+			message: `${capitalize(SERVICE)} failed (HTTP ${status}) to ${subject.verb} ${what}${said}${kind}.${serverFaultAdvice(status, mayHaveActed)}`,
 			description,
 		};
 	}
@@ -145,10 +141,10 @@ function describeHttpFailure(
 
 const BASE_URL_ADVICE = "Check that the credential's Base URL is the address of the service's API.";
 
-/** What to do after a text answer or a 503, which says the service did not act; other 5xx say it may have (MAY_HAVE_ACTED). */
-function serverFaultAdvice(status: number): string {
+/** What to do after a text answer, or a 503 the service did not act on; a failure it may have acted on says so (MAY_HAVE_ACTED). */
+function serverFaultAdvice(status: number, mayHaveActed: boolean): string {
 	if (status < 500) return ` ${BASE_URL_ADVICE}`;
-	return status === 503 ? ' Try again later.' : '';
+	return status === 503 && !mayHaveActed ? ' Try again later.' : '';
 }
 
 /**
