@@ -23,7 +23,6 @@ test('a clean run reports nothing', () => {
 			mayHaveActed: 0,
 			carriedOutBefore: 0,
 			unknownBefore: 0,
-			keyBusy: 0,
 			serviceDown: 0,
 		},
 		earlierTry: {
@@ -33,7 +32,6 @@ test('a clean run reports nothing', () => {
 			failedAgain: 0,
 			sentAgain: 0,
 			keyDoneBefore: 0,
-			keyBusy: 0,
 		},
 		keptIds: [],
 	});
@@ -67,7 +65,6 @@ test('waits, push-backs and retried items are counted; a retried item that still
 		mayHaveActed: 1,
 		carriedOutBefore: 0,
 		unknownBefore: 0,
-		keyBusy: 0,
 		serviceDown: 0,
 	});
 	expect(summary.transientRetried).toBe(1);
@@ -90,7 +87,6 @@ test('what came of items an earlier try or execution handled: counted by event, 
 		failedAgain: 1,
 		sentAgain: 0,
 		keyDoneBefore: 1,
-		keyBusy: 0,
 	});
 	expect(summary.keptIds).toEqual(['seq-3', '4']);
 });

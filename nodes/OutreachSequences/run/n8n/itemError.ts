@@ -11,7 +11,7 @@ import type { RetryPolicy } from '../loop/retry';
 import type { FailureText } from '../outcome/words';
 import { describeFailure, notSentAgainText } from '../outcome/texts';
 import { serviceDownText } from '../outcome/serviceDownTexts';
-import { carriedOutBeforeText, keyBusyText, unknownBeforeText } from '../outcome/reRunTexts';
+import { carriedOutBeforeText, unknownBeforeText } from '../outcome/reRunTexts';
 import type { Connection } from '../http/transport';
 
 /** Replace every occurrence of the API key, so no error text can carry it. */
@@ -67,13 +67,11 @@ function serviceDownItemText(
 
 /** The text of an item that was not sent because of what an earlier try or execution did (reRun.ts). */
 function unsentText(
-	failure: ItemFailure & { kind: 'carriedOutBefore' | 'unknownBefore' | 'keyBusy' },
+	failure: ItemFailure & { kind: 'carriedOutBefore' | 'unknownBefore' },
 ): FailureText {
 	if (failure.kind === 'carriedOutBefore')
 		return carriedOutBeforeText(failure.request.subject, failure.crashed, failure.itemIndex);
-	if (failure.kind === 'unknownBefore')
-		return unknownBeforeText(failure.request.subject, failure.earlier, failure.itemIndex);
-	return keyBusyText(failure.request.subject, failure.key);
+	return unknownBeforeText(failure.request.subject, failure.earlier, failure.itemIndex);
 }
 
 /** The error of one failed item, with the key (`secret`) redacted from its text. */
@@ -87,11 +85,7 @@ export function itemError(
 	if (failure.kind === 'notSent' || failure.kind === 'broken')
 		return asItemError(node, failure.error, itemIndex);
 	const secret = connection.credentials.data?.apiKey;
-	if (
-		failure.kind === 'carriedOutBefore' ||
-		failure.kind === 'unknownBefore' ||
-		failure.kind === 'keyBusy'
-	) {
+	if (failure.kind === 'carriedOutBefore' || failure.kind === 'unknownBefore') {
 		const unsent = unsentText(failure);
 		return new NodeOperationError(node, redact(unsent.message, secret), {
 			itemIndex,

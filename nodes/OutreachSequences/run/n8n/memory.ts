@@ -7,23 +7,22 @@
  * it instead (outcome/reRun.ts); at the end, it keeps what the run did.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { Field } from '../../describe/names';
 import type { OperationDefinition, OutreachRequest } from '../../describe/types';
 import type { ItemState } from '../loop/loop';
-import { DONE_KEYS_MAX_ENTRIES, DoneKeys } from '../outcome/doneKeys';
-import type { KeyVerdict } from '../outcome/doneKeys';
+import { keyOutcomes } from '../outcome/doneKeys';
 import type { IdentityScope } from '../outcome/itemIdentity';
 import { itemIdentity } from '../outcome/itemIdentity';
 import { Journal, JOURNAL_MAX_ENTRIES } from '../outcome/journal';
 import type { Journaled } from '../outcome/journal';
-import { failureFacts } from '../outcome/failedItem';
 import type { EarlierFailure, EarlierTry, ExecutionRecord } from '../outcome/record';
 import type { Prior, PriorEvent } from '../outcome/reRun';
 import { keyPriorOf, priorOf, unconfirmedOf } from '../outcome/reRun';
 import type { Connection } from '../http/transport';
-import { forRecord, keySettingsOf, openRecord, runIndexOf } from './memoryParts';
+import { forRecord, openRecord, runIndexOf } from './memoryParts';
+import { keyOutcomeOf, openKeys } from './memoryKeys';
 import { processedStoreOf } from './store';
 
 export interface Memory {
@@ -115,30 +114,16 @@ export async function openMemory(
 			? await journal.lookUp()
 			: new Map<number, Journaled>();
 
-	const keySettings = keySettingsOf(context, node);
-	let keys: Array<string | undefined> = [];
-	let verdicts: Array<KeyVerdict | undefined> = [];
-	let doneKeys: DoneKeys | undefined;
-	let keyProblem: string | undefined;
-	if (keySettings) {
-		keys = items.map((_, index) => keySettings.keyOf(index));
-		const store = processedStoreOf(context, 'node', DONE_KEYS_MAX_ENTRIES);
-		if (!store)
-			keyProblem = `${keySettings.name} needs n8n's store for processed items: n8n 1.65 or later, and a saved workflow.`;
-		else {
-			try {
-				({ doneKeys, verdicts } = await DoneKeys.claim(store, keys, {
-					scope: `${scope.operation}\n${scope.baseUrl}\n${scope.credentialId}`,
-					windowMs: keySettings.windowMs,
-					tag: `${context.getExecutionId()}:${node.id}:${runIndex}:${Math.random()}`,
-					now: Date.now,
-					sleep,
-				}));
-			} catch (error) {
-				keyProblem = `${keySettings.name} could not read n8n's store for processed items: ${(error as Error)?.message ?? String(error)}`;
-			}
-		}
-	}
+	const runKeys = await openKeys(
+		context,
+		`${scope.operation}\n${scope.baseUrl}\n${scope.credentialId}`,
+		`${context.getExecutionId()}:${node.id}:${runIndex}:${Math.random()}`,
+		warn,
+	);
+	const keySettings = runKeys?.settings;
+	const keys = runKeys?.keys ?? [];
+	const doneKeys = runKeys?.doneKeys;
+	const keyProblem = runKeys?.problem;
 
 	const events: Array<PriorEvent | undefined> = [];
 	/** What each item's done key led to, when it led to anything. */
@@ -165,7 +150,8 @@ export async function openMemory(
 				unconfirmedOf(
 					context.getNodeParameter(`${Field.requestOptions}.${Field.unconfirmed}`, index, ''),
 				);
-			const byKey = (verdict: KeyVerdict | undefined, key: string) => {
+			const byKey = (key: string) => {
+				const verdict = runKeys?.verdicts.get(key);
 				const found = keyPriorOf(verdict, key, request, keySettings?.windowMs ?? 0, index, choice);
 				keyEvents[index] = found?.event;
 				return found;
@@ -178,10 +164,17 @@ export async function openMemory(
 			const key = keys[index];
 			if (key === undefined)
 				return unsent(index, `the Key of ${keySettings.name} is empty for this item.`);
-			return byKey(verdicts[index], key) ?? prior;
+			return byKey(key) ?? prior;
 		},
-		beforeSend: (index) => journal?.beforeSend(index),
-		confirmed: (index) => journal?.confirmed(index),
+		beforeSend: (index) => {
+			doneKeys?.tick();
+			return journal?.beforeSend(index);
+		},
+		confirmed: (index) => {
+			const key = keys[index];
+			if (key !== undefined) doneKeys?.confirmed(key);
+			journal?.confirmed(index);
+		},
 		async finish(loopItems, words, kept) {
 			if (record && kept)
 				record.keep(
@@ -192,22 +185,15 @@ export async function openMemory(
 				);
 			else record?.drop();
 			await journal?.clear();
-			const keyOf = (index: number) => (keys[index] === undefined ? [] : [keys[index]]);
-			const confirmedKeys = loopItems.flatMap((item, index) =>
-				item.state === 'done' && (item.sends > 0 || keyEvents[index] === 'countedAsDone')
-					? keyOf(index)
-					: [],
+			const outcomes = keyOutcomes(keys, (index) =>
+				keyOutcomeOf(loopItems[index], keyEvents[index]),
 			);
-			// Sent, and the service may have acted on it: the next execution waits for the user's say.
-			const unknownKeys = loopItems.flatMap((item, index) => {
-				if (item.state !== 'failed') return [];
-				const facts = failureFacts(item.failure);
-				return facts.outcome === 'mayHaveActed' && facts.timesSent > 0 ? keyOf(index) : [];
-			});
 			await doneKeys
-				?.settle(confirmedKeys, unknownKeys)
+				?.settle(outcomes)
 				.catch(
-					warn('the keys of this run may not be kept as done, and its claims lapse on their own.'),
+					warn(
+						'the keys of this run may not be kept: the next execution fails those it finds unsettled as unknown.',
+					),
 				);
 		},
 	};

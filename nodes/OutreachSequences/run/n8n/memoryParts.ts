@@ -91,7 +91,7 @@ export function forRecord(
 			? { request: failure.request, now: { kind: 'confirmedWithoutAnswer', crashed: true } }
 			: { request: failure.request, now: { kind: 'unknown', earlier: failure.earlier } };
 	}
-	if (failure.kind === 'notSent' || failure.kind === 'keyBusy') return undefined;
+	if (failure.kind === 'notSent') return undefined;
 	const facts = failureFacts(failure);
 	if (facts.outcome === 'mayHaveActed' && facts.timesSent > 0 && words)
 		return { request: failure.request, now: { kind: 'unknown', earlier: words } };

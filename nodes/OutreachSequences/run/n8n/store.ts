@@ -8,6 +8,10 @@ import type { DeduplicationScope, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ProcessedStore } from '../outcome/processedStore';
 
+/** A database's answer to an insert of a row that another insert made first: nothing of that call was written. */
+const ROW_MADE_FIRST =
+	/unique constraint|duplicate key|duplicate entry|ER_DUP_ENTRY|SQLITE_CONSTRAINT/i;
+
 /** The store of this workflow (`workflow`) or this node (`node`), keeping at most `maxEntries` keys. */
 export function processedStoreOf(
 	context: IExecuteFunctions,
@@ -28,8 +32,12 @@ export function processedStoreOf(
 	return {
 		async checkAndRecord(keys) {
 			const check = async () => await checkProcessedAndRecord.call(helpers, keys, scope, options);
-			// The first write of a row is an insert: when two executions make it at once, one fails; the row is there then.
-			const { processed } = await check().catch(check);
+			// The first write of a row is an insert: when two executions make it at once, one fails, having
+			// written nothing, and the row is there then. Any other failure may have written: never call again.
+			const { processed } = await check().catch(async (error: unknown) => {
+				if (!ROW_MADE_FIRST.test((error as Error)?.message ?? '')) throw error;
+				return await check();
+			});
 			return new Set(processed.map(String));
 		},
 		async remove(keys) {
@@ -44,6 +52,10 @@ export function processedStoreOf(
 			if ((await getProcessedDataCount.call(helpers, scope, options)) !== count) return false;
 			await clearAllProcessedItems.call(helpers, scope, options);
 			return true;
+		},
+		async count() {
+			if (typeof getProcessedDataCount !== 'function') return undefined;
+			return await getProcessedDataCount.call(helpers, scope, options);
 		},
 	};
 }

@@ -43,7 +43,6 @@ export type FailureGroup =
 	| 'mayHaveActed'
 	| 'carriedOutBefore'
 	| 'unknownBefore'
-	| 'keyBusy'
 	| 'serviceDown';
 
 /** How a failed item ended: the one name for a failed item's end. */
@@ -65,8 +64,6 @@ export type ItemFailure =
 	| { kind: 'carriedOutBefore'; request: OutreachRequest; crashed: boolean; itemIndex: number }
 	/** An earlier try sent it, and the service may have acted on it: not sent again without the user's say (reRun.ts). */
 	| { kind: 'unknownBefore'; request: OutreachRequest; earlier: EarlierFailure; itemIndex: number }
-	/** Another execution was sending an item with the same key (doneKeys.ts): not sent. */
-	| { kind: 'keyBusy'; request: OutreachRequest; key: string }
 	/** The service looks down (its breaker tripped, breaker.ts): not sent, or not sent again after `last`, the failure it met. */
 	| {
 			kind: 'serviceDown';
@@ -112,15 +109,6 @@ export function failureFacts(failure: ItemFailure): FailureFacts {
 			timesSent: 0,
 			retryAfterSeconds: null,
 			outcome: 'mayHaveActed',
-		};
-	}
-	if (failure.kind === 'keyBusy') {
-		return {
-			statusCode: null,
-			networkError: null,
-			timesSent: 0,
-			retryAfterSeconds: null,
-			outcome: 'notActed',
 		};
 	}
 	if (failure.kind === 'broken') {
@@ -181,7 +169,6 @@ export function failureGroup(failure: ItemFailure): FailureGroup {
 		failure.kind === 'notSent' ||
 		failure.kind === 'carriedOutBefore' ||
 		failure.kind === 'unknownBefore' ||
-		failure.kind === 'keyBusy' ||
 		failure.kind === 'serviceDown'
 	)
 		return failure.kind;
