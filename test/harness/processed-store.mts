@@ -16,8 +16,13 @@ import type {
 	IDataDeduplicator,
 } from 'n8n-workflow';
 
-const hash = (value: DeduplicationItemTypes) =>
-	createHash('md5').update(value.toString()).digest('base64');
+/** Each hash's key, so that a test can read a row. */
+const keyOf = new Map<string, string>();
+const hash = (value: DeduplicationItemTypes) => {
+	const hashed = createHash('md5').update(value.toString()).digest('base64');
+	keyOf.set(hashed, value.toString());
+	return hashed;
+};
 
 export class ProcessedRows implements IDataDeduplicator {
 	readonly rows = new Map<string, string[]>();
@@ -127,6 +132,11 @@ export class ProcessedRows implements IDataDeduplicator {
 	restore(snapshot: Map<string, string[]>): void {
 		this.rows.clear();
 		for (const [row, keys] of snapshot) this.rows.set(row, [...keys]);
+	}
+
+	/** The keys row `row` holds, in order. */
+	keysOf(row: string): string[] {
+		return (this.rows.get(row) ?? []).map((hashed) => keyOf.get(hashed) ?? hashed);
 	}
 
 	/** Whether row `row` (as rowOf names it) holds `key`. */

@@ -23,7 +23,7 @@ export function world(maxEntries = DONE_KEYS_MAX_ENTRIES) {
 	const clock = new VirtualClock();
 	clock.now = 10 * DAY + 60_000;
 	const failures: unknown[] = [];
-	return { store, rows, clock, failures, row: () => rows.rows.get(NODE_ROW) ?? [] };
+	return { store, rows, clock, failures, row: () => rows.keysOf(NODE_ROW) };
 }
 
 export function settingsOf(

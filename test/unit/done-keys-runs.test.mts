@@ -53,7 +53,12 @@ test('a long run claims the next bucket before its own ends, so that its claims 
 	const run = await claim(w, ['early', 'late', 'refused']);
 	run.confirmed('early');
 	const start = bucket(w.clock.now) * DAY;
-	w.clock.now = start + 0.6 * DAY;
+	// Half-way through the bucket, nothing is claimed ahead yet.
+	w.clock.now = start + DAY / 2;
+	run.tick();
+	await flush();
+	expect(w.row().some((key) => key.includes(`:${bucket(start) + 1}:`))).toBe(false);
+	w.clock.now = start + DAY - 4 * 60_000;
 	run.tick();
 	await flush();
 	w.clock.now = start + DAY + 60_000;
@@ -76,7 +81,7 @@ test('a long run claims the next bucket before its own ends, so that its claims 
 
 test('a write made from an older read replaced the claim: it is made again, and a key the other write claimed is not sent', async () => {
 	const w = world();
-	const before = [...w.row()];
+	const before = [...(w.rows.rows.get(NODE_ROW) ?? [])];
 	let landed = false;
 	const sleep = async (ms: number) => {
 		expect(ms).toBe(SETTLE_MS);

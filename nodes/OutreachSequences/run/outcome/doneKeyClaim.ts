@@ -116,7 +116,7 @@ export async function claimKeys(
 		if (stood) {
 			// The tag is still there: no write made from an older read replaced this round's claim.
 			claim.added += entries.filter((entry) => !there.has(entry)).length;
-			claim.added += carried.filter((key) => !seen.has(done(key))).length + 1;
+			claim.added += carried.filter((key) => !seen.has(done(key))).length;
 			for (const key of mine) {
 				claim.held.add(key);
 				claim.verdicts.set(key, 'send');

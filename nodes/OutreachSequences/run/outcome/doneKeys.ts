@@ -14,8 +14,9 @@
  *   wrote are taken out. That is the only removal of many entries, and n8n
  *   takes each out at the cost of the row's length (keys × row): it goes in
  *   chunks that each cost n8n about 50 ms (removeInChunks).
- * A run that goes on into the second half of its bucket writes C of the next
- * bucket for the keys it has not settled, so that its claims do not lapse.
+ * A run that goes on into the last REFRESH_LEAD_MS of its bucket writes C of
+ * the next bucket for the keys it has not settled, so that its claims do not
+ * lapse; those keys then cost up to 2 entries more (C and D of that bucket).
  *
  * Entries: a confirmed key costs at most 3 in its first run of a bucket
  * (D_{b-1}, C_b, D_b), none in a later run of the same bucket, and a run
@@ -36,6 +37,8 @@ export const DONE_KEYS_MAX_ENTRIES = 150_000;
 export const ENTRIES_PER_KEY = 3;
 /** The most distinct keys one run may have. */
 export const MAX_RUN_KEYS = DONE_KEYS_MAX_ENTRIES / ENTRIES_PER_KEY;
+/** A run still going this long before its bucket ends claims the next one for its unsettled keys (at most half a Window). */
+export const REFRESH_LEAD_MS = 5 * 60_000;
 /** Confirmed keys are written at most this often while a run goes. */
 export const FLUSH_MS = 1000;
 
@@ -104,7 +107,8 @@ export class DoneKeys {
 		if (this.broken) return;
 		const now = this.settings.now();
 		const bucket = bucketOf(this.settings, now);
-		const ahead = now - bucket * this.settings.windowMs >= this.settings.windowMs / 2;
+		const { windowMs } = this.settings;
+		const ahead = (bucket + 1) * windowMs - now <= Math.min(REFRESH_LEAD_MS, windowMs / 2);
 		const to = ahead ? bucket + 1 : bucket;
 		const unsettled = to > this.claimedTo ? this.unsettled() : [];
 		if (unsettled.length > 0) {
