@@ -20,7 +20,7 @@ export function helpersOver(rows: ProcessedRows) {
 	return {
 		checkProcessedAndRecord: (items: string[], scope: 'node' | 'workflow', options: never) =>
 			rows.checkProcessedAndRecord(items, scope, data, options),
-		removeProcessed: (items: string[], scope: 'node' | 'workflow', options: never) =>
+		removeProcessed: (items: string[], scope: 'node' | 'workflow', _options: never) =>
 			rows.removeProcessed(items, scope, data),
 		getProcessedDataCount: (scope: 'node' | 'workflow') => rows.getProcessedDataCount(scope, data),
 		clearAllProcessedItems: (scope: 'node' | 'workflow') =>
