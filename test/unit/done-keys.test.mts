@@ -78,3 +78,15 @@ test('a run that takes the same keys twice holds each once: items of one run are
 	expect(verdicts(await claim(w, ['k', 'k']), ['k'])).toEqual(['send']);
 	expect(w.row()).toHaveLength(2 + 1);
 });
+
+test('n8n trims the row from its oldest entry: a claim loses its dead look-ups first, never a live claim alone', async () => {
+	const keys = Array.from({ length: 10 }, (_, index) => `key-${index}`);
+	// Room for the claim of 10 keys (D_{b-1}, C_b, tag: 21) but 4: n8n drops the 4 oldest.
+	const w = world(17);
+	const holder = await claim(w, keys, 'holder');
+	expect(w.row()).toHaveLength(17);
+	// Still sending: another run is told the outcome is unknown, not that the first keys were done.
+	const other = await claim(w, keys, 'other');
+	expect(new Set(verdicts(other, keys))).toEqual(new Set(['unknownBefore']));
+	await settle(w, holder, {});
+});
