@@ -80,7 +80,7 @@ describe(`n8n ${N8N_CURRENT} in queue mode: Skip Items Done Before across two wo
 					name,
 					skipped:
 						item.skipped === true ||
-						(item.message as { outcome?: unknown } | undefined)?.outcome === 'notActed',
+						(item.message as { timesSent?: unknown } | undefined)?.timesSent === 0,
 				}).toEqual({
 					name,
 					skipped: true,

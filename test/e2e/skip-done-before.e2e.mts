@@ -113,7 +113,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: Skip Items Done Before', (
 			const notMade = pair.find((item) => !made.includes(item));
 			expect(
 				notMade?.skipped === true ||
-					(notMade?.message as { outcome?: unknown } | undefined)?.outcome === 'notActed',
+					(notMade?.message as { timesSent?: unknown } | undefined)?.timesSent === 0,
 			).toBe(true);
 		}
 	});

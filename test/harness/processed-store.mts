@@ -16,15 +16,43 @@ import type {
 	IDataDeduplicator,
 } from 'n8n-workflow';
 
-const hash = (value: DeduplicationItemTypes) =>
-	createHash('md5').update(value.toString()).digest('base64');
+/** Each hash's key, so that a test can read a row. */
+const keyOf = new Map<string, string>();
+const hash = (value: DeduplicationItemTypes) => {
+	const hashed = createHash('md5').update(value.toString()).digest('base64');
+	keyOf.set(hashed, value.toString());
+	return hashed;
+};
 
 export class ProcessedRows implements IDataDeduplicator {
 	readonly rows = new Map<string, string[]>();
 	/** How long a database round trip takes between a read and its write: long enough, and executions at once overlap. */
 	latencyMs = 0;
+	/** Each call, in order: what it was, how many keys, and for a removal the comparisons n8n's findIndex made. */
+	readonly calls: Array<{
+		call: 'check' | 'remove' | 'count' | 'clear';
+		keys: number;
+		compared?: number;
+	}> = [];
+	/** The next call fails with this, before it reads or writes anything. */
+	failNext: Error | undefined;
+	/** Runs between a call's read and its write: another execution's write can land there. */
+	between: (() => void) | undefined;
+
+	private called(call: 'check' | 'remove' | 'count' | 'clear', keys: number) {
+		const failure = this.failNext;
+		this.failNext = undefined;
+		if (failure) throw failure;
+		const entry: (typeof this.calls)[number] = { call, keys };
+		this.calls.push(entry);
+		return entry;
+	}
+
+	/** Off in unit tests on a virtual clock: a read and its write are a microtask apart, and `between` stands for another execution. */
+	turns = true;
 
 	private turn(): Promise<void> {
+		if (!this.turns) return Promise.resolve();
 		return new Promise((resolve) =>
 			this.latencyMs > 0 ? setTimeout(resolve, this.latencyMs) : setImmediate(resolve),
 		);
@@ -43,9 +71,11 @@ export class ProcessedRows implements IDataDeduplicator {
 		options: ICheckProcessedOptions,
 	) {
 		if (options.mode !== 'entries') throw new Error('Only the entries mode is used here');
+		this.called('check', items.length);
 		const row = this.rowOf(scope, data);
 		const read = [...(this.rows.get(row) ?? [])];
 		await this.turn();
+		this.between?.();
 		const seen = new Set(read);
 		const result = {
 			new: [] as DeduplicationItemTypes[],
@@ -69,21 +99,28 @@ export class ProcessedRows implements IDataDeduplicator {
 		scope: DeduplicationScope,
 		data: ICheckProcessedContextData,
 	) {
+		const entry = this.called('remove', items.length);
 		const row = this.rowOf(scope, data);
 		const read = [...(this.rows.get(row) ?? [])];
 		await this.turn();
+		this.between?.();
+		// n8n's findIndex: each key costs the row up to where it is, or the whole row.
+		entry.compared = 0;
 		for (const item of items) {
 			const at = read.indexOf(hash(item));
+			entry.compared += at === -1 ? read.length : at + 1;
 			if (at !== -1) read.splice(at, 1);
 		}
 		this.rows.set(row, read);
 	}
 
 	async clearAllProcessedItems(scope: DeduplicationScope, data: ICheckProcessedContextData) {
+		this.called('clear', 0);
 		this.rows.delete(this.rowOf(scope, data));
 	}
 
 	async getProcessedDataCount(scope: DeduplicationScope, data: ICheckProcessedContextData) {
+		this.called('count', 0);
 		return this.rows.get(this.rowOf(scope, data))?.length ?? 0;
 	}
 
@@ -95,6 +132,22 @@ export class ProcessedRows implements IDataDeduplicator {
 	restore(snapshot: Map<string, string[]>): void {
 		this.rows.clear();
 		for (const [row, keys] of snapshot) this.rows.set(row, [...keys]);
+	}
+
+	/** The keys row `row` holds, in order. */
+	keysOf(row: string): string[] {
+		return (this.rows.get(row) ?? []).map((hashed) => keyOf.get(hashed) ?? hashed);
+	}
+
+	/** Whether row `row` (as rowOf names it) holds `key`. */
+	holds(row: string, key: string): boolean {
+		return (this.rows.get(row) ?? []).includes(hash(key));
+	}
+
+	/** Another execution's write, made from `read` (an earlier copy of the row) plus its `keys`, lands now: what was written since is lost. */
+	staleWrite(row: string, read: string[], keys: string[]): void {
+		const hashes = keys.map(hash).filter((key) => !read.includes(key));
+		this.rows.set(row, [...read, ...hashes]);
 	}
 
 	/** How many keys the store holds in all. */

@@ -1,137 +1,92 @@
-// The done keys (run/outcome/doneKeys.ts): a key counts only once the service
-// confirmed it, a failed item's key is taken back, and two executions at once,
-// over a store with no lock, do not both send the same key.
-import {
-	CLAIM_BUCKET_MS,
-	DoneKeys,
-	SETTLE_MS,
-} from '../../nodes/OutreachSequences/run/outcome/doneKeys.ts';
-import type { DoneKeySettings } from '../../nodes/OutreachSequences/run/outcome/doneKeys.ts';
-import { MemoryStore } from '../harness/memory-store.mts';
-import { VirtualClock } from '../harness/virtual-clock.mts';
+// The done keys (run/outcome/doneKeys.ts, doneKeyClaim.ts) over a store that
+// behaves as n8n's: what each run is told of a key, by what earlier runs did
+// with it, in its bucket and the one after; what a run writes per key; and
+// that the success path takes nothing out.
+import { DAY, callsOf, claim, confirmAll, settle, verdicts, world } from './done-keys-helpers.mts';
 
-const DAY = 24 * 60 * 60_000;
-
-function settings(clock: VirtualClock, tag: string, sleep = clock.sleep): DoneKeySettings {
-	return { scope: 'sequence.create', windowMs: DAY, tag, now: () => clock.now, sleep };
-}
-
-async function claim(
-	store: MemoryStore,
-	clock: VirtualClock,
-	keys: Array<string | undefined>,
-	tag = 'run-1',
-) {
-	return await clock.run(DoneKeys.claim(store, keys, settings(clock, tag)));
-}
-
-test('a key nobody did is sent; once confirmed, a later execution within the window does not send it', async () => {
-	const store = new MemoryStore();
-	const clock = new VirtualClock();
-	const first = await claim(store, clock, ['a@example.com', 'b@example.com']);
-	expect(first.verdicts).toEqual(['send', 'send']);
-	await first.doneKeys.settle(['a@example.com']);
-	clock.now += DAY - 60_000;
-	const second = await claim(store, clock, ['a@example.com', 'b@example.com'], 'run-2');
-	expect(second.verdicts).toEqual(['doneBefore', 'send']);
-	await second.doneKeys.settle([]);
+test('a key nobody met is sent; confirmed, the next run does not send it; given back, it goes out again', async () => {
+	const w = world();
+	const first = await claim(w, ['a', 'b']);
+	expect(verdicts(first, ['a', 'b'])).toEqual(['send', 'send']);
+	await settle(w, first, { a: 'confirmed', b: 'givenBack' });
+	const second = await claim(w, ['a', 'b'], 'run-2');
+	expect(verdicts(second, ['a', 'b'])).toEqual(['doneBefore', 'send']);
+	// Given back takes out the look-up its claim wrote too: a day later, b is still not "done".
+	await settle(w, second, { b: 'givenBack' });
+	w.clock.now += DAY;
+	expect(verdicts(await claim(w, ['b'], 'run-3'), ['b'])).toEqual(['send']);
 });
 
-test('a key counts only once confirmed: a failed item’s key goes out again in the next execution', async () => {
-	const store = new MemoryStore();
-	const clock = new VirtualClock();
-	const first = await claim(store, clock, ['k']);
-	await first.doneKeys.settle([]);
-	expect((await claim(store, clock, ['k'], 'run-2')).verdicts).toEqual(['send']);
+test('another run met the key and has not confirmed it: unknown, not sent; once that run confirms, done; gave it back, sent', async () => {
+	const w = world();
+	const holder = await claim(w, ['k', 'g'], 'holder');
+	const meanwhile = await claim(w, ['k', 'g'], 'meanwhile');
+	expect(verdicts(meanwhile, ['k', 'g'])).toEqual(['unknownBefore', 'unknownBefore']);
+	// Its look-up of k's done mark wrote one: taken out again, so a third run is not told "done".
+	expect(verdicts(await claim(w, ['k'], 'third'), ['k'])).toEqual(['unknownBefore']);
+	await settle(w, holder, { k: 'confirmed', g: 'givenBack' });
+	expect(verdicts(await claim(w, ['k', 'g'], 'after'), ['k', 'g'])).toEqual(['doneBefore', 'send']);
 });
 
-test('a key the service may have carried out is marked unknown: the next execution does not send it; confirmed, done wins', async () => {
-	const store = new MemoryStore();
-	const clock = new VirtualClock();
-	await (await claim(store, clock, ['k'])).doneKeys.settle([], ['k']);
-	const second = await claim(store, clock, ['k'], 'run-2');
-	expect(second.verdicts).toEqual(['unknownBefore']);
-	await second.doneKeys.settle(['k']);
-	expect((await claim(store, clock, ['k'], 'run-3')).verdicts).toEqual(['doneBefore']);
+test('sent without a confirmation: unknown in its bucket and the next, sent in the one after', async () => {
+	const w = world();
+	await settle(w, await claim(w, ['k']), { k: 'unknown' });
+	expect(verdicts(await claim(w, ['k'], 'same-bucket'), ['k'])).toEqual(['unknownBefore']);
+	w.clock.now += DAY;
+	expect(verdicts(await claim(w, ['k'], 'next-bucket'), ['k'])).toEqual(['unknownBefore']);
+	w.clock.now += DAY;
+	expect(verdicts(await claim(w, ['k'], 'later'), ['k'])).toEqual(['send']);
 });
 
-test('the window: at least its length, at most twice it', async () => {
-	const store = new MemoryStore();
-	const clock = new VirtualClock();
-	clock.now = 10 * DAY;
-	await (await claim(store, clock, ['k'])).doneKeys.settle(['k']);
-	clock.now += DAY;
-	expect((await claim(store, clock, ['k'], 'run-2')).verdicts).toEqual(['doneBefore']);
-	clock.now += DAY;
-	expect((await claim(store, clock, ['k'], 'run-3')).verdicts).toEqual(['send']);
+test('a key is carried while runs keep meeting it within a Window, and forgotten once none did for a whole bucket', async () => {
+	const w = world();
+	await confirmAll(w, ['met', 'left'], 'first');
+	w.clock.now += DAY;
+	expect(verdicts(await claim(w, ['met'], 'next-day'), ['met'])).toEqual(['doneBefore']);
+	w.clock.now += DAY;
+	const third = await claim(w, ['met', 'left'], 'day-after');
+	expect(verdicts(third, ['met', 'left'])).toEqual(['doneBefore', 'send']);
 });
 
-test('an execution that ended takes out its claims, tags and the done marks it only looked for', async () => {
-	const store = new MemoryStore();
-	const clock = new VirtualClock();
-	const run = await claim(store, clock, ['x', 'y', undefined]);
-	expect(run.verdicts).toEqual(['send', 'send', undefined]);
-	await run.doneKeys.settle(['x']);
-	expect(store.row).toHaveLength(1);
-	expect(store.row[0]).toMatch(/^done:sequence\.create:\d+:x$/);
+test('a changed Window starts buckets of its own: keys done under the old one are not known to it', async () => {
+	const w = world();
+	await confirmAll(w, ['k'], 'a-day', DAY);
+	expect(verdicts(await claim(w, ['k'], 'an-hour', 60 * 60_000), ['k'])).toEqual(['send']);
+	expect(verdicts(await claim(w, ['k'], 'a-day-again', DAY), ['k'])).toEqual(['doneBefore']);
 });
 
-test('the same key twice in one run is sent twice: items of one run are not deduplicated against each other', async () => {
-	const store = new MemoryStore();
-	const clock = new VirtualClock();
-	expect((await claim(store, clock, ['k', 'k'])).verdicts).toEqual(['send', 'send']);
+test('entries: a confirmed key costs 3 in its first run of a bucket, none in the next run of that bucket, 2 in the next bucket; nothing is taken out', async () => {
+	const w = world();
+	const keys = Array.from({ length: 1000 }, (_, index) => `key-${index}`);
+	await confirmAll(w, keys, 'first');
+	// D_{b-1}, C_b and D_b per key, and the run's tag.
+	expect(w.row()).toHaveLength(3 * 1000 + 1);
+	const again = await claim(w, keys, 'again');
+	expect(new Set(verdicts(again, keys))).toEqual(new Set(['doneBefore']));
+	await settle(w, again, {});
+	expect(w.row()).toHaveLength(3 * 1000 + 2);
+	w.clock.now += DAY;
+	const nextDay = await claim(w, keys, 'next-day');
+	await settle(w, nextDay, {});
+	// C_{b+1}, and D_{b+1} carried, per key.
+	expect(w.row()).toHaveLength(5 * 1000 + 3);
+	expect(callsOf(w, 'remove')).toEqual([]);
 });
 
-test('two executions one after the other while the first is still sending: the second does not send it', async () => {
-	const store = new MemoryStore();
-	const clock = new VirtualClock();
-	const first = await claim(store, clock, ['k'], 'run-1');
-	expect((await claim(store, clock, ['k'], 'run-2')).verdicts).toEqual(['busy']);
-	await first.doneKeys.settle(['k']);
-	expect((await claim(store, clock, ['k'], 'run-3')).verdicts).toEqual(['doneBefore']);
+test('a run that takes the same keys twice holds each once: items of one run are not checked against each other', async () => {
+	const w = world();
+	expect(verdicts(await claim(w, ['k', 'k']), ['k'])).toEqual(['send']);
+	expect(w.row()).toHaveLength(2 + 1);
 });
 
-test('a claim left by a run that never ended (a crash) lapses within twice the claim bucket', async () => {
-	const store = new MemoryStore();
-	const clock = new VirtualClock();
-	await claim(store, clock, ['k'], 'crashed');
-	clock.now += 2 * CLAIM_BUCKET_MS;
-	expect((await claim(store, clock, ['k'], 'later')).verdicts).toEqual(['send']);
-});
-
-test('two executions at the same moment: a write made from an older read replaces the claim, and only one sends', async () => {
-	const store = new MemoryStore();
-	const clock = new VirtualClock();
-	// B read the row before A claimed; B's write (its claim and tag) lands while A waits SETTLE_MS.
-	const before = store.read();
-	let bLanded = false;
-	const aSleep = async (ms: number) => {
-		expect(ms).toBe(SETTLE_MS);
-		if (!bLanded) {
-			const bClaims = store.row.filter((key) => key.startsWith('claim:')).map((key) => key);
-			store.staleWrite(before, [...bClaims, 'tag:run-B:0']);
-			bLanded = true;
-		}
-		await clock.sleep(ms);
-	};
-	const a = await clock.run(DoneKeys.claim(store, ['k'], settings(clock, 'run-A', aSleep)));
-	// A's tag was gone: another write replaced its claim, and that write holds the key's claim, so A does not send.
-	expect(a.verdicts).toEqual(['busy']);
-});
-
-test('a write from an older read that replaced another key’s claim: the claim is made again, and the item is sent', async () => {
-	const store = new MemoryStore();
-	const clock = new VirtualClock();
-	const before = store.read();
-	let landed = false;
-	const sleep = async (ms: number) => {
-		if (!landed) {
-			store.staleWrite(before, ['claim:sequence.create:0:other', 'tag:run-B:0']);
-			landed = true;
-		}
-		await clock.sleep(ms);
-	};
-	const run = await clock.run(DoneKeys.claim(store, ['k'], settings(clock, 'run-A', sleep)));
-	expect(run.verdicts).toEqual(['send']);
-	expect(store.row.some((key) => key.endsWith(':k') && key.startsWith('claim:'))).toBe(true);
+test('n8n trims the row from its oldest entry: a claim loses its dead look-ups first, never a live claim alone', async () => {
+	const keys = Array.from({ length: 10 }, (_, index) => `key-${index}`);
+	// Room for the claim of 10 keys (D_{b-1}, C_b, tag: 21) but 4: n8n drops the 4 oldest.
+	const w = world(17);
+	const holder = await claim(w, keys, 'holder');
+	expect(w.row()).toHaveLength(17);
+	// Still sending: another run is told the outcome is unknown, not that the first keys were done.
+	const other = await claim(w, keys, 'other');
+	expect(new Set(verdicts(other, keys))).toEqual(new Set(['unknownBefore']));
+	await settle(w, holder, {});
 });

@@ -149,13 +149,6 @@ describe('facts per failure kind', () => {
 		});
 	});
 
-	test('an item another execution was sending with the same key was not acted on here', () => {
-		expect(failureFacts({ kind: 'keyBusy', request, key: 'k' })).toMatchObject({
-			timesSent: 0,
-			outcome: 'notActed',
-		});
-	});
-
 	test.each<[string, ItemFailure, string]>([
 		['validation', { kind: 'notSent', error: new Error('x') }, 'notSent'],
 		['HTTP 404', gaveUp(http(404), 1), 'rejected'],
@@ -179,7 +172,6 @@ describe('facts per failure kind', () => {
 			},
 			'unknownBefore',
 		],
-		['another execution sending its key', { kind: 'keyBusy', request, key: 'k' }, 'keyBusy'],
 	])('%s is grouped as %s', (_, failure, group) => {
 		expect(failureGroup(failure)).toBe(group);
 	});

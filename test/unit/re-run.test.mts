@@ -139,20 +139,16 @@ describe('priorOf', () => {
 	});
 });
 
-test('keyPriorOf: done before is a skipped item with its key; busy fails unsent; unknown waits for the user; send is nothing', () => {
+test('keyPriorOf: done before is a skipped item with its key; unknown (another run met the key) waits for the user; send is nothing', () => {
 	expect(keyPriorOf('doneBefore', 'k', request, 60 * 60_000, 0, never)).toEqual({
 		kind: 'answer',
 		json: {
 			skipped: true,
 			key: 'k',
 			id: 'c-42',
-			reason: expect.stringContaining('within the last 1 hour'),
+			reason: expect.stringContaining('(Request Options › Skip Items Done Before, Window 1 hour)'),
 		},
 		event: 'keyDoneBefore',
-	});
-	expect(keyPriorOf('busy', 'k', request, 1, 0, never)).toMatchObject({
-		kind: 'fail',
-		failure: { kind: 'keyBusy', key: 'k' },
 	});
 	expect(keyPriorOf('unknownBefore', 'k', request, 1, 4, () => 'fail')).toMatchObject({
 		kind: 'fail',

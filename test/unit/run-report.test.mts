@@ -22,7 +22,6 @@ test('a clean run reports nothing', () => {
 			unreached: 0,
 			mayHaveActed: 0,
 			unknownBefore: 0,
-			keyBusy: 0,
 			serviceDown: 0,
 		},
 		earlierTry: {
@@ -33,7 +32,6 @@ test('a clean run reports nothing', () => {
 			failedAgain: 0,
 			sentAgain: 0,
 			keyDoneBefore: 0,
-			keyBusy: 0,
 		},
 		keptIds: [],
 	});
@@ -66,7 +64,6 @@ test('waits, push-backs and retried items are counted; a retried item that still
 		unreached: 0,
 		mayHaveActed: 1,
 		unknownBefore: 0,
-		keyBusy: 0,
 		serviceDown: 0,
 	});
 	expect(summary.transientRetried).toBe(1);
@@ -91,7 +88,6 @@ test('what came of items an earlier try or execution handled: counted by event, 
 		failedAgain: 1,
 		sentAgain: 0,
 		keyDoneBefore: 1,
-		keyBusy: 0,
 	});
 	expect(summary.keptIds).toEqual(['seq-3', '4']);
 });

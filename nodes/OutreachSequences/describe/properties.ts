@@ -177,7 +177,7 @@ export const requestOptionsProperty: INodeProperties = {
 					typeOptions: { minValue: 1 },
 					default: DEFAULT_WINDOW_MINUTES,
 					description:
-						'How long a key counts as done once the service confirmed it: at least this long, at most twice it. 1440 is a day.',
+						'How long a key is remembered after the last execution that met it (1440 is a day); a changed Window starts afresh, and knows no key done under the old one',
 				},
 			],
 			displayOptions: onlyForChanges,

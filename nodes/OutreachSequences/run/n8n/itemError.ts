@@ -11,7 +11,7 @@ import type { RetryPolicy } from '../loop/retry';
 import type { FailureText } from '../outcome/words';
 import { describeFailure, notSentAgainText } from '../outcome/texts';
 import { serviceDownText } from '../outcome/serviceDownTexts';
-import { keyBusyText, unconfirmedFailedText, unknownBeforeText } from '../outcome/reRunTexts';
+import { unconfirmedFailedText, unknownBeforeText } from '../outcome/reRunTexts';
 import type { Connection } from '../http/transport';
 
 /** Replace every occurrence of the API key, so no error text can carry it. */
@@ -66,8 +66,7 @@ function serviceDownItemText(
 }
 
 /** The text of an item that was not sent because of what an earlier try or execution did (reRun.ts). */
-function unsentText(failure: ItemFailure & { kind: 'unknownBefore' | 'keyBusy' }): FailureText {
-	if (failure.kind === 'keyBusy') return keyBusyText(failure.request.subject, failure.key);
+function unsentText(failure: ItemFailure & { kind: 'unknownBefore' }): FailureText {
 	const earlier = unknownBeforeText(failure.request.subject, failure.earlier, failure.itemIndex);
 	const { unconfirmedError } = failure;
 	return unconfirmedError === undefined
@@ -86,7 +85,7 @@ export function itemError(
 	if (failure.kind === 'notSent' || failure.kind === 'broken')
 		return asItemError(node, failure.error, itemIndex);
 	const secret = connection.credentials.data?.apiKey;
-	if (failure.kind === 'unknownBefore' || failure.kind === 'keyBusy') {
+	if (failure.kind === 'unknownBefore') {
 		const unsent = unsentText(failure);
 		return new NodeOperationError(node, redact(unsent.message, secret), {
 			itemIndex,

@@ -7,24 +7,23 @@
  * it instead (outcome/reRun.ts); at the end, it keeps what the run did.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { Field } from '../../describe/names';
 import type { OperationDefinition, OutreachRequest } from '../../describe/types';
 import type { ItemState } from '../loop/loop';
-import { DoneKeys } from '../outcome/doneKeys';
-import type { KeyVerdict } from '../outcome/doneKeys';
+import { keyOutcomes } from '../outcome/doneKeys';
 import type { IdentityScope } from '../outcome/itemIdentity';
 import { itemIdentity } from '../outcome/itemIdentity';
 import { Journal } from '../outcome/journal';
 import type { Journaled } from '../outcome/journal';
-import { failureFacts } from '../outcome/failedItem';
 import type { EarlierFailure, ExecutionRecord } from '../outcome/record';
 import type { Prior, PriorEvent } from '../outcome/reRun';
 import { keyPriorOf, priorOf, unconfirmedOf } from '../outcome/reRun';
 import { storeFailedText } from '../outcome/reRunTexts';
 import type { Connection } from '../http/transport';
-import { crashedTry, forRecord, keySettingsOf, openRecord, runIndexOf } from './memoryParts';
+import { crashedTry, forRecord, openRecord, runIndexOf } from './memoryParts';
+import { keyOutcomeOf, openKeys } from './memoryKeys';
 import { processedStoreOf } from './store';
 
 export interface Memory {
@@ -116,20 +115,34 @@ export async function openMemory(
 		context.logger.warn(
 			`Outreach Sequences: n8n's store for processed items failed (${reasonOf(error)}); ${what}`,
 		);
+	const runKeys = await openKeys(
+		context,
+		`${scope.operation}\n${scope.baseUrl}\n${scope.credentialId}`,
+		`${context.getExecutionId()}:${node.id}:${runIndex}:${Math.random()}`,
+		warn,
+	);
+	const keySettings = runKeys?.settings;
+	const keys = runKeys?.keys ?? [];
+	const doneKeys = runKeys?.doneKeys;
+	const keyProblem = runKeys?.problem;
+
 	let journalError: unknown;
 	const store = processedStoreOf(context);
-	const journal = store
-		? new Journal(
-				store,
-				allIdentities(),
-				groupSize,
-				(error) => {
-					journalError = error;
-					warn('the items not yet written down as about to be sent are not sent.')(error);
-				},
-				Date.now,
-			)
-		: undefined;
+	// With Skip Items Done Before, the keys are the run's journal: their claims say what it was about to
+	// send, their done marks what the service confirmed, and both fit the row (doneKeys.ts).
+	const journal =
+		store && !runKeys
+			? new Journal(
+					store,
+					allIdentities(),
+					groupSize,
+					(error) => {
+						journalError = error;
+						warn('the items not yet written down as about to be sent are not sent.')(error);
+					},
+					Date.now,
+				)
+			: undefined;
 	const lookedUp =
 		journal && context.getMode() === 'retry'
 			? await journal.lookUp()
@@ -137,30 +150,6 @@ export async function openMemory(
 	// A retry that can't read what a crashed try sent sends nothing: it can't tell what is safe.
 	const journalProblem = lookedUp ? undefined : storeFailedText(reasonOf(journalError));
 	const crashed = lookedUp ?? new Map<number, Journaled>();
-
-	const keySettings = keySettingsOf(context, node);
-	let keys: Array<string | undefined> = [];
-	let verdicts: Array<KeyVerdict | undefined> = [];
-	let doneKeys: DoneKeys | undefined;
-	let keyProblem: string | undefined;
-	if (keySettings) {
-		keys = items.map((_, index) => keySettings.keyOf(index));
-		if (!store)
-			keyProblem = `${keySettings.name} needs n8n's store for processed items: n8n 1.65 or later, and a saved workflow.`;
-		else {
-			try {
-				({ doneKeys, verdicts } = await DoneKeys.claim(store, keys, {
-					scope: `${scope.operation}\n${scope.baseUrl}\n${scope.credentialId}`,
-					windowMs: keySettings.windowMs,
-					tag: `${context.getExecutionId()}:${node.id}:${runIndex}:${Math.random()}`,
-					now: Date.now,
-					sleep,
-				}));
-			} catch (error) {
-				keyProblem = `${keySettings.name} could not read n8n's store for processed items: ${(error as Error)?.message ?? String(error)}`;
-			}
-		}
-	}
 
 	const crashedEarlier = (index: number) => {
 		const mark = crashed.get(index);
@@ -187,7 +176,8 @@ export async function openMemory(
 				unconfirmedOf(
 					context.getNodeParameter(`${Field.requestOptions}.${Field.unconfirmed}`, index, ''),
 				);
-			const byKey = (verdict: KeyVerdict | undefined, key: string) => {
+			const byKey = (key: string) => {
+				const verdict = runKeys?.verdicts.get(key);
 				const found = keyPriorOf(verdict, key, request, keySettings?.windowMs ?? 0, index, choice);
 				keyEvents[index] = found?.event;
 				return found;
@@ -201,13 +191,19 @@ export async function openMemory(
 			const key = keys[index];
 			if (key === undefined)
 				return unsent(index, `the Key of ${keySettings.name} is empty for this item.`);
-			return byKey(verdicts[index], key) ?? prior;
+			return byKey(key) ?? prior;
 		},
-		beforeSend: (index) =>
-			journal?.beforeSend(index)?.catch((error: unknown) => {
+		beforeSend: (index) => {
+			doneKeys?.tick();
+			return journal?.beforeSend(index)?.catch((error: unknown) => {
 				throw notSentError(index, storeFailedText(reasonOf(error)));
-			}),
-		confirmed: (index) => journal?.confirmed(index),
+			});
+		},
+		confirmed: (index) => {
+			const key = keys[index];
+			if (key !== undefined) doneKeys?.confirmed(key);
+			journal?.confirmed(index);
+		},
 		async finish(loopItems, words, kept) {
 			if (record && kept)
 				record.keep(
@@ -218,22 +214,15 @@ export async function openMemory(
 				);
 			else record?.drop();
 			await journal?.clear();
-			const keyOf = (index: number) => (keys[index] === undefined ? [] : [keys[index]]);
-			const confirmedKeys = loopItems.flatMap((item, index) =>
-				item.state === 'done' && (item.sends > 0 || keyEvents[index] === 'countedAsDone')
-					? keyOf(index)
-					: [],
+			const outcomes = keyOutcomes(keys, (index) =>
+				keyOutcomeOf(loopItems[index], keyEvents[index]),
 			);
-			// Sent, and the service may have acted on it: the next execution waits for the user's say.
-			const unknownKeys = loopItems.flatMap((item, index) => {
-				if (item.state !== 'failed') return [];
-				const facts = failureFacts(item.failure);
-				return facts.outcome === 'mayHaveActed' && facts.timesSent > 0 ? keyOf(index) : [];
-			});
 			await doneKeys
-				?.settle(confirmedKeys, unknownKeys)
+				?.settle(outcomes)
 				.catch(
-					warn('the keys of this run may not be kept as done, and its claims lapse on their own.'),
+					warn(
+						'the keys of this run may not be kept: the next execution fails those it finds unsettled as unknown.',
+					),
 				);
 		},
 	});

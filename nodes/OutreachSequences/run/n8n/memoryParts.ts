@@ -91,7 +91,7 @@ export function forRecord(
 	}
 	if (item.state !== 'failed') return fromCrash;
 	const { failure } = item;
-	if (failure.kind === 'unknownBefore' || failure.kind === 'notSent' || failure.kind === 'keyBusy')
+	if (failure.kind === 'unknownBefore' || failure.kind === 'notSent')
 		return (
 			fromCrash && { request: 'request' in failure ? failure.request : undefined, ...fromCrash }
 		);

@@ -30,9 +30,28 @@ export function isFirstInsertRace(error: unknown): boolean {
 	);
 }
 
+/** n8n's helpers for its store for processed items, as a node's context hands them over. */
+export type StoreHelpers = Partial<
+	Pick<
+		IExecuteFunctions['helpers'],
+		| 'checkProcessedAndRecord'
+		| 'removeProcessed'
+		| 'getProcessedDataCount'
+		| 'clearAllProcessedItems'
+	>
+>;
+
 /** The node's row in n8n's store for processed items, keeping at most ROW_MAX_ENTRIES keys. */
 export function processedStoreOf(context: IExecuteFunctions): ProcessedStore | undefined {
-	const helpers = context.helpers as Partial<IExecuteFunctions['helpers']>;
+	if (!context.getWorkflow().id) return undefined;
+	return processedStoreOver(context.helpers as StoreHelpers, ROW_MAX_ENTRIES);
+}
+
+/** The node's row over n8n's `helpers`, keeping at most `maxEntries` keys; undefined where n8n has no such store. */
+export function processedStoreOver(
+	helpers: StoreHelpers,
+	maxEntries: number,
+): ProcessedStore | undefined {
 	const {
 		checkProcessedAndRecord,
 		removeProcessed,
@@ -41,9 +60,8 @@ export function processedStoreOf(context: IExecuteFunctions): ProcessedStore | u
 	} = helpers;
 	if (typeof checkProcessedAndRecord !== 'function' || typeof removeProcessed !== 'function')
 		return undefined;
-	if (!context.getWorkflow().id) return undefined;
 	const scope = 'node' as const;
-	const options = { mode: 'entries' as const, maxEntries: ROW_MAX_ENTRIES };
+	const options = { mode: 'entries' as const, maxEntries };
 	return {
 		async checkAndRecord(keys) {
 			const check = async () => await checkProcessedAndRecord.call(helpers, keys, scope, options);

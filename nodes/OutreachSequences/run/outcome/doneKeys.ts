@@ -1,139 +1,202 @@
 /**
  * The done keys (Request Options › Skip Items Done Before): a key the user
- * chooses for each item. Once the service confirms an item's create or
- * archive, its key is kept in n8n's store (processedStore.ts) for a window,
- * and an execution of this node that meets the key again within it does not
- * send the item. A key counts only once the service confirms it: a key the
- * service refused is taken back, so the next execution sends it; a key the
- * service may have carried out (a timeout, HTTP 5xx) is marked unknown, and
- * the next execution does not send it without the user's say (reRun.ts).
+ * chooses for each item. A run claims its keys at its start
+ * (doneKeyClaim.ts, where the entries are named); an item whose key was done
+ * within the Window is not sent, nor is one that another run met in this
+ * bucket and has not confirmed (its outcome is unknown, or that run is
+ * sending it now). Then, for the keys this run holds:
+ * - confirmed (the service answered 2xx, or the user counted it as done):
+ *   D is written as the run goes, at most about once a second (FLUSH_MS),
+ *   so that it also serves a crashed run's retry, and the rest at the end;
+ * - sent without a confirmation (outcome mayHaveActed): its claim stays,
+ *   and C of the next bucket is written, so that it stays unknown into it;
+ * - given back (refused, or never sent): its claim and the D_{b-1} the claim
+ *   wrote are taken out. That is the only removal of many entries, and n8n
+ *   takes each out at the cost of the row's length (keys × row): it goes in
+ *   chunks that each cost n8n about 50 ms (removeInChunks).
+ * A run that goes on into the last REFRESH_LEAD_MS of its bucket writes C of
+ * the next bucket for the keys it has not settled, so that its claims do not
+ * lapse; those keys then cost up to 2 entries more (C and D of that bucket).
  *
- * The store has no lock, and checking a key records it. So an execution
- * first claims its keys, with a tag of its own; after SETTLE_MS it checks
- * that its tag is still there, that is, that no other execution's write of
- * the same row replaced its claim. Only the holder of a key's claim looks
- * for the key's done mark, so nobody else reads a mark that checking it
- * wrote. A key whose claim another execution holds is not sent ('busy').
+ * Entries: a confirmed key costs at most 3 in its first run of a bucket
+ * (D_{b-1}, C_b, D_b), none in a later run of the same bucket, and a run
+ * with more than MAX_RUN_KEYS keys is refused before anything is sent
+ * (memory.ts): the row holds DONE_KEYS_MAX_ENTRIES, and n8n reads and writes
+ * all of it at each call, in its main process.
  */
+import type { Claim, DoneKeySettings } from './doneKeyClaim';
+import { bucketOf, claimEntry, claimKeys, doneEntry, removeInChunks } from './doneKeyClaim';
 import type { ProcessedStore } from './processedStore';
+import { ROW_MAX_ENTRIES } from './processedStore';
 
-/** How long an execution waits before it checks that its claims stood. */
-export const SETTLE_MS = 1000;
-/** Claims are kept in buckets of this length: one left by a crashed run lapses within twice it. */
-export const CLAIM_BUCKET_MS = 5 * 60_000;
-/** How often a claim that another write replaced is made again, before its items are not sent. */
-export const MAX_CLAIM_ROUNDS = 3;
-/** The most entries n8n's store keeps for one node's keys; the oldest are dropped first. */
-export const DONE_KEYS_MAX_ENTRIES = 20_000;
+export type { DoneKeySettings, KeyVerdict } from './doneKeyClaim';
+export { SETTLE_MS } from './doneKeyClaim';
 
-/** What becomes of an item's key: send the item, it was done before, its outcome is unknown, or another execution is sending it. */
-export type KeyVerdict = 'send' | 'doneBefore' | 'unknownBefore' | 'busy';
+/** The most entries n8n's store keeps in the node's row, for its keys; the oldest are dropped first. */
+export const DONE_KEYS_MAX_ENTRIES = ROW_MAX_ENTRIES;
+/** The most entries one key costs: D_{b-1}, C_b and D_b. */
+export const ENTRIES_PER_KEY = 3;
+/** The most distinct keys one run may have. */
+export const MAX_RUN_KEYS = DONE_KEYS_MAX_ENTRIES / ENTRIES_PER_KEY;
+/** A run still going this long before its bucket ends claims the next one for its unsettled keys (at most half a Window). */
+export const REFRESH_LEAD_MS = 5 * 60_000;
+/** Confirmed keys are written at most this often while a run goes. */
+export const FLUSH_MS = 1000;
 
-export interface DoneKeySettings {
-	/** What the keys of this node, operation, Base URL and credential share. */
-	scope: string;
-	windowMs: number;
-	/** This run, and no other: an execution, a node, a run index. */
-	tag: string;
-	now(): number;
-	sleep(ms: number): Promise<void>;
+/** What came of a key in this run: confirmed, sent without a confirmation, or given back. */
+export type KeyOutcome = 'confirmed' | 'unknown' | 'givenBack';
+
+const RANK: Record<KeyOutcome, number> = { givenBack: 0, unknown: 1, confirmed: 2 };
+
+/** Each key's outcome, from its items': confirmed wins over unknown, which wins over given back. */
+export function keyOutcomes(
+	keys: Array<string | undefined>,
+	outcomeOf: (index: number) => KeyOutcome | undefined,
+): Map<string, KeyOutcome> {
+	const outcomes = new Map<string, KeyOutcome>();
+	keys.forEach((key, index) => {
+		const outcome = key === undefined ? undefined : outcomeOf(index);
+		if (key === undefined || outcome === undefined) return;
+		const was = outcomes.get(key);
+		if (was === undefined || RANK[outcome] > RANK[was]) outcomes.set(key, outcome);
+	});
+	return outcomes;
 }
 
 export class DoneKeys {
-	/** Keys this run put in the store and takes out at the end: its claims and tags. */
-	private readonly ours = new Set<string>();
+	/** Keys confirmed and not yet written, and those written. */
+	private readonly pending = new Set<string>();
+	private readonly written = new Set<string>();
+	/** The last bucket for which this run wrote C of its unsettled keys. */
+	private claimedTo: number;
+	private lastWriteAt = -Infinity;
+	private lastWriteMs = 0;
+	private queue: Promise<void> = Promise.resolve();
+	private broken = false;
 
 	private constructor(
 		private readonly store: ProcessedStore,
 		private readonly settings: DoneKeySettings,
-	) {}
+		readonly claim: Claim,
+		private rowLength: number,
+		private readonly failed: (error: unknown) => void,
+	) {
+		this.claimedTo = claim.bucket;
+	}
 
-	/** Claims `keys` (one per item, none for an item that is not to be sent): each item's verdict. */
+	/** Claims the distinct `keys` at the start of a run (doneKeyClaim.ts); `rowLength`: the row's length now. */
 	static async claim(
 		store: ProcessedStore,
-		keys: Array<string | undefined>,
+		keys: string[],
 		settings: DoneKeySettings,
-	): Promise<{ doneKeys: DoneKeys; verdicts: Array<KeyVerdict | undefined> }> {
-		const doneKeys = new DoneKeys(store, settings);
-		const unique = [...new Set(keys.filter((key): key is string => key !== undefined))];
-		const held = await doneKeys.hold(unique);
-		const before = await doneKeys.marked([...held]);
-		const verdictOf = (key: string): KeyVerdict =>
-			!held.has(key) ? 'busy' : (before.get(key) ?? 'send');
-		return {
-			doneKeys,
-			verdicts: keys.map((key) => (key === undefined ? undefined : verdictOf(key))),
-		};
+		rowLength: number,
+		failed: (error: unknown) => void,
+	): Promise<DoneKeys> {
+		const claim = await claimKeys(store, keys, settings, rowLength);
+		return new DoneKeys(store, settings, claim, rowLength + claim.added, failed);
 	}
 
-	private claimsOf(key: string): string[] {
-		const bucket = Math.floor(this.settings.now() / CLAIM_BUCKET_MS);
-		return [bucket, bucket - 1].map((at) => `claim:${this.settings.scope}:${at}:${key}`);
+	/** The service confirmed an item with `key`: written with the next write, at most about once a second. */
+	confirmed(key: string): void {
+		if (this.written.has(key)) return;
+		this.pending.add(key);
+		this.tick();
 	}
 
-	private marksOf(kind: 'done' | 'unknown', key: string): string[] {
-		const bucket = Math.floor(this.settings.now() / this.settings.windowMs);
-		return [bucket, bucket - 1].map((at) => `${kind}:${this.settings.scope}:${at}:${key}`);
-	}
-
-	/** Records `keys` and notes those that were new as ours; returns those that were there. */
-	private async record(keys: string[]): Promise<Set<string>> {
-		const there = await this.store.checkAndRecord(keys);
-		for (const key of keys) if (!there.has(key)) this.ours.add(key);
-		return there;
-	}
-
-	/** The keys whose claim this run holds once its writes have stood. */
-	private async hold(keys: string[]): Promise<Set<string>> {
-		const held = new Set<string>();
-		let claiming = keys;
-		for (let round = 0; claiming.length > 0 && round < MAX_CLAIM_ROUNDS; round++) {
-			const tag = `tag:${this.settings.tag}:${round}`;
-			const claims = new Map(claiming.map((key) => [key, this.claimsOf(key)]));
-			const there = await this.record([...[...claims.values()].flat(), tag]);
-			const mine = claiming.filter((key) => !claims.get(key)?.some((claim) => there.has(claim)));
-			if (mine.length === 0) return held;
-			await this.settings.sleep(SETTLE_MS);
-			// The tag is still there: no write made from an older read replaced this round's claims.
-			if ((await this.record([tag])).has(tag)) {
-				for (const key of mine) held.add(key);
-				return held;
-			}
-			claiming = mine;
+	/** As the run goes: writes what is confirmed, and claims the next bucket before this one ends. */
+	tick(): void {
+		if (this.broken) return;
+		const now = this.settings.now();
+		const bucket = bucketOf(this.settings, now);
+		const { windowMs } = this.settings;
+		const ahead = (bucket + 1) * windowMs - now <= Math.min(REFRESH_LEAD_MS, windowMs / 2);
+		const to = ahead ? bucket + 1 : bucket;
+		const unsettled = to > this.claimedTo ? this.unsettled() : [];
+		if (unsettled.length > 0) {
+			const claims: string[] = [];
+			for (let at = this.claimedTo + 1; at <= to; at++)
+				claims.push(...unsettled.map((key) => claimEntry(this.settings, at, key)));
+			this.claimedTo = to;
+			this.write([...this.doneEntries([...this.pending.keys()]), ...claims]);
+			return;
 		}
-		return held;
+		const every = Math.max(FLUSH_MS, 10 * this.lastWriteMs);
+		if (this.pending.size > 0 && now - this.lastWriteAt >= every)
+			this.write(this.doneEntries([...this.pending.keys()]));
 	}
 
-	/** Of the keys this run holds, those marked done, or unknown, within the window; done wins. */
-	private async marked(keys: string[]): Promise<Map<string, 'doneBefore' | 'unknownBefore'>> {
-		const found = new Map<string, 'doneBefore' | 'unknownBefore'>();
-		if (keys.length === 0) return found;
-		const all = keys.flatMap((key) => [
-			...this.marksOf('done', key),
-			...this.marksOf('unknown', key),
-		]);
-		const there = await this.store.checkAndRecord(all);
-		const fresh = all.filter((mark) => !there.has(mark));
-		// Checking wrote the marks it did not find; only a holder of the claim reads them.
-		if (fresh.length > 0) await this.store.remove(fresh);
-		for (const key of keys) {
-			if (this.marksOf('done', key).some((mark) => there.has(mark))) found.set(key, 'doneBefore');
-			else if (this.marksOf('unknown', key).some((mark) => there.has(mark)))
-				found.set(key, 'unknownBefore');
-		}
-		return found;
+	/** Held keys neither confirmed nor written. */
+	private unsettled(): string[] {
+		return [...this.claim.held].filter((key) => !this.pending.has(key) && !this.written.has(key));
 	}
 
 	/**
-	 * The run ended: the keys of the items the service confirmed (or the user
-	 * counted as done) are marked done, those it may have carried out unknown;
-	 * claims and tags go.
+	 * D of the bucket now for `keys`, which then count as written; D of the
+	 * bucket before too when this run claimed in an earlier one (a later run
+	 * in this bucket that finds no C reads that), and of the buckets ahead
+	 * that it claimed already.
 	 */
-	async settle(confirmed: string[], unknown: string[] = []): Promise<void> {
-		const done = [...new Set(confirmed)].map((key) => this.marksOf('done', key)[0]);
-		const open = [...new Set(unknown)].map((key) => this.marksOf('unknown', key)[0]);
-		if (done.length + open.length > 0) await this.store.checkAndRecord([...done, ...open]);
-		if (this.ours.size > 0) await this.store.remove([...this.ours]);
-		this.ours.clear();
+	private doneEntries(keys: string[]): string[] {
+		const bucket = bucketOf(this.settings);
+		const from = this.claim.bucket < bucket ? bucket - 1 : bucket;
+		const to = Math.max(bucket, this.claimedTo);
+		const entries: string[] = [];
+		for (const key of keys) {
+			this.pending.delete(key);
+			this.written.add(key);
+			for (let at = from; at <= to; at++) entries.push(doneEntry(this.settings, at, key));
+		}
+		return entries;
+	}
+
+	/** Writes one at a time, in order: n8n's store reads and writes a whole row, with no lock. */
+	private write(entries: string[]): void {
+		this.lastWriteAt = this.settings.now();
+		this.queue = this.queue.then(async () => {
+			if (this.broken || entries.length === 0) return;
+			const started = this.settings.now();
+			try {
+				const there = await this.store.checkAndRecord(entries);
+				this.rowLength += entries.length - there.size;
+			} catch (error) {
+				this.broken = true;
+				this.failed(error);
+			}
+			this.lastWriteMs = this.settings.now() - started;
+		});
+	}
+
+	/**
+	 * The run ended: each key's outcome (keyOutcomes). Confirmed keys not yet
+	 * written are; unknown ones get C of this bucket and the next; the keys this run
+	 * held and gave back go (in chunks, keys × row). Throws when the store does.
+	 */
+	async settle(outcomes: Map<string, KeyOutcome>): Promise<void> {
+		await this.queue;
+		const bucket = bucketOf(this.settings);
+		const confirmed: string[] = [];
+		const unknown: string[] = [];
+		const givenBack: string[] = [];
+		for (const [key, outcome] of outcomes) {
+			if (outcome === 'confirmed' && !this.written.has(key)) confirmed.push(key);
+			else if (outcome === 'unknown')
+				unknown.push(
+					claimEntry(this.settings, bucket, key),
+					claimEntry(this.settings, bucket + 1, key),
+				);
+			else if (outcome === 'givenBack' && this.claim.held.has(key)) givenBack.push(key);
+		}
+		const writes = [...this.doneEntries(confirmed), ...unknown];
+		if (writes.length > 0) await this.store.checkAndRecord(writes);
+		if (givenBack.length === 0) return;
+		// Each C_x of theirs still read (this bucket on), and D_{x-1}, which the claim, or a run that met
+		// the key in bucket x, wrote by looking: with C_x gone, a later run would read it as done.
+		const live = givenBack.flatMap((key) => {
+			const entries: string[] = [];
+			for (let at = Math.max(bucket, this.claim.bucket); at <= this.claimedTo; at++)
+				entries.push(claimEntry(this.settings, at, key), doneEntry(this.settings, at - 1, key));
+			return entries;
+		});
+		await removeInChunks(this.store, live, this.rowLength);
 	}
 }

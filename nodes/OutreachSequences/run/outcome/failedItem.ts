@@ -42,7 +42,6 @@ export type FailureGroup =
 	| 'unreached'
 	| 'mayHaveActed'
 	| 'unknownBefore'
-	| 'keyBusy'
 	| 'serviceDown';
 
 /** How a failed item ended: the one name for a failed item's end. */
@@ -68,8 +67,6 @@ export type ItemFailure =
 			itemIndex: number;
 			unconfirmedError?: unknown;
 	  }
-	/** Another execution was sending an item with the same key (doneKeys.ts): not sent. */
-	| { kind: 'keyBusy'; request: OutreachRequest; key: string }
 	/** The service looks down (its breaker tripped, breaker.ts): not sent, or not sent again after `last`, the failure it met. */
 	| {
 			kind: 'serviceDown';
@@ -115,15 +112,6 @@ export function failureFacts(failure: ItemFailure): FailureFacts {
 			timesSent: 0,
 			retryAfterSeconds: null,
 			outcome: 'mayHaveActed',
-		};
-	}
-	if (failure.kind === 'keyBusy') {
-		return {
-			statusCode: null,
-			networkError: null,
-			timesSent: 0,
-			retryAfterSeconds: null,
-			outcome: 'notActed',
 		};
 	}
 	if (failure.kind === 'broken') {
@@ -182,7 +170,6 @@ export function failureGroup(failure: ItemFailure): FailureGroup {
 	if (
 		failure.kind === 'notSent' ||
 		failure.kind === 'unknownBefore' ||
-		failure.kind === 'keyBusy' ||
 		failure.kind === 'serviceDown'
 	)
 		return failure.kind;

@@ -118,7 +118,7 @@ export function failedItemsHint(
 	const failed = totalFailed(summary);
 	if (failed === 0) return undefined;
 	const { notSent, n8nRefused, rejected, unreached, mayHaveActed, serviceDown } = summary.failed;
-	const { unknownBefore, keyBusy } = summary.failed;
+	const { unknownBefore } = summary.failed;
 	const groups: string[] = [];
 	const notActed = '(outcome "notActed")';
 	if (rejected > 0)
@@ -141,12 +141,7 @@ export function failedItemsHint(
 	}
 	if (unknownBefore > 0) {
 		groups.push(
-			`${unknownBefore} ${was(unknownBefore)} not sent again: an earlier try sent ${unknownBefore === 1 ? 'it' : 'them'}, and the service may have carried ${unknownBefore === 1 ? 'it' : 'them'} out (outcome "mayHaveActed"); check in ${SERVICE}, then say what to do in ${UNCONFIRMED_OPTION}`,
-		);
-	}
-	if (keyBusy > 0) {
-		groups.push(
-			`${keyBusy} ${was(keyBusy)} not sent: another execution was sending an item with the same key ${notActed}`,
+			`${unknownBefore} ${was(unknownBefore)} not sent again: an earlier try, or another execution with the same key, sent ${unknownBefore === 1 ? 'it' : 'them'} or is sending ${unknownBefore === 1 ? 'it' : 'them'} now, and the service may have carried ${unknownBefore === 1 ? 'it' : 'them'} out (outcome "mayHaveActed"); check in ${SERVICE}, then say what to do in ${UNCONFIRMED_OPTION}`,
 		);
 	}
 	if (serviceDown > 0) {

@@ -30,8 +30,7 @@ export type PriorEvent =
 	| 'failedAgain'
 	/** Its outcome was unknown, and the user said to send it again. */
 	| 'sentAgain'
-	| 'keyDoneBefore'
-	| 'keyBusy';
+	| 'keyDoneBefore';
 
 /** What the loop does with the item instead of, or before, sending it. */
 export type Prior =
@@ -78,7 +77,7 @@ export function priorOf(
 	return { kind: 'fail', failure, event: 'failedAgain' };
 }
 
-/** What an item's done key says (doneKeys.ts); undefined: send it. An unknown outcome waits for the user's say, as in a re-run. */
+/** What an item's done key says (doneKeys.ts); undefined: send it. An unknown outcome (another run met the key and has not confirmed it) waits for the user's say, as in a re-run. */
 export function keyPriorOf(
 	verdict: KeyVerdict | undefined,
 	key: string,
@@ -93,8 +92,6 @@ export function keyPriorOf(
 	}
 	if (verdict === 'doneBefore')
 		return answer(keyDoneBeforeItem(request.subject, key, windowMs), 'keyDoneBefore');
-	if (verdict === 'busy')
-		return { kind: 'fail', failure: { kind: 'keyBusy', request, key }, event: 'keyBusy' };
 	return undefined;
 }
 

@@ -5,7 +5,8 @@
  */
 import type { NodeExecutionHint } from 'n8n-workflow';
 
-import { DONE_KEYS_OPTION, UNCONFIRMED_OPTION } from './reRunTexts';
+import { DONE_KEYS_MAX_ENTRIES } from './doneKeys';
+import { DONE_KEYS_OPTION, keysPushedOutText, UNCONFIRMED_OPTION } from './reRunTexts';
 import type { RunSummary } from './runReport';
 
 const count = (value: number, one: string, many: string) => `${value} ${value === 1 ? one : many}`;
@@ -85,4 +86,14 @@ export function unconfirmedForAllHint(setting: {
 		location: 'outputPane',
 		message: `${UNCONFIRMED_OPTION} is ${said === 'countAsDone' ? 'Count as Done' : 'Send Again'} for every item: when n8n runs this node again, an item whose outcome is unknown is ${what}. Set it back to Fail once the retry it was meant for has run, or decide per item with an expression.`,
 	};
+}
+
+/** n8n's store for this node's keys holds `before` entries, and this run adds up to `adds`: past `max`, the oldest go. */
+export function keysPushedOutHint(
+	before: number,
+	adds: number,
+	max = DONE_KEYS_MAX_ENTRIES,
+): NodeExecutionHint | undefined {
+	if (adds === 0 || before + adds <= max) return undefined;
+	return { type: 'warning', location: 'outputPane', message: keysPushedOutText(before, adds) };
 }

@@ -6,13 +6,16 @@
 import type { Subject } from '../../describe/types';
 import type { EarlierFailure } from './record';
 import type { FailureText } from './words';
-import { CLAIM_BUCKET_MS } from './doneKeys';
+import { DONE_KEYS_MAX_ENTRIES, MAX_RUN_KEYS } from './doneKeys';
 import { capitalize, describeSubject, SERVICE } from './words';
 
 /** The option that decides what a re-run does with an item an earlier try sent without a confirmation. */
 export const UNCONFIRMED_OPTION = 'Request Options › Unconfirmed Earlier Try';
 /** The option that keeps a new execution from doing again what this node did. */
 export const DONE_KEYS_OPTION = 'Request Options › Skip Items Done Before';
+
+/** 50000 as "50,000". */
+export const figure = (value: number) => value.toLocaleString('en-US');
 
 /** "24 hours", "90 minutes": a window or a lapse, in the unit the user set it in. */
 export function span(ms: number): string {
@@ -74,8 +77,8 @@ export function unknownBeforeText(
 ): FailureText {
 	if (earlier.key !== undefined)
 		return {
-			message: `An earlier execution of this node sent the request to ${subject.verb} ${describeSubject(subject)} for key "${earlier.key}" (${DONE_KEYS_OPTION}), and ${SERVICE} did not confirm it: it may have carried it out. It was not sent again.`,
-			description: whatToDo(subject, itemIndex, 'run the workflow again'),
+			message: `Another execution of this node met key "${earlier.key}" within the Window of ${DONE_KEYS_OPTION} and has not confirmed it: it may be sending the request to ${subject.verb} ${describeSubject(subject)} now, or it sent it and ${SERVICE} did not confirm it, so it may have carried it out. It was not sent.`,
+			description: `If another execution is still running, let it end, then run this one again: what it confirms is skipped. Otherwise: ${whatToDo(subject, itemIndex, 'run the workflow again')}`,
 		};
 	if (earlier.crashed)
 		return {
@@ -111,12 +114,24 @@ export function lostAnswerText(subject: Subject): string {
 	return `The request to ${subject.verb} ${describeSubject(subject)} went out as the node failed, and its answer was lost, so ${SERVICE} may have carried it out.`;
 }
 
-/** Another execution held the claim on the item's key (doneKeys.ts). */
-export function keyBusyText(subject: Subject, key: string): FailureText {
-	return {
-		message: `Not sent: another execution of this node was sending an item with the same key "${key}" at the same moment (${DONE_KEYS_OPTION}), so the request to ${subject.verb} ${describeSubject(subject)} was not sent, to keep it from being carried out twice.`,
-		description: `Nothing was sent for this item. Run it again once the other execution has ended: if that one succeeded, the key skips it. A claim left by an execution that n8n could not finish lapses within ${span(2 * CLAIM_BUCKET_MS)}.`,
-	};
+/** Why no item is sent: n8n has no store for processed items here. */
+export function noKeyStoreText(): string {
+	return `${DONE_KEYS_OPTION} needs n8n's store for processed items: n8n 1.65 or later, and a saved workflow.`;
+}
+
+/** Why no item is sent: the run has more keys than n8n's store keeps for a run. */
+export function tooManyKeysText(keys: number): string {
+	return `${DONE_KEYS_OPTION} keeps at most ${figure(MAX_RUN_KEYS)} keys for one run, and this run has ${figure(keys)}, so nothing was sent. Split the input into runs of at most ${figure(MAX_RUN_KEYS)} items, for example with Loop Over Items, or leave the Key empty.`;
+}
+
+/** Why no item is sent: n8n's store failed while the keys were claimed or looked up. */
+export function keyStoreFailedText(error: string): string {
+	return `n8n's store for processed items failed (${error}), so ${DONE_KEYS_OPTION} could not check this item's key, and nothing was sent. Run the workflow again; if the store fails again, n8n's log and database say why.`;
+}
+
+/** A run that pushes entries of earlier runs out of n8n's store for this node's keys. */
+export function keysPushedOutText(before: number, adds: number): string {
+	return `n8n keeps at most ${figure(DONE_KEYS_MAX_ENTRIES)} entries for this node's keys (${DONE_KEYS_OPTION}); it held ${figure(before)}, and this run adds up to ${figure(adds)}, so the oldest go first: keys done in earlier runs that this one did not meet may be forgotten before their Window ends, and sent again. A key costs up to 3 entries: runs of at most ${figure(MAX_RUN_KEYS)} keys fit on their own.`;
 }
 
 /** What an item skipped by its done key outputs. */
@@ -125,7 +140,7 @@ export function keyDoneBeforeItem(subject: Subject, key: string, windowMs: numbe
 		skipped: true,
 		key,
 		id: subject.id ?? null,
-		reason: `This node already ${subject.done} the ${subject.noun} for key "${key}" within the last ${span(windowMs)} (${DONE_KEYS_OPTION}), so it was not sent again.`,
+		reason: `This node already ${subject.done} the ${subject.noun} for key "${key}" (${DONE_KEYS_OPTION}, Window ${span(windowMs)}), so it was not sent again.`,
 	};
 }
 

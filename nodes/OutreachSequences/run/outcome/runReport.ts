@@ -55,7 +55,6 @@ export class RunReport {
 		failedAgain: 0,
 		sentAgain: 0,
 		keyDoneBefore: 0,
-		keyBusy: 0,
 	};
 	private readonly keptIds: string[] = [];
 
@@ -106,7 +105,6 @@ export class RunReport {
 			unreached: 0,
 			mayHaveActed: 0,
 			unknownBefore: 0,
-			keyBusy: 0,
 			serviceDown: 0,
 		};
 		let retriedFailed = 0;

@@ -1,0 +1,93 @@
+/**
+ * The done keys of one run (outcome/doneKeys.ts), opened from n8n for the
+ * node's memory (memory.ts): each item's key, the claim at the start, and
+ * each key's outcome at the end. Where the keys can't be kept (no store, too
+ * many keys, the store failed), every item fails unsent: the option is never
+ * dropped silently.
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import type { ItemState } from '../loop/loop';
+import type { KeyOutcome, KeyVerdict } from '../outcome/doneKeys';
+import { DONE_KEYS_MAX_ENTRIES, DoneKeys, MAX_RUN_KEYS } from '../outcome/doneKeys';
+import { failureFacts } from '../outcome/failedItem';
+import type { PriorEvent } from '../outcome/reRun';
+import { keysPushedOutHint } from '../outcome/reRunHints';
+import { keyStoreFailedText, noKeyStoreText, tooManyKeysText } from '../outcome/reRunTexts';
+import { keySettingsOf } from './memoryParts';
+import { addHints } from './output';
+import { processedStoreOf } from './store';
+
+export interface RunKeys {
+	settings: NonNullable<ReturnType<typeof keySettingsOf>>;
+	/** Each item's key; undefined where it is empty. */
+	keys: Array<string | undefined>;
+	verdicts: Map<string, KeyVerdict>;
+	doneKeys?: DoneKeys;
+	/** Why no item is sent, when the keys can't be kept. */
+	problem?: string;
+}
+
+const messageOf = (error: unknown) => (error as Error)?.message ?? String(error);
+
+/** Request Options › Skip Items Done Before for this run, its keys claimed; undefined when its Key is empty. */
+export async function openKeys(
+	context: IExecuteFunctions,
+	scope: string,
+	tag: string,
+	warn: (what: string) => (error: unknown) => void,
+): Promise<RunKeys | undefined> {
+	const settings = keySettingsOf(context, context.getNode());
+	if (!settings) return undefined;
+	const keys = context.getInputData().map((_, index) => settings.keyOf(index));
+	const run: RunKeys = { settings, keys, verdicts: new Map() };
+	const distinct = [...new Set(keys.filter((key): key is string => key !== undefined))];
+	const store = processedStoreOf(context);
+	if (!store) return { ...run, problem: noKeyStoreText() };
+	if (distinct.length > MAX_RUN_KEYS) return { ...run, problem: tooManyKeysText(distinct.length) };
+	if (distinct.length === 0) return run;
+	try {
+		const before = await store.count?.();
+		const failed = warn(
+			'the keys this run confirmed may not be kept as done: the next execution fails them as unknown.',
+		);
+		const doneKeys = await DoneKeys.claim(
+			store,
+			distinct,
+			{ scope, windowMs: settings.windowMs, tag, now: Date.now, sleep },
+			before ?? DONE_KEYS_MAX_ENTRIES,
+			failed,
+		);
+		const adds = doneKeys.claim.added + doneKeys.claim.held.size;
+		if (before !== undefined)
+			addHints(
+				context,
+				[keysPushedOutHint(before, adds, DONE_KEYS_MAX_ENTRIES)].flatMap((hint) =>
+					hint ? [hint] : [],
+				),
+			);
+		return { ...run, doneKeys, verdicts: doneKeys.claim.verdicts };
+	} catch (error) {
+		warn('no item of this run was sent.')(error);
+		return { ...run, problem: keyStoreFailedText(messageOf(error)) };
+	}
+}
+
+/**
+ * What came of item `index`'s key: confirmed (done, or carried out in an
+ * earlier try), sent without a confirmation, or given back (nothing acted);
+ * undefined for an item its key skipped or failed unsent (another run has it).
+ */
+export function keyOutcomeOf(
+	item: ItemState,
+	keyEvent: PriorEvent | undefined,
+): KeyOutcome | undefined {
+	if (keyEvent === 'keyDoneBefore' || keyEvent === 'failedAgain') return undefined;
+	if (item.state === 'done') return 'confirmed';
+	if (item.state !== 'failed') return 'sends' in item && item.sends > 0 ? 'unknown' : 'givenBack';
+	const { failure } = item;
+	if (failure.kind === 'unknownBefore') return 'unknown';
+	const facts = failureFacts(failure);
+	return facts.outcome === 'mayHaveActed' && facts.timesSent > 0 ? 'unknown' : 'givenBack';
+}
