@@ -127,6 +127,7 @@ async function bigRun(id, size) {
 /** N webhook calls at once, one archive each: time until the last answer, what the sandbox saw. */
 async function burst({ bench, server }) {
 	await bench.control('reset', 'POST');
+	const logBefore = server.log().length;
 	await bench.control('rate-limit', 'POST', { rate: RATE, burst: RATE, retryAfter: 'seconds' });
 	const started = performance.now();
 	const answers = await Promise.all(
@@ -146,6 +147,8 @@ async function burst({ bench, server }) {
 		succeeded: answers.filter(Boolean).length,
 		requests: service.requests,
 		rejected: service.byStatus['429'] ?? 0,
+		// The node's warning when n8n's store failed and it went on without a journal.
+		storeFailed: server.log().slice(logBefore).split('store for processed items failed').length - 1,
 		load: load(),
 	};
 }
@@ -182,7 +185,7 @@ if (PARTS.includes('burst')) {
 			const row = await burst(target);
 			(key === 'ours' ? result.burst.ours : result.burst.baseline.runs).push(row);
 			log(
-				`burst × ${EVENTS} at ${RATE}/s, round ${round}, ${key}: ${row.seconds.toFixed(1)} s (${row.ofIdeal.toFixed(2)} × ideal), ${row.succeeded} succeeded, ${row.rejected} rejected (429); load ${row.load}`,
+				`burst × ${EVENTS} at ${RATE}/s, round ${round}, ${key}: ${row.seconds.toFixed(1)} s (${row.ofIdeal.toFixed(2)} × ideal), ${row.succeeded} succeeded, ${row.rejected} rejected (429), store failed ${row.storeFailed}×; load ${row.load}`,
 			);
 		}
 	save();

@@ -36,10 +36,10 @@ function skipTables(result) {
 
 function burstTable(burst) {
 	const line = (label, runs) =>
-		`| ${label} | ${runs.map((run) => fixed(run.seconds, 1)).join(', ')} | ${runs.map((run) => `${fixed(run.ofIdeal)}×`).join(', ')} | ${runs.map((run) => `${run.succeeded}`).join(', ')} | ${runs.map((run) => count(run.rejected)).join(', ')} | ${runs.map((run) => run.load).join('; ')} |`;
+		`| ${label} | ${runs.map((run) => fixed(run.seconds, 1)).join(', ')} | ${runs.map((run) => `${fixed(run.ofIdeal)}×`).join(', ')} | ${runs.map((run) => `${run.succeeded}`).join(', ')} | ${runs.map((run) => count(run.rejected)).join(', ')} | ${runs.map((run) => count(run.storeFailed)).join(', ')} | ${runs.map((run) => run.load).join('; ')} |`;
 	return [
-		`| ${burst.events} webhook calls at once, one archive each, at ${burst.rate}/s | Time, s (per round) | ÷ ideal ${burst.idealSeconds} s | Succeeded | Rejected (429) | Load average after each |`,
-		'|---|---:|---:|---:|---:|---|',
+		`| ${burst.events} webhook calls at once, one archive each, at ${burst.rate}/s | Time, s (per round) | ÷ ideal ${burst.idealSeconds} s | Succeeded | Rejected (429) | n8n's store failed (the node's warning) | Load average after each |`,
+		'|---|---:|---:|---:|---:|---:|---|',
 		line('This build', burst.ours),
 		...(burst.baseline
 			? [line(`The earlier build ${burst.baseline.label}`, burst.baseline.runs)]
@@ -65,7 +65,7 @@ Written by \`bench/store-cost.mjs\` (\`npm run bench:store\`, also part of \`npm
 
 - Date: ${result.date}
 - Machine: ${result.machine}; Node.js ${result.node}
-
+${result.note ? `- ${result.note}\n` : ''}
 ${storeCostTables(result)}
 `;
 }
