@@ -122,7 +122,7 @@ export async function prepare({ version, apiKey, sandboxArgs = [], prefix, tarba
 		tarballKb: Number((statSync(tarball).size / 1024).toFixed(1)),
 		/** Imports the workflows (each with its own `id`) in one n8n start. */
 		importWorkflows: (workflows) => importWorkflows(n8n, env, workflows),
-		/** `n8n start` with these workflows published; resolves once their webhooks answer. */
+		/** `n8n start` with these workflows published; resolves once their webhooks answer. `log()`: its output so far. */
 		async startServer(ids, webhookPaths) {
 			for (const id of ids) await publishWorkflow(n8n, version, id, env);
 			const port = await freePort();
@@ -143,7 +143,7 @@ export async function prepare({ version, apiKey, sandboxArgs = [], prefix, tarba
 					await new Promise((resolve) => setTimeout(resolve, 500));
 				}
 			}
-			return { url, stop: () => server.stop() };
+			return { url, stop: () => server.stop(), log: () => server.log() };
 		},
 		/**
 		 * `n8n execute --id --rawOutput`, optionally under `/usr/bin/time`; resolves with stdout and the wall time.
