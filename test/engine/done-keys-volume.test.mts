@@ -2,7 +2,7 @@
 // sockets: two executions of 10,000 creates keyed by name. The second sends
 // nothing; the node's row of n8n's store holds 3 entries per key and its
 // runs' tags, and nothing was taken out of it.
-import { REFRESH_LEAD_MS } from '../../nodes/OutreachSequences/run/outcome/doneKeys.ts';
+import { REFRESH_LEAD_MS } from '../../nodes/OutreachSequences/run/memory/doneKeys.ts';
 import { processedRows } from '../harness/processed-store.mts';
 import { useEnvironment } from '../harness/setup.mts';
 import { runFixture } from '../harness/workflows.mts';

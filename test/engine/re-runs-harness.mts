@@ -2,7 +2,7 @@
 // a name, the requests it got, and where the record and the hints are in a run.
 import type { IDataObject, IRun, NodeExecutionHint } from 'n8n-workflow';
 
-import { RECORD_KEY } from '../../nodes/OutreachSequences/run/outcome/record.ts';
+import { RECORD_KEY } from '../../nodes/OutreachSequences/run/memory/record.ts';
 import type { RecordedRequest, SandboxProcess } from '../harness/sandbox.mts';
 import { OUTREACH, type FixtureRun } from '../harness/workflows.mts';
 

@@ -2,7 +2,7 @@
 // n8n's store for processed items keeps it: keys in order of recording, no
 // lock. `staleWrite` replays a write made from an older read, as another
 // execution's can land in n8n: whatever was recorded since that read is lost.
-import type { ProcessedStore } from '../../nodes/OutreachSequences/run/outcome/processedStore.ts';
+import type { ProcessedStore } from '../../nodes/OutreachSequences/run/memory/processedStore.ts';
 
 export class MemoryStore implements ProcessedStore {
 	row: string[] = [];

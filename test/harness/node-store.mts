@@ -3,9 +3,9 @@
 // n8n's does: md5 hashes, trimmed from the oldest past maxEntries, read and
 // written back whole with no lock, removal by findIndex), reached through
 // run/n8n/store.ts as the node reaches n8n's helpers.
-import type { StoreHelpers } from '../../nodes/OutreachSequences/run/n8n/store.ts';
-import { processedStoreOver } from '../../nodes/OutreachSequences/run/n8n/store.ts';
-import type { ProcessedStore } from '../../nodes/OutreachSequences/run/outcome/processedStore.ts';
+import type { StoreHelpers } from '../../nodes/OutreachSequences/run/memory/store.ts';
+import { processedStoreOver } from '../../nodes/OutreachSequences/run/memory/store.ts';
+import type { ProcessedStore } from '../../nodes/OutreachSequences/run/memory/processedStore.ts';
 import { ProcessedRows } from './processed-store.mts';
 
 export const WORKFLOW = 'wf-1';

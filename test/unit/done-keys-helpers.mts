@@ -4,11 +4,11 @@
 import {
 	DoneKeys,
 	DONE_KEYS_MAX_ENTRIES,
-} from '../../nodes/OutreachSequences/run/outcome/doneKeys.ts';
+} from '../../nodes/OutreachSequences/run/memory/doneKeys.ts';
 import type {
 	DoneKeySettings,
 	KeyOutcome,
-} from '../../nodes/OutreachSequences/run/outcome/doneKeys.ts';
+} from '../../nodes/OutreachSequences/run/memory/doneKeys.ts';
 import { NODE_ROW, nodeStore } from '../harness/node-store.mts';
 import { VirtualClock } from '../harness/virtual-clock.mts';
 

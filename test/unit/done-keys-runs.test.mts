@@ -6,7 +6,7 @@ import {
 	doneEntry,
 	REMOVE_COMPARISONS,
 	SETTLE_MS,
-} from '../../nodes/OutreachSequences/run/outcome/doneKeyClaim.ts';
+} from '../../nodes/OutreachSequences/run/memory/doneKeyClaim.ts';
 import { NODE_ROW } from '../harness/node-store.mts';
 import {
 	DAY,

@@ -1,7 +1,7 @@
 // The journal (run/outcome/journal.ts) against n8n's store when it fails or
 // loses a write: it fails closed, and a try whose marks another execution's
 // write took out writes them all again.
-import { GROUP_SPAN_MS, Journal } from '../../nodes/OutreachSequences/run/outcome/journal.ts';
+import { GROUP_SPAN_MS, Journal } from '../../nodes/OutreachSequences/run/memory/journal.ts';
 import { MemoryStore } from '../harness/memory-store.mts';
 
 const identities = Array.from({ length: 10 }, (_, index) => `id-${index}`);

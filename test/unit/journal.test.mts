@@ -1,7 +1,7 @@
 // The journal (run/outcome/journal.ts): marks written as a run goes, so that
 // a retry after a crash knows what the crashed try sent and what the service
 // confirmed; a try that ends takes its marks out.
-import { GROUP_SPAN_MS, Journal } from '../../nodes/OutreachSequences/run/outcome/journal.ts';
+import { GROUP_SPAN_MS, Journal } from '../../nodes/OutreachSequences/run/memory/journal.ts';
 import { MemoryStore } from '../harness/memory-store.mts';
 
 const identities = Array.from({ length: 10 }, (_, index) => `id-${index}`);

@@ -60,7 +60,8 @@ test('the two stacks are folders of their own', () => {
  * imports one above it, so no two rooms import each other.
  */
 const RUN_ROOMS: Record<string, string[]> = {
-	n8n: ['loop', 'outcome', 'http', 'pace'],
+	n8n: ['memory', 'loop', 'outcome', 'http', 'pace'],
+	memory: ['loop', 'outcome', 'http', 'pace'],
 	loop: ['outcome', 'http', 'pace'],
 	outcome: ['http', 'pace'],
 	http: ['pace'],

@@ -3,7 +3,7 @@
 import type { OutreachRequest } from '../../nodes/OutreachSequences/describe/types.ts';
 import type { ItemState, LoopSettings } from '../../nodes/OutreachSequences/run/loop/loop.ts';
 import { RunLoop } from '../../nodes/OutreachSequences/run/loop/loop.ts';
-import type { Prior } from '../../nodes/OutreachSequences/run/outcome/reRun.ts';
+import type { Prior } from '../../nodes/OutreachSequences/run/memory/reRun.ts';
 import { ServicePace } from '../../nodes/OutreachSequences/run/pace/servicePace.ts';
 import type { HttpAnswer } from '../../nodes/OutreachSequences/run/http/failure.ts';
 import type { Attempt } from '../../nodes/OutreachSequences/run/http/transport.ts';

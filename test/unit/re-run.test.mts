@@ -2,13 +2,13 @@
 // (run/outcome/reRun.ts), and what the record keeps of each item at the end of
 // a try (run/n8n/memoryParts.ts › forRecord).
 import type { ItemState } from '../../nodes/OutreachSequences/run/loop/loop.ts';
-import { forRecord } from '../../nodes/OutreachSequences/run/n8n/memoryParts.ts';
+import { forRecord } from '../../nodes/OutreachSequences/run/memory/memoryParts.ts';
 import {
 	keyPriorOf,
 	priorOf,
 	unconfirmedOf,
-} from '../../nodes/OutreachSequences/run/outcome/reRun.ts';
-import type { EarlierFailure } from '../../nodes/OutreachSequences/run/outcome/record.ts';
+} from '../../nodes/OutreachSequences/run/memory/reRun.ts';
+import type { EarlierFailure } from '../../nodes/OutreachSequences/run/memory/record.ts';
 import { failureFacts } from '../../nodes/OutreachSequences/run/outcome/failedItem.ts';
 import { unconfirmedFailedText } from '../../nodes/OutreachSequences/run/outcome/reRunTexts.ts';
 

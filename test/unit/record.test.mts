@@ -5,13 +5,13 @@ import type { OutreachRequest } from '../../nodes/OutreachSequences/describe/typ
 import {
 	fingerprint,
 	itemIdentity,
-} from '../../nodes/OutreachSequences/run/outcome/itemIdentity.ts';
-import type { ItemForRecord } from '../../nodes/OutreachSequences/run/outcome/record.ts';
+} from '../../nodes/OutreachSequences/run/memory/itemIdentity.ts';
+import type { ItemForRecord } from '../../nodes/OutreachSequences/run/memory/record.ts';
 import {
 	ExecutionRecord,
 	MAX_RECORD_BYTES,
 	RECORD_KEY,
-} from '../../nodes/OutreachSequences/run/outcome/record.ts';
+} from '../../nodes/OutreachSequences/run/memory/record.ts';
 
 const BASE = 'http://127.0.0.1:4010';
 const create = (name: string, timezone?: string): OutreachRequest => ({

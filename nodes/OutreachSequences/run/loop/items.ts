@@ -9,9 +9,15 @@ import type { OutreachRequest } from '../../describe/types';
 import type { Failure } from '../http/failure';
 import type { Attempt } from '../http/transport';
 import type { ItemFailure } from '../outcome/failedItem';
-import type { Prior } from '../outcome/reRun';
+import type { PriorEvent } from '../outcome/runReport';
 import type { ServicePace } from '../pace/servicePace';
 import type { RetryPolicy } from './retry';
+
+/** What the loop does with the item instead of, or before, sending it. */
+export type Prior =
+	| { kind: 'answer'; json: IDataObject; event: PriorEvent }
+	| { kind: 'fail'; failure: ItemFailure; event?: PriorEvent }
+	| { kind: 'send'; event: PriorEvent };
 
 export type ItemState =
 	| { state: 'pending' }

@@ -18,7 +18,7 @@ import type { FailedItemShape, ItemFailure } from '../outcome/failedItem';
 import { failedItemShape, failureFacts } from '../outcome/failedItem';
 import type { HintSetting } from '../outcome/hints';
 import { executionHints } from '../outcome/hints';
-import type { EarlierFailure } from '../outcome/record';
+import type { EarlierFailure } from '../memory/record';
 import { itemReader } from './itemReader';
 import { RunReport } from '../outcome/runReport';
 import { sharedPaceLogLine } from '../outcome/logLines';
@@ -29,8 +29,8 @@ import { servicePace } from '../pace/servicePace';
 import type { Connection } from '../http/transport';
 import { send } from '../http/transport';
 import { itemError } from './itemError';
-import type { Memory } from './memory';
-import { openMemory } from './memory';
+import type { Memory } from '../memory/memory';
+import { openMemory } from '../memory/memory';
 import { addHints, Failed, groupOf, outputOf } from './output';
 import { batchingOf, callerTypeOf, connect, runOptionsOf, setupFailure } from './settings';
 import { withDoneBeforeStop, withRetryOnFailWarning } from './stopError';
@@ -207,6 +207,7 @@ export async function runOperation(
 		run.asTool,
 		batchingOf(run.options).groupSize,
 	);
+	addHints(context, memory.hints);
 	const loop = await runLoop(run, connection, memory);
 	const setting: HintSetting = {
 		...run.setting,

@@ -20,7 +20,18 @@ import type { OutreachRequest } from '../../describe/types';
 import type { Failure, NetworkFaultKind, Outcome } from '../http/failure';
 import { outcomeOf } from '../http/failure';
 import type { ServiceDown } from '../pace/breaker';
-import type { EarlierFailure } from './record';
+
+/** A failure after which the service may have acted: its words and facts, as the item failed with them. */
+export interface EarlierFailure {
+	message: string;
+	description: string;
+	statusCode: number | null;
+	networkError: NetworkFaultKind | 'blocked' | null;
+	/** It was sent in a try that n8n could not finish (it crashed or was killed): the journal (journal.ts) knew it. */
+	crashed?: true;
+	/** An earlier execution sent the item with this done key (doneKeys.ts), with no confirmation. */
+	key?: string;
+}
 
 export type { Outcome };
 

@@ -5,7 +5,6 @@
  */
 import type { NodeExecutionHint } from 'n8n-workflow';
 
-import { DONE_KEYS_MAX_ENTRIES } from './doneKeys';
 import { DONE_KEYS_OPTION, keysPushedOutText, UNCONFIRMED_OPTION } from './reRunTexts';
 import type { RunSummary } from './runReport';
 
@@ -92,8 +91,10 @@ export function unconfirmedForAllHint(setting: {
 export function keysPushedOutHint(
 	before: number,
 	adds: number,
-	max = DONE_KEYS_MAX_ENTRIES,
+	max: number,
+	maxRunKeys: number,
 ): NodeExecutionHint | undefined {
 	if (adds === 0 || before + adds <= max) return undefined;
-	return { type: 'warning', location: 'outputPane', message: keysPushedOutText(before, adds) };
+	const message = keysPushedOutText(before, adds, max, maxRunKeys);
+	return { type: 'warning', location: 'outputPane', message };
 }

@@ -4,9 +4,8 @@
  * run did and how to go on safely. Pure functions, written once.
  */
 import type { Subject } from '../../describe/types';
-import type { EarlierFailure } from './record';
+import type { EarlierFailure } from './failedItem';
 import type { FailureText } from './words';
-import { DONE_KEYS_MAX_ENTRIES, MAX_RUN_KEYS } from './doneKeys';
 import { capitalize, describeSubject, SERVICE } from './words';
 
 /** The option that decides what a re-run does with an item an earlier try sent without a confirmation. */
@@ -119,9 +118,9 @@ export function noKeyStoreText(): string {
 	return `${DONE_KEYS_OPTION} needs n8n's store for processed items: n8n 1.65 or later, and a saved workflow.`;
 }
 
-/** Why no item is sent: the run has more keys than n8n's store keeps for a run. */
-export function tooManyKeysText(keys: number): string {
-	return `${DONE_KEYS_OPTION} keeps at most ${figure(MAX_RUN_KEYS)} keys for one run, and this run has ${figure(keys)}, so nothing was sent. Split the input into runs of at most ${figure(MAX_RUN_KEYS)} items, for example with Loop Over Items, or leave the Key empty.`;
+/** Why no item is sent: the run has more keys than n8n's store keeps for a run (`maxRunKeys`). */
+export function tooManyKeysText(keys: number, maxRunKeys: number): string {
+	return `${DONE_KEYS_OPTION} keeps at most ${figure(maxRunKeys)} keys for one run, and this run has ${figure(keys)}, so nothing was sent. Split the input into runs of at most ${figure(maxRunKeys)} items, for example with Loop Over Items, or leave the Key empty.`;
 }
 
 /** Why no item is sent: n8n's store failed while the keys were claimed or looked up. */
@@ -129,9 +128,14 @@ export function keyStoreFailedText(error: string): string {
 	return `n8n's store for processed items failed (${error}), so ${DONE_KEYS_OPTION} could not check this item's key, and nothing was sent. Run the workflow again; if the store fails again, n8n's log and database say why.`;
 }
 
-/** A run that pushes entries of earlier runs out of n8n's store for this node's keys. */
-export function keysPushedOutText(before: number, adds: number): string {
-	return `n8n keeps at most ${figure(DONE_KEYS_MAX_ENTRIES)} entries for this node's keys (${DONE_KEYS_OPTION}); it held ${figure(before)}, and this run adds up to ${figure(adds)}, so the oldest go first: keys done in earlier runs that this one did not meet may be forgotten before their Window ends, and sent again. A key costs up to 3 entries: runs of at most ${figure(MAX_RUN_KEYS)} keys fit on their own.`;
+/** A run that pushes entries of earlier runs out of n8n's store for this node's keys, which keeps `maxEntries`. */
+export function keysPushedOutText(
+	before: number,
+	adds: number,
+	maxEntries: number,
+	maxRunKeys: number,
+): string {
+	return `n8n keeps at most ${figure(maxEntries)} entries for this node's keys (${DONE_KEYS_OPTION}); it held ${figure(before)}, and this run adds up to ${figure(adds)}, so the oldest go first: keys done in earlier runs that this one did not meet may be forgotten before their Window ends, and sent again. A key costs up to 3 entries: runs of at most ${figure(maxRunKeys)} keys fit on their own.`;
 }
 
 /** What an item skipped by its done key outputs. */

@@ -5,7 +5,21 @@
  * item ended (summarize), for the execution hints (hints.ts).
  */
 import type { FailureGroup, SettingsSaidNo } from './failedItem';
-import type { PriorEvent } from './reRun';
+
+/** What came of an item an earlier try or execution handled, as the hints count it (runReport.ts). */
+export type PriorEvent =
+	/** Confirmed before: its earlier answer is its output. */
+	| 'answered'
+	/** Confirmed before, and its request changed since (the node's settings did): still not sent. */
+	| 'kept'
+	/** Confirmed before, its answer too large to keep or lost in a crash: not sent, whatever the user says. */
+	| 'answerLost'
+	| 'countedAsDone'
+	/** Its outcome is unknown: it failed again, unsent. */
+	| 'failedAgain'
+	/** Its outcome was unknown, and the user said to send it again. */
+	| 'sentAgain'
+	| 'keyDoneBefore';
 
 export interface RunSummary {
 	items: number;

@@ -6,20 +6,20 @@
  * store for processed items. Before an item is sent, it says what to do with
  * it instead (outcome/reRun.ts); at the end, it keeps what the run did.
  */
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { Field } from '../../describe/names';
 import type { OperationDefinition, OutreachRequest } from '../../describe/types';
 import type { ItemState } from '../loop/loop';
-import { keyOutcomes } from '../outcome/doneKeys';
-import type { IdentityScope } from '../outcome/itemIdentity';
-import { itemIdentity } from '../outcome/itemIdentity';
-import { Journal } from '../outcome/journal';
-import type { Journaled } from '../outcome/journal';
-import type { EarlierFailure, ExecutionRecord } from '../outcome/record';
-import type { Prior, PriorEvent } from '../outcome/reRun';
-import { keyPriorOf, priorOf, unconfirmedOf } from '../outcome/reRun';
+import { keyOutcomes } from './doneKeys';
+import type { IdentityScope } from './itemIdentity';
+import { itemIdentity } from './itemIdentity';
+import { Journal } from './journal';
+import type { Journaled } from './journal';
+import type { EarlierFailure, ExecutionRecord } from './record';
+import type { Prior, PriorEvent } from './reRun';
+import { keyPriorOf, priorOf, unconfirmedOf } from './reRun';
 import { storeFailedText } from '../outcome/reRunTexts';
 import type { Connection } from '../http/transport';
 import { crashedTry, forRecord, openRecord, runIndexOf } from './memoryParts';
@@ -41,6 +41,8 @@ export interface Memory {
 	): Promise<void>;
 	/** Request Options › Skip Items Done Before is set. */
 	doneKeysSet: boolean;
+	/** Warnings for the output pane from opening the memory (keys pushed out of the row). */
+	hints: NodeExecutionHint[];
 	/** The record is kept for this run (not for Get Use Case, nor for a tool call). */
 	keepsRecord: boolean;
 	/** An earlier try of this execution left something for this run: in the record, or in the journal. */
@@ -53,6 +55,7 @@ const NONE: Memory = {
 	confirmed: () => undefined,
 	finish: async () => undefined,
 	doneKeysSet: false,
+	hints: [],
 	keepsRecord: false,
 	earlierTry: false,
 };
@@ -166,6 +169,7 @@ export async function openMemory(
 	});
 	return markingEarly({
 		doneKeysSet: keySettings !== undefined,
+		hints: runKeys?.hint ? [runKeys.hint] : [],
 		keepsRecord: record !== undefined,
 		earlierTry: recordKnows || crashed.size > 0,
 		prior(index, request) {

@@ -10,10 +10,10 @@ import { DEFAULT_WINDOW_MINUTES } from '../../describe/defaults';
 import { Field } from '../../describe/names';
 import type { ItemState } from '../loop/loop';
 import { failureFacts } from '../outcome/failedItem';
-import type { Journaled } from '../outcome/journal';
-import type { EarlierFailure, EarlierTry, ItemForRecord } from '../outcome/record';
-import { ExecutionRecord } from '../outcome/record';
-import type { PriorEvent } from '../outcome/reRun';
+import type { Journaled } from './journal';
+import type { EarlierFailure, EarlierTry, ItemForRecord } from './record';
+import { ExecutionRecord } from './record';
+import type { PriorEvent } from './reRun';
 import { DONE_KEYS_OPTION } from '../outcome/reRunTexts';
 
 /** The run index of this run of the node: above 0 when it runs again in the same execution (a loop). */

@@ -14,8 +14,10 @@
 import type { IContextObject, IDataObject } from 'n8n-workflow';
 
 import type { OutreachRequest } from '../../describe/types';
-import type { NetworkFaultKind } from '../http/failure';
 import { fingerprint } from './itemIdentity';
+import type { EarlierFailure } from '../outcome/failedItem';
+
+export type { EarlierFailure } from '../outcome/failedItem';
 
 /** Where the record lives in the node's context. */
 export const RECORD_KEY = 'outreachSequencesRecord';
@@ -25,18 +27,6 @@ export const RECORD_KEY = 'outreachSequencesRecord';
  * Past it, an answer is recorded as confirmed, without its text.
  */
 export const MAX_RECORD_BYTES = 4 * 1024 * 1024;
-
-/** A failure after which the service may have acted: its words and facts, as the item failed with them. */
-export interface EarlierFailure {
-	message: string;
-	description: string;
-	statusCode: number | null;
-	networkError: NetworkFaultKind | 'blocked' | null;
-	/** It was sent in a try that n8n could not finish (it crashed or was killed): the journal (journal.ts) knew it. */
-	crashed?: true;
-	/** An earlier execution sent the item with this done key (doneKeys.ts), with no confirmation. */
-	key?: string;
-}
 
 /** What an earlier try did with an item. */
 export type EarlierTry =

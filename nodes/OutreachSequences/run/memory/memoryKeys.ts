@@ -5,18 +5,17 @@
  * many keys, the store failed), every item fails unsent: the option is never
  * dropped silently.
  */
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import type { ItemState } from '../loop/loop';
-import type { KeyOutcome, KeyVerdict } from '../outcome/doneKeys';
-import { DONE_KEYS_MAX_ENTRIES, DoneKeys, MAX_RUN_KEYS } from '../outcome/doneKeys';
+import type { KeyOutcome, KeyVerdict } from './doneKeys';
+import { DONE_KEYS_MAX_ENTRIES, DoneKeys, MAX_RUN_KEYS } from './doneKeys';
 import { failureFacts } from '../outcome/failedItem';
-import type { PriorEvent } from '../outcome/reRun';
+import type { PriorEvent } from './reRun';
 import { keysPushedOutHint } from '../outcome/reRunHints';
 import { keyStoreFailedText, noKeyStoreText, tooManyKeysText } from '../outcome/reRunTexts';
 import { keySettingsOf } from './memoryParts';
-import { addHints } from './output';
 import { processedStoreOf } from './store';
 
 export interface RunKeys {
@@ -27,6 +26,8 @@ export interface RunKeys {
 	doneKeys?: DoneKeys;
 	/** Why no item is sent, when the keys can't be kept. */
 	problem?: string;
+	/** A warning for the output pane: this run pushes earlier runs' keys out of the row. */
+	hint?: NodeExecutionHint;
 }
 
 const messageOf = (error: unknown) => (error as Error)?.message ?? String(error);
@@ -45,7 +46,8 @@ export async function openKeys(
 	const distinct = [...new Set(keys.filter((key): key is string => key !== undefined))];
 	const store = processedStoreOf(context);
 	if (!store) return { ...run, problem: noKeyStoreText() };
-	if (distinct.length > MAX_RUN_KEYS) return { ...run, problem: tooManyKeysText(distinct.length) };
+	if (distinct.length > MAX_RUN_KEYS)
+		return { ...run, problem: tooManyKeysText(distinct.length, MAX_RUN_KEYS) };
 	if (distinct.length === 0) return run;
 	try {
 		const before = await store.count?.();
@@ -60,14 +62,11 @@ export async function openKeys(
 			failed,
 		);
 		const adds = doneKeys.claim.added + doneKeys.claim.held.size;
-		if (before !== undefined)
-			addHints(
-				context,
-				[keysPushedOutHint(before, adds, DONE_KEYS_MAX_ENTRIES)].flatMap((hint) =>
-					hint ? [hint] : [],
-				),
-			);
-		return { ...run, doneKeys, verdicts: doneKeys.claim.verdicts };
+		const pushedOut =
+			before === undefined
+				? undefined
+				: keysPushedOutHint(before, adds, DONE_KEYS_MAX_ENTRIES, MAX_RUN_KEYS);
+		return { ...run, doneKeys, verdicts: doneKeys.claim.verdicts, hint: pushedOut };
 	} catch (error) {
 		warn('no item of this run was sent.')(error);
 		return { ...run, problem: keyStoreFailedText(messageOf(error)) };

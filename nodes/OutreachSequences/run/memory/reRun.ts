@@ -13,30 +13,15 @@ import type { UnconfirmedName } from '../../describe/names';
 import { Unconfirmed } from '../../describe/names';
 import type { OutreachRequest } from '../../describe/types';
 import type { KeyVerdict } from './doneKeys';
-import type { ItemFailure } from './failedItem';
+import type { ItemFailure } from '../outcome/failedItem';
 import type { EarlierTry } from './record';
-import { answerLostItem, countedAsDoneItem, keyDoneBeforeItem } from './reRunTexts';
+import type { PriorEvent } from '../outcome/runReport';
+import type { Prior } from '../loop/items';
 
-/** What came of an item an earlier try or execution handled, as the hints count it (runReport.ts). */
-export type PriorEvent =
-	/** Confirmed before: its earlier answer is its output. */
-	| 'answered'
-	/** Confirmed before, and its request changed since (the node's settings did): still not sent. */
-	| 'kept'
-	/** Confirmed before, its answer too large to keep or lost in a crash: not sent, whatever the user says. */
-	| 'answerLost'
-	| 'countedAsDone'
-	/** Its outcome is unknown: it failed again, unsent. */
-	| 'failedAgain'
-	/** Its outcome was unknown, and the user said to send it again. */
-	| 'sentAgain'
-	| 'keyDoneBefore';
+export type { Prior } from '../loop/items';
 
-/** What the loop does with the item instead of, or before, sending it. */
-export type Prior =
-	| { kind: 'answer'; json: IDataObject; event: PriorEvent }
-	| { kind: 'fail'; failure: ItemFailure; event?: PriorEvent }
-	| { kind: 'send'; event: PriorEvent };
+export type { PriorEvent } from '../outcome/runReport';
+import { answerLostItem, countedAsDoneItem, keyDoneBeforeItem } from '../outcome/reRunTexts';
 
 const answer = (json: IDataObject, event: PriorEvent): Prior => ({ kind: 'answer', json, event });
 

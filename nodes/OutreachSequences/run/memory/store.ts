@@ -7,8 +7,8 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import type { ProcessedStore } from '../outcome/processedStore';
-import { ROW_MAX_ENTRIES } from '../outcome/processedStore';
+import type { ProcessedStore } from './processedStore';
+import { ROW_MAX_ENTRIES } from './processedStore';
 
 /**
  * The first write of a row is an insert: when two executions make it at
