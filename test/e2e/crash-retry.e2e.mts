@@ -5,10 +5,20 @@
 // or a host restart ends it; n8n starts again on the same user folder and
 // database, marks the execution crashed, and Executions › Retry runs it
 // again. Nothing may be created twice: every item is created once, or fails
-// as `mayHaveActed`. The first test is the harness's part (kill, restart,
-// recovery, retry); the one marked #36 encodes the new behaviour. Counts and
-// times go to artifacts/e2e/re-runs-figures.json.
+// as `mayHaveActed`, or, when the crashed try had seen the service confirm
+// it, is output as done (`skipped`, its answer lost with the crash; issue 43).
+// The first test is the harness's part (kill, restart, recovery, retry); those
+// marked #36 and #43 encode the behaviour. Counts and times go to
+// artifacts/e2e/re-runs-figures.json.
 import { TEST_API_KEYS } from '../harness/keys.mts';
+import {
+	isAnswerLost,
+	outcomeOf,
+	outcomesOf,
+	sleep,
+	total,
+	untilCrashed,
+} from './harness/crash.mts';
 import { lastOutput, retryExecution, waitForEnd } from './harness/editor-rest.mts';
 import { recordFigures } from './harness/figures.mts';
 import { N8N_CURRENT, N8N_MAINTAINED } from './harness/n8n.mts';
@@ -22,32 +32,13 @@ import {
 	twice,
 	type ByName,
 } from './harness/re-runs.mts';
-import { useN8n, useSandbox, type Execution, type N8n } from './harness/stage.mts';
+import { useN8n, useSandbox, type Execution } from './harness/stage.mts';
 
 const WORKFLOW = 'outreach-crash-retry';
 const SUITE = 'crash-retry';
 const EVENT = names(200, 'C');
 const RATE = 10;
 const KILL_AFTER_MS = 8_000;
-
-/** A failed item's outcome, in its `message` (docs/errors.md). */
-const outcomeOf = (item: Record<string, unknown> | undefined) =>
-	(item?.message as { outcome?: unknown } | undefined)?.outcome;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const total = (counts: Map<string, number>) =>
-	[...counts.values()].reduce((sum, count) => sum + count, 0);
-
-/** Polls until n8n's recovery has marked the execution crashed. */
-async function untilCrashed(n8n: N8n, id: string, timeoutMs = 120_000): Promise<Execution> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const execution = await n8n.execution(id);
-		if (execution.status === 'crashed') return execution;
-		if (Date.now() > deadline)
-			throw new Error(`Execution ${id} is ${execution.status}, not crashed, after a restart`);
-		await sleep(500);
-	}
-}
 
 describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s killed mid-run, then retried', (version) => {
 	const sandbox = useSandbox(TEST_API_KEYS.crash, ['--rate-limit', String(RATE)]);
@@ -102,9 +93,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s killed mid-run, then retrie
 		const after = await byName(sandbox());
 		const output = lastOutput(retry, CREATE_NODE).map((item) => item.json);
 		const failed = output.filter((item) => item.error !== undefined);
-		const outcomes: Record<string, number> = {};
-		for (const item of failed)
-			outcomes[String(outcomeOf(item))] = (outcomes[String(outcomeOf(item))] ?? 0) + 1;
+		const outcomes = outcomesOf(output);
 		recordFigures(SUITE, version, `crash: ${EVENT.length} creates at ${RATE}/s, SIGKILL, retry`, {
 			createdBeforeKill: total(atKill.created),
 			sentBeforeKill: total(atKill.sent),
@@ -123,23 +112,36 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s killed mid-run, then retrie
 		expect(output).toHaveLength(EVENT.length);
 	});
 
-	test('#36 nothing is created twice: every item is created once, or fails as mayHaveActed', async () => {
+	test('#36 #43 nothing is created twice: every item is created once, output as done by the crash, or fails as mayHaveActed', async () => {
 		const after = await byName(sandbox());
 		const output = lastOutput(retry, CREATE_NODE).map((item) => item.json);
 		expect(twice(after.created)).toEqual([]);
 		for (const [index, { name }] of EVENT.entries()) {
 			const item = output[index];
-			if (item.error === undefined) expect(item).toEqual(after.records.get(name));
+			if (isAnswerLost(item))
+				expect({ name, item, before: atKill.created.get(name) }).toEqual({
+					name,
+					item: { skipped: true, id: null, reason: expect.any(String) },
+					before: 1,
+				});
+			else if (item.error === undefined) expect(item).toEqual(after.records.get(name));
 			else expect({ name, outcome: outcomeOf(item) }).toEqual({ name, outcome: 'mayHaveActed' });
 		}
-		// What the crashed try created is not created again: each such item fails as mayHaveActed.
-		for (const name of atKill.created.keys())
-			expect({
+		// What the crashed try created is not created again: it is output as done, or fails as mayHaveActed.
+		for (const name of atKill.created.keys()) {
+			const item = output[EVENT.findIndex((candidate) => candidate.name === name)];
+			expect({ name, settled: isAnswerLost(item) || outcomeOf(item) === 'mayHaveActed' }).toEqual({
 				name,
-				outcome: outcomeOf(output[EVENT.findIndex((item) => item.name === name)]),
-			}).toEqual({
-				name,
-				outcome: 'mayHaveActed',
+				settled: true,
 			});
+		}
+	});
+
+	test('#43 what the crashed try confirmed is output as done, not failed: the retry fails only the unknown items', () => {
+		const output = lastOutput(retry, CREATE_NODE).map((item) => item.json);
+		expect(output.filter(isAnswerLost).length).toBeGreaterThan(0);
+		expect(output.filter((item) => item.error !== undefined).length).toBeLessThan(
+			total(atKill.created),
+		);
 	});
 });

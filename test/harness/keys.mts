@@ -20,6 +20,8 @@ export const TEST_API_KEYS = {
 	skipDoneBefore: 'e2e-skip-done-before-key-4f1c8a27',
 	skipDoneBeforeQueue: 'e2e-skip-queue-key-6e3b2d98',
 	crash: 'e2e-crash-key-1a9d5c73',
+	crashChain: 'e2e-crash-chain-key-7c4e1b92',
+	removeDuplicates: 'e2e-remove-duplicates-key-2f8a5d37',
 	egress: 'e2e-egress-key-4d7b1c68',
 	outcomePath: 'e2e-outcome-path-key-4b7e2d90',
 } as const;
