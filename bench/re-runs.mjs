@@ -1,5 +1,5 @@
 // `npm run bench` (fifth part), or `npm run bench:re-runs` alone: what the
-// record (nodes/OutreachSequences/run/outcome/record.ts) costs and what it
+// record (nodes/OutreachSequences/run/memory/record.ts) costs and what it
 // saves, in one run, through real n8n with the package installed from its
 // tarball:
 // - a clean run's cost: run.mjs's create sequence workload, this node and the

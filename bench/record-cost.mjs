@@ -13,7 +13,7 @@ const RECORD_ROUNDS = 5;
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const { ExecutionRecord, MAX_RECORD_BYTES, RECORD_KEY } = await import(
-	path.join(root, 'dist', 'nodes', 'OutreachSequences', 'run', 'outcome', 'record.js')
+	path.join(root, 'dist', 'nodes', 'OutreachSequences', 'run', 'memory', 'record.js')
 );
 
 /** Each item's identity (itemIdentity.ts), as a run would make it. */

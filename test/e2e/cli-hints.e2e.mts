@@ -140,7 +140,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: what a run says about itse
 			);
 			expect(run.error).toBeUndefined();
 			// The workflow sets Max Tries to RETRY_ON_FAIL_TRIES: each try sends the failed item again; the others
-			// were archived in the first try and come from the record (run/outcome/record.ts) in the next.
+			// were archived in the first try and come from the record (run/memory/record.ts) in the next.
 			expect(statusesByContact(requests)).toEqual({
 				[first]: Array(RETRY_ON_FAIL_TRIES).fill(404),
 				...Object.fromEntries(others.map((id) => [id, [200]])),

@@ -1,4 +1,4 @@
-// A crash loses no record: the journal (run/outcome/journal.ts) is in n8n's
+// A crash loses no record: the journal (run/memory/journal.ts) is in n8n's
 // store for processed items as the run goes. Here the crash is what it leaves
 // behind: n8n's database as it was at the moment of the kill (the store's rows,
 // copied then), and an execution saved without the node's context. A retry

@@ -1,4 +1,4 @@
-// A ProcessedStore (run/outcome/processedStore.ts) over one row in memory, as
+// A ProcessedStore (run/memory/processedStore.ts) over one row in memory, as
 // n8n's store for processed items keeps it: keys in order of recording, no
 // lock. `staleWrite` replays a write made from an older read, as another
 // execution's can land in n8n: whatever was recorded since that read is lost.

@@ -2,7 +2,7 @@
 // node's own row of ProcessedRows (processed-store.mts, which behaves as
 // n8n's does: md5 hashes, trimmed from the oldest past maxEntries, read and
 // written back whole with no lock, removal by findIndex), reached through
-// run/n8n/store.ts as the node reaches n8n's helpers.
+// run/memory/store.ts as the node reaches n8n's helpers.
 import type { StoreHelpers } from '../../nodes/OutreachSequences/run/memory/store.ts';
 import { processedStoreOver } from '../../nodes/OutreachSequences/run/memory/store.ts';
 import type { ProcessedStore } from '../../nodes/OutreachSequences/run/memory/processedStore.ts';

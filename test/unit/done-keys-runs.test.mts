@@ -1,4 +1,4 @@
-// The done keys while a run goes (run/outcome/doneKeys.ts): confirmations
+// The done keys while a run goes (run/memory/doneKeys.ts): confirmations
 // written as it goes, for a crashed run's next execution; claims that do not
 // lapse in a long run; a claim replaced by another write; what giving keys
 // back costs n8n.

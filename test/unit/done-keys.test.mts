@@ -1,4 +1,4 @@
-// The done keys (run/outcome/doneKeys.ts, doneKeyClaim.ts) over a store that
+// The done keys (run/memory/doneKeys.ts, doneKeyClaim.ts) over a store that
 // behaves as n8n's: what each run is told of a key, by what earlier runs did
 // with it, in its bucket and the one after; what a run writes per key; and
 // that the success path takes nothing out.

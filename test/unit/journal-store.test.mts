@@ -1,4 +1,4 @@
-// The journal (run/outcome/journal.ts) against n8n's store when it fails or
+// The journal (run/memory/journal.ts) against n8n's store when it fails or
 // loses a write: it fails closed, and a try whose marks another execution's
 // write took out writes them all again.
 import { GROUP_SPAN_MS, Journal } from '../../nodes/OutreachSequences/run/memory/journal.ts';

@@ -1,4 +1,4 @@
-// The journal (run/outcome/journal.ts): marks written as a run goes, so that
+// The journal (run/memory/journal.ts): marks written as a run goes, so that
 // a retry after a crash knows what the crashed try sent and what the service
 // confirmed; a try that ends takes its marks out.
 import { GROUP_SPAN_MS, Journal } from '../../nodes/OutreachSequences/run/memory/journal.ts';

@@ -1,4 +1,4 @@
-// The run loop with what an earlier try or execution did (run/outcome/reRun.ts):
+// The run loop with what an earlier try or execution did (run/memory/reRun.ts):
 // an item with a prior answer or failure is not sent. The scripted service on a
 // virtual clock of loop.test.mts (loop-helpers.mts).
 import { run, status } from './loop-helpers.mts';

@@ -1,6 +1,6 @@
 // What a run does before sending an item an earlier try or execution handled
-// (run/outcome/reRun.ts), and what the record keeps of each item at the end of
-// a try (run/n8n/memoryParts.ts › forRecord).
+// (run/memory/reRun.ts), and what the record keeps of each item at the end of
+// a try (run/memory/memoryParts.ts › forRecord).
 import type { ItemState } from '../../nodes/OutreachSequences/run/loop/loop.ts';
 import { forRecord } from '../../nodes/OutreachSequences/run/memory/memoryParts.ts';
 import {

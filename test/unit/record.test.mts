@@ -1,4 +1,4 @@
-// The record (run/outcome/record.ts): what earlier tries of an execution did
+// The record (run/memory/record.ts): what earlier tries of an execution did
 // with each item, kept in the node's context, read back when n8n runs the node
 // again. Here over a plain object, as n8n's getContext('node') hands it over.
 import type { OutreachRequest } from '../../nodes/OutreachSequences/describe/types.ts';

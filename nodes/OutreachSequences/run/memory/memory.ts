@@ -1,10 +1,10 @@
 /**
  * The node's memory of what it did, opened from n8n for one run: the record
- * (earlier tries of this execution, outcome/record.ts, in the node's
- * context), the journal (a try n8n could not finish, outcome/journal.ts) and
- * the done keys (earlier executions, outcome/doneKeys.ts), both in n8n's
+ * (earlier tries of this execution, memory/record.ts, in the node's
+ * context), the journal (a try n8n could not finish, memory/journal.ts) and
+ * the done keys (earlier executions, memory/doneKeys.ts), both in n8n's
  * store for processed items. Before an item is sent, it says what to do with
- * it instead (outcome/reRun.ts); at the end, it keeps what the run did.
+ * it instead (memory/reRun.ts); at the end, it keeps what the run did.
  */
 import type { IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';

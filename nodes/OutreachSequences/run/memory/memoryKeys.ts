@@ -1,5 +1,5 @@
 /**
- * The done keys of one run (outcome/doneKeys.ts), opened from n8n for the
+ * The done keys of one run (memory/doneKeys.ts), opened from n8n for the
  * node's memory (memory.ts): each item's key, the claim at the start, and
  * each key's outcome at the end. Where the keys can't be kept (no store, too
  * many keys, the store failed), every item fails unsent: the option is never

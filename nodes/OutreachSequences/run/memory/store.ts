@@ -1,6 +1,6 @@
 /**
  * n8n's store for processed items, from the node's helpers, as the journal
- * and the done keys use it (outcome/processedStore.ts): the node's own row
+ * and the done keys use it (memory/processedStore.ts): the node's own row
  * (scope `node`), which no other node reads, trims or clears; n8n's
  * workflow-scope row is Remove Duplicates' too. It is in n8n's database from
  * n8n 1.65 on, and needs a saved workflow; undefined where there is none.
