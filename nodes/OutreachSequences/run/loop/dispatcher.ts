@@ -23,6 +23,8 @@ export interface SendResult {
 export interface DispatchSteps {
 	/** Makes the item's request; false when it is not to be sent (refused, or answered without a send). */
 	prepare(index: number): boolean;
+	/** Resolves once what is about to be sent is written down, before the item takes a turn; false: not to be sent. */
+	ready(index: number): Promise<boolean>;
 	send(index: number, turn: Turn, remaining: () => number): Promise<SendResult>;
 	/** The service is down (its breaker tripped): the item is not sent. */
 	serviceDown(index: number, down: ServiceDown): void;
@@ -106,7 +108,8 @@ export class Dispatcher {
 		remaining: () => number,
 	): Promise<void> {
 		if (fresh) this.makeAhead(index, steps);
-		if (this.stopped(index) || !steps.prepare(index)) {
+		// A turn is taken only once the item's mark is written: no turn is held while n8n's database answers.
+		if (this.stopped(index) || !steps.prepare(index) || !(await steps.ready(index))) {
 			this.retrying.delete(index);
 			return;
 		}

@@ -87,6 +87,12 @@ export class RunLoop {
 			next = end;
 			await dispatcher.run(group, batching.groupSize, {
 				prepare: (index) => this.prepare(index),
+				// What is about to be sent is written down first (the journal), or it is not sent.
+				ready: async (index) => {
+					const unwritten = await Promise.resolve(this.ports.beforeSend?.(index)).catch((e) => e);
+					if (unwritten !== undefined) this.fail(index, { kind: 'notSent', error: unwritten });
+					return unwritten === undefined;
+				},
 				send: (index, turn, remaining) => this.send(index, turn, remaining),
 				serviceDown: (index, down) => this.serviceDown(index, down),
 			});
@@ -131,9 +137,6 @@ export class RunLoop {
 
 	/** Sends an item once: how the request ended, and whether, and when, to send it again. */
 	private async send(index: number, turn: Turn, remaining: () => number): Promise<SendResult> {
-		// What is about to be sent is written down first (the journal), or it is not sent; a run stopped meanwhile sends nothing more.
-		const unwritten = await Promise.resolve(this.ports.beforeSend?.(index)).catch((error) => error);
-		if (unwritten !== undefined) this.fail(index, { kind: 'notSent', error: unwritten });
 		const item = this.items[index];
 		if (item.state !== 'prepared' && item.state !== 'waiting') return { end: 'cancelled' };
 		if (this.isStopped(index)) return { end: 'cancelled' };
