@@ -14,6 +14,9 @@
 import type { ServiceDown } from '../pace/breaker';
 import type { RequestEnd, ServicePace, Turn } from '../pace/servicePace';
 
+/** How many items not sent go by before n8n's event loop gets a turn: 10,000 skipped items would otherwise hold it for seconds. */
+const YIELD_EVERY = 32;
+
 /** What became of one send: how the request ended, for the breaker, and whether to send the item again, after how long. */
 export interface SendResult {
 	end: RequestEnd;
@@ -47,6 +50,8 @@ export class Dispatcher {
 	/** How many new items' requests are made together (`workers`), and how many of those are still to go. */
 	private together = 1;
 	private madeAhead = 0;
+	/** Items not sent in this run so far (answered from an earlier try or execution, or failed unsent). */
+	private unsent = 0;
 	/** What a step threw: the run ends once the requests in flight have. */
 	private thrown: { error: unknown } | undefined;
 
@@ -111,6 +116,8 @@ export class Dispatcher {
 		// A turn is taken only once the item's mark is written: no turn is held while n8n's database answers.
 		if (this.stopped(index) || !steps.prepare(index) || !(await steps.ready(index))) {
 			this.retrying.delete(index);
+			// Items answered without a send (done before) await nothing: let n8n's process breathe between groups.
+			if (++this.unsent % YIELD_EVERY === 0) await this.sleep(0);
 			return;
 		}
 		if (this.down) {
