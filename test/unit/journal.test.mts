@@ -1,7 +1,11 @@
 // The journal (run/memory/journal.ts): marks written as a run goes, so that
 // a retry after a crash knows what the crashed try sent and what the service
 // confirmed; a try that ends takes its marks out.
-import { GROUP_SPAN_MS, Journal } from '../../nodes/OutreachSequences/run/memory/journal.ts';
+import {
+	GROUP_SPAN_MS,
+	Journal,
+	ONE_STEP_FROM,
+} from '../../nodes/OutreachSequences/run/memory/journal.ts';
 import { MemoryStore } from '../harness/memory-store.mts';
 
 const identities = Array.from({ length: 10 }, (_, index) => `id-${index}`);
@@ -151,21 +155,36 @@ test('a crash leaves the marks; a retry reads them without taking any out one by
 	expect(store.row).toHaveLength(1);
 });
 
-test("a try that ends alone in the store takes the row out in one step; beside another execution's marks, only its own, one by one", async () => {
+test("a try of many items that ends alone in the store takes the row out in one step; beside another execution's marks, or with few, only its own, in one call", async () => {
 	const alone = new MemoryStore();
+	const many = Array.from({ length: ONE_STEP_FROM }, (_, index) => `id-${index}`);
 	const journal = new Journal(
 		alone,
-		identities,
-		4,
+		many,
+		ONE_STEP_FROM,
 		() => undefined,
 		() => 0,
 	);
 	await journal.beforeSend(0);
 	journal.confirmed(0);
-	await journal.beforeSend(4);
 	await journal.clear();
 	expect(alone.row).toEqual([]);
 	expect(alone.cleared).toBe(1);
+
+	const few = new MemoryStore();
+	const small = new Journal(
+		few,
+		identities,
+		4,
+		() => undefined,
+		() => 0,
+	);
+	await small.beforeSend(0);
+	const calls = few.calls;
+	await small.clear();
+	expect(few.row).toEqual([]);
+	expect(few.cleared).toBe(0);
+	expect(few.calls).toBe(calls + 1);
 
 	const shared = new MemoryStore();
 	shared.row = ['sent:another-execution'];

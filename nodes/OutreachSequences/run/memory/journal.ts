@@ -22,6 +22,9 @@
  */
 import type { ProcessedStore } from './processedStore';
 
+/** From this many keys, a try that ends alone in the store takes the whole row out in one step. */
+export const ONE_STEP_FROM = 1000;
+
 /** A group is what went out in this long, so that a crash finds few items marked that were not sent. */
 export const GROUP_SPAN_MS = 1000;
 
@@ -150,9 +153,10 @@ export class Journal {
 		const keys = [...this.written];
 		this.written.clear();
 		await this.guard(async () => {
-			// Alone in the store (the common case), the row goes in one step: taking
-			// thousands of keys out one by one costs n8n the row's length for each.
-			if (await this.store.clearIfOnly?.(keys.length)) return;
+			// Many keys, alone in the store: the row goes in one step, as taking thousands out one by
+			// one costs n8n the row's length for each. A few go in one call, not two (count, then
+			// delete): a small execution's calls wait in line at n8n's database with every other's.
+			if (keys.length > ONE_STEP_FROM && (await this.store.clearIfOnly?.(keys.length))) return;
 			await this.store.remove(keys);
 		});
 	}
