@@ -52,6 +52,8 @@ export class Dispatcher {
 	private madeAhead = 0;
 	/** Items not sent in this run so far (answered from an earlier try or execution, or failed unsent). */
 	private unsent = 0;
+	/** While set, every worker waits for it before its next item: n8n's event loop gets a turn. */
+	private pause: Promise<void> | undefined;
 	/** What a step threw: the run ends once the requests in flight have. */
 	private thrown: { error: unknown } | undefined;
 
@@ -112,12 +114,17 @@ export class Dispatcher {
 		steps: DispatchSteps,
 		remaining: () => number,
 	): Promise<void> {
+		if (this.pause) await this.pause;
 		if (fresh) this.makeAhead(index, steps);
 		// A turn is taken only once the item's mark is written: no turn is held while n8n's database answers.
 		if (this.stopped(index) || !steps.prepare(index) || !(await steps.ready(index))) {
 			this.retrying.delete(index);
-			// Items answered without a send (done before) await nothing: let n8n's process breathe between groups.
-			if (++this.unsent % YIELD_EVERY === 0) await this.sleep(0);
+			// Items answered without a send (done before) await nothing: every worker waits for one timer
+			// every YIELD_EVERY of them, so that n8n's event loop turns.
+			if (++this.unsent % YIELD_EVERY === 0)
+				this.pause ??= this.sleep(0).then(() => {
+					this.pause = undefined;
+				});
 			return;
 		}
 		if (this.down) {
