@@ -63,30 +63,6 @@ test('every item of a group waits until its mark is written, not only the first'
 	expect(store.row).toContain('sent:id-1');
 });
 
-test('a slow run marks what went out in the last second, so that a crash finds few items marked and unsent', async () => {
-	const store = new MemoryStore();
-	let now = 0;
-	const many = Array.from({ length: 100 }, (_, index) => `id-${index}`);
-	const journal = new Journal(
-		store,
-		many,
-		32,
-		() => undefined,
-		() => now,
-	);
-	await journal.beforeSend(0);
-	expect(marks(store)).toHaveLength(32);
-	// The first 32 took 3.2 s to go out: 10 a second.
-	now += 3.2 * GROUP_SPAN_MS;
-	await journal.beforeSend(32);
-	expect(marks(store)).toHaveLength(42);
-	// Fast: 10 in 10 ms, a thousand a second: the next group is a second's worth, here the rest.
-	now += 10;
-	await journal.beforeSend(42);
-	expect(marks(store)).toHaveLength(100);
-	expect(store.calls).toBe(3);
-});
-
 test('confirmations go with the next group’s write, or on their own once a second has passed since the last write', async () => {
 	const store = new MemoryStore();
 	let now = 0;

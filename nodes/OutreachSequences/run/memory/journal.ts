@@ -6,8 +6,8 @@
  * the crashed execution (its mode `retry`), the journal tells which items
  * that try confirmed, and which it sent without an answer.
  *
- * Items are marked sent a group at a time, before the first of them goes
- * out: as many as went out in the last second (GROUP_SPAN_MS), so that a
+ * Items are marked sent a group at a time, before the first of them takes its
+ * turn: as many as went out in the last second (GROUP_SPAN_MS), so that a
  * slow run marks few that it has not sent yet, and a fast one writes n8n's
  * database about once a second. Once the run is half-way through a group,
  * and half a second has passed since it was marked, the next group is marked,
@@ -38,8 +38,8 @@ export class Journal {
 	/** Items [0, markedUpTo) are marked sent, or being marked; [0, writtenUpTo) are written. */
 	private markedUpTo = 0;
 	private writtenUpTo = 0;
-	/** When the latest group was marked, where it began, and the item that was going out then. */
-	private lastMark: { at: number; from: number; reached: number } | undefined;
+	/** When the latest group was marked, where it began, the item that was going out then, and its size. */
+	private lastMark: { at: number; from: number; reached: number; size: number } | undefined;
 	/** When the last write went to the store. */
 	private lastWriteAt = -Infinity;
 	/** The writes that mark groups, until each is done: an item waits for the one that marks it. */
@@ -119,7 +119,7 @@ export class Journal {
 	/** Marks the items from markedUpTo up to `until` (at least past `reached`, the item going out). */
 	private mark(until: number, reached: number): void {
 		const end = Math.min(this.identities.length, Math.max(until, reached + 1));
-		this.lastMark = { at: this.now(), from: this.markedUpTo, reached };
+		this.lastMark = { at: this.now(), from: this.markedUpTo, reached, size: end - this.markedUpTo };
 		const keys = this.identities.slice(this.markedUpTo, end).map(sentKey);
 		this.markedUpTo = end;
 		const done = this.write([...keys, ...this.confirmations.splice(0)]).then(() => {
@@ -130,12 +130,16 @@ export class Journal {
 		this.marking.push({ end, done });
 	}
 
-	/** How many to mark: as many as went out since the last mark, per GROUP_SPAN_MS; the first time, a whole group. */
+	/**
+	 * How many to mark: as many as went out since the last mark, per GROUP_SPAN_MS; the first time,
+	 * a whole group. At most twice the last group: the items of a burst (a run's first turns)
+	 * go out in no time, and do not make a second's worth of the whole run.
+	 */
 	private nextGroup(reached: number): number {
 		if (!this.lastMark) return this.group;
 		const elapsed = Math.max(1, this.now() - this.lastMark.at);
 		const perSpan = ((reached - this.lastMark.reached) * GROUP_SPAN_MS) / elapsed;
-		return Math.max(1, Math.ceil(perSpan));
+		return Math.max(1, Math.min(2 * this.lastMark.size, Math.ceil(perSpan)));
 	}
 
 	/** The service confirmed item `index`: written with the next group, or once GROUP_SPAN_MS has passed since the last write. */

@@ -60,35 +60,6 @@ const NONE: Memory = {
 	earlierTry: false,
 };
 
-/**
- * Each item's journal mark is started as soon as the item is known to go out
- * (its prior decided, as its request is made), not when it has its turn: the
- * database write runs while the item waits for the service's pace, and no
- * turn is held while n8n's database answers.
- */
-function markingEarly(memory: Memory): Memory {
-	const early = new Map<number, Promise<void>>();
-	return {
-		...memory,
-		prior(index, request) {
-			const prior = memory.prior(index, request);
-			const mark =
-				prior === undefined || prior.kind === 'send' ? memory.beforeSend(index) : undefined;
-			if (mark) {
-				// Heard by the item when it goes out; until then, not an unhandled rejection.
-				mark.catch(() => undefined);
-				early.set(index, mark);
-			}
-			return prior;
-		},
-		beforeSend(index) {
-			const mark = early.get(index);
-			early.delete(index);
-			return mark ?? memory.beforeSend(index);
-		},
-	};
-}
-
 /** The memory of this run. Get Use Case, which changes nothing, and a tool call, the caller's to repeat, keep none. */
 export async function openMemory(
 	context: IExecuteFunctions,
@@ -167,7 +138,7 @@ export async function openMemory(
 		kind: 'fail',
 		failure: { kind: 'notSent', error: notSentError(index, problem) },
 	});
-	return markingEarly({
+	return {
 		doneKeysSet: keySettings !== undefined,
 		hints: runKeys?.hint ? [runKeys.hint] : [],
 		keepsRecord: record !== undefined,
@@ -229,5 +200,5 @@ export async function openMemory(
 					),
 				);
 		},
-	});
+	};
 }
