@@ -11,7 +11,7 @@ import path from 'node:path';
 import { TEST_API_KEYS } from '../harness/keys.mts';
 import type { RateLimit } from '../harness/sandbox.mts';
 import { burstOutcome, expectEachArchivedOnce, postBurst } from './harness/burst.mts';
-import { ARTIFACTS, N8N_CURRENT, N8N_MAINTAINED, ROOT } from './harness/n8n.mts';
+import { ARTIFACTS, ROOT, N8N_NODE_LINES } from './harness/n8n.mts';
 import { useN8n, useSandbox } from './harness/stage.mts';
 
 const WORKFLOW = path.join(ROOT, 'test', 'e2e', 'workflows', 'burst-webhook.workflow.json');
@@ -28,7 +28,7 @@ interface BurstResult {
 	ideal: number;
 }
 
-describe.each([N8N_CURRENT, N8N_MAINTAINED])(
+describe.each(N8N_NODE_LINES)(
 	'n8n %s: a burst of webhook executions against one rate-limited service',
 	(version) => {
 		const sandbox = useSandbox(TEST_API_KEYS.burst, ['--bulk-contacts', String(EVENTS)]);

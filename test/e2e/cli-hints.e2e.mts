@@ -30,10 +30,10 @@ import {
 	sequenceCreates,
 	statusesByContact,
 } from './harness/hint-runs.mts';
-import { N8N_CURRENT, N8N_MAINTAINED, outputsOf } from './harness/n8n.mts';
+import { outputsOf, N8N_NODE_LINES } from './harness/n8n.mts';
 import { useN8n, useSandbox } from './harness/stage.mts';
 
-describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: what a run says about itself', (version) => {
+describe.each(N8N_NODE_LINES)('n8n %s: what a run says about itself', (version) => {
 	const sandbox = useSandbox(TEST_API_KEYS.cli);
 	// Execution hints: contact-archive under Continue (harness/hint-runs.mts).
 	const n8n = useN8n(() => hintRunsSetup(version, sandbox()));

@@ -21,7 +21,7 @@ import {
 } from './harness/crash.mts';
 import { lastOutput, retryExecution, waitForEnd } from './harness/editor-rest.mts';
 import { recordFigures } from './harness/figures.mts';
-import { N8N_CURRENT, N8N_MAINTAINED } from './harness/n8n.mts';
+import { N8N_NODE_LINES } from './harness/n8n.mts';
 import {
 	CREATE_NODE,
 	byName,
@@ -40,7 +40,7 @@ const EVENT = names(200, 'C');
 const RATE = 10;
 const KILL_AFTER_MS = 8_000;
 
-describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s killed mid-run, then retried', (version) => {
+describe.each(N8N_NODE_LINES)('n8n %s killed mid-run, then retried', (version) => {
 	const sandbox = useSandbox(TEST_API_KEYS.crash, ['--rate-limit', String(RATE)]);
 	const n8n = useN8n(() => ({
 		version,

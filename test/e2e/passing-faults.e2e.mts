@@ -9,13 +9,7 @@ import net from 'node:net';
 import path from 'node:path';
 
 import { TEST_API_KEYS } from '../harness/keys.mts';
-import {
-	ARTIFACTS,
-	N8N_CURRENT,
-	N8N_MAINTAINED,
-	freePort,
-	type ExecuteRun,
-} from './harness/n8n.mts';
+import { ARTIFACTS, freePort, type ExecuteRun, N8N_NODE_LINES } from './harness/n8n.mts';
 import { outreachApiCredential } from './harness/credentials.mts';
 import { SANDBOX_CREDENTIAL_ID, useN8n, useSandbox } from './harness/stage.mts';
 import {
@@ -94,142 +88,138 @@ const factsOf = (item: Item) => (item.json.message ?? {}) as Record<string, unkn
 const notSentYet = (item: Item) =>
 	factsOf(item).timesSent === 0 && String(item.json.error).startsWith('Not sent: ');
 
-describe.each([N8N_CURRENT, N8N_MAINTAINED])(
-	'n8n %s: passing faults and a dead service',
-	(version) => {
-		/** What each workload took and sent, for artifacts/e2e/passing-faults-<version>.json. */
-		const figures: Array<{ workload: string; seconds: number; sent: number; succeeded: number }> =
-			[];
-		const keep = (workload: string, seconds: number, items: Item[], sent: number) =>
-			figures.push({
-				workload,
-				seconds,
-				sent,
-				succeeded: items.filter((item) => item.json.error === undefined).length,
-			});
-		const sandbox = useSandbox(TEST_API_KEYS.passingFaults, ['--bulk-use-cases', String(ITEMS)]);
-		let silent: net.Server;
-		let silentUrl = '';
-		let refusedUrl = '';
-		beforeAll(async () => {
-			// Accepts every connection, reads the request, and never answers.
-			silent = net.createServer((socket) => socket.on('error', () => undefined));
-			await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-			silentUrl = `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}`;
-			refusedUrl = `http://127.0.0.1:${await freePort()}`;
+describe.each(N8N_NODE_LINES)('n8n %s: passing faults and a dead service', (version) => {
+	/** What each workload took and sent, for artifacts/e2e/passing-faults-<version>.json. */
+	const figures: Array<{ workload: string; seconds: number; sent: number; succeeded: number }> = [];
+	const keep = (workload: string, seconds: number, items: Item[], sent: number) =>
+		figures.push({
+			workload,
+			seconds,
+			sent,
+			succeeded: items.filter((item) => item.json.error === undefined).length,
 		});
-		const n8n = useN8n(() => ({
-			version,
-			name: `passing-faults-${version}`,
-			run: 'cli',
-			sandbox: sandbox(),
-			credentials: [
-				outreachApiCredential('outreachSilent', sandbox().apiKey, silentUrl),
-				outreachApiCredential('outreachRefused', sandbox().apiKey, refusedUrl),
-			],
-			workflows: [
-				workflow(GETS, useCases, getUseCase),
-				workflow(CREATES, names, createSequence),
-				workflow(SILENT, useCases, getUseCase, 'outreachSilent'),
-				workflow(REFUSED, useCases, getUseCase, 'outreachRefused'),
-			],
-		}));
-		afterAll(async () => {
-			mkdirSync(ARTIFACTS, { recursive: true });
-			writeFileSync(
-				path.join(ARTIFACTS, `passing-faults-${version}.json`),
-				`${JSON.stringify(figures, null, 2)}\n`,
+	const sandbox = useSandbox(TEST_API_KEYS.passingFaults, ['--bulk-use-cases', String(ITEMS)]);
+	let silent: net.Server;
+	let silentUrl = '';
+	let refusedUrl = '';
+	beforeAll(async () => {
+		// Accepts every connection, reads the request, and never answers.
+		silent = net.createServer((socket) => socket.on('error', () => undefined));
+		await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+		silentUrl = `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}`;
+		refusedUrl = `http://127.0.0.1:${await freePort()}`;
+	});
+	const n8n = useN8n(() => ({
+		version,
+		name: `passing-faults-${version}`,
+		run: 'cli',
+		sandbox: sandbox(),
+		credentials: [
+			outreachApiCredential('outreachSilent', sandbox().apiKey, silentUrl),
+			outreachApiCredential('outreachRefused', sandbox().apiKey, refusedUrl),
+		],
+		workflows: [
+			workflow(GETS, useCases, getUseCase),
+			workflow(CREATES, names, createSequence),
+			workflow(SILENT, useCases, getUseCase, 'outreachSilent'),
+			workflow(REFUSED, useCases, getUseCase, 'outreachRefused'),
+		],
+	}));
+	afterAll(async () => {
+		mkdirSync(ARTIFACTS, { recursive: true });
+		writeFileSync(
+			path.join(ARTIFACTS, `passing-faults-${version}.json`),
+			`${JSON.stringify(figures, null, 2)}\n`,
+		);
+		silent?.close();
+	});
+
+	test(`${ITEMS} gets that each meet one 502: all succeed within 10 s, each sent twice`, async () => {
+		await sandbox().reset();
+		await sandbox().addFault({
+			pathPrefix: '/v1/use_cases/',
+			status: 502,
+			body: '<html>Bad Gateway</html>',
+			oncePerTarget: true,
+		});
+		const { run } = await n8n.execute(GETS);
+		const { items, seconds } = nodeRun(run);
+		expect(items.map((item) => item.json.id)).toEqual(useCases.map((useCase) => useCase.id));
+		expect(seconds).toBeLessThan(10);
+		const requests = await sandbox().requests();
+		keep('gets, each meets one 502', seconds, items, requests.length);
+		expect(requests.filter((request) => request.status === 502)).toHaveLength(ITEMS);
+		expect(requests.filter((request) => request.status === 200)).toHaveLength(ITEMS);
+	});
+
+	test(`${ITEMS} creates past a ${TIMEOUT_MS / 1000} s timeout: the breaker opens with at most 10 sent; the rest fail at once, unsent, notActed`, async () => {
+		await sandbox().reset();
+		await sandbox().addFault({
+			pathPrefix: '/v1/sequences',
+			delayMs: 3 * TIMEOUT_MS,
+			status: 201,
+			body: {},
+		});
+		const { run } = await n8n.execute(CREATES);
+		const { items, seconds } = nodeRun(run);
+		const sent = (await sandbox().requests()).length;
+		keep('creates past the timeout', seconds, items, sent);
+		expect(sent).toBeLessThanOrEqual(10);
+		expect(items).toHaveLength(ITEMS);
+		const timedOut = items.filter((item) => factsOf(item).networkError === 'timeout');
+		expect(timedOut).toHaveLength(sent);
+		for (const item of timedOut)
+			expect(item.json).toMatchObject({
+				message: { timesSent: 1, outcome: 'mayHaveActed' },
+				error: expect.stringContaining(`within ${TIMEOUT_MS} ms`),
+			});
+		const unsent = items.filter(notSentYet);
+		expect(unsent).toHaveLength(ITEMS - sent);
+		for (const item of unsent) {
+			expect(factsOf(item)).toMatchObject({
+				outcome: 'notActed',
+				statusCode: null,
+				networkError: null,
+			});
+			expect(item.json.error).toMatch(
+				/^Not sent: the last \d+ requests to the outreach service failed with no useful answer \(\d+ timeouts\)/,
 			);
-			silent?.close();
-		});
+		}
+		// Each one sent waited out its timeout, one at a time at first, then one pause and the probe.
+		expect(seconds).toBeLessThan((sent * TIMEOUT_MS) / 1000 + 3);
+	});
 
-		test(`${ITEMS} gets that each meet one 502: all succeed within 10 s, each sent twice`, async () => {
-			await sandbox().reset();
-			await sandbox().addFault({
-				pathPrefix: '/v1/use_cases/',
-				status: 502,
-				body: '<html>Bad Gateway</html>',
-				oncePerTarget: true,
-			});
-			const { run } = await n8n.execute(GETS);
-			const { items, seconds } = nodeRun(run);
-			expect(items.map((item) => item.json.id)).toEqual(useCases.map((useCase) => useCase.id));
-			expect(seconds).toBeLessThan(10);
-			const requests = await sandbox().requests();
-			keep('gets, each meets one 502', seconds, items, requests.length);
-			expect(requests.filter((request) => request.status === 502)).toHaveLength(ITEMS);
-			expect(requests.filter((request) => request.status === 200)).toHaveLength(ITEMS);
-		});
+	test('a service that accepts connections and never answers: gets end within 15 s, at most 10 sent, the rest unsent', async () => {
+		const { run } = await n8n.execute(SILENT);
+		const { items, seconds } = nodeRun(run);
+		expect(items).toHaveLength(ITEMS);
+		expect(seconds).toBeLessThan(15);
+		keep(
+			'gets, a service that never answers',
+			seconds,
+			items,
+			items.reduce((sum, item) => sum + Number(factsOf(item).timesSent ?? 1), 0),
+		);
+		const sentItems = items.filter((item) => factsOf(item).networkError === 'timeout');
+		expect(sentItems.length).toBeGreaterThan(0);
+		expect(
+			items
+				.filter((item) => Number(factsOf(item).timesSent) > 0)
+				.reduce((sum, item) => sum + Number(factsOf(item).timesSent), 0),
+		).toBeLessThanOrEqual(10);
+		expect(items.filter(notSentYet).length).toBeGreaterThanOrEqual(ITEMS - 10);
+	});
 
-		test(`${ITEMS} creates past a ${TIMEOUT_MS / 1000} s timeout: the breaker opens with at most 10 sent; the rest fail at once, unsent, notActed`, async () => {
-			await sandbox().reset();
-			await sandbox().addFault({
-				pathPrefix: '/v1/sequences',
-				delayMs: 3 * TIMEOUT_MS,
-				status: 201,
-				body: {},
-			});
-			const { run } = await n8n.execute(CREATES);
-			const { items, seconds } = nodeRun(run);
-			const sent = (await sandbox().requests()).length;
-			keep('creates past the timeout', seconds, items, sent);
-			expect(sent).toBeLessThanOrEqual(10);
-			expect(items).toHaveLength(ITEMS);
-			const timedOut = items.filter((item) => factsOf(item).networkError === 'timeout');
-			expect(timedOut).toHaveLength(sent);
-			for (const item of timedOut)
-				expect(item.json).toMatchObject({
-					message: { timesSent: 1, outcome: 'mayHaveActed' },
-					error: expect.stringContaining(`within ${TIMEOUT_MS} ms`),
-				});
-			const unsent = items.filter(notSentYet);
-			expect(unsent).toHaveLength(ITEMS - sent);
-			for (const item of unsent) {
-				expect(factsOf(item)).toMatchObject({
-					outcome: 'notActed',
-					statusCode: null,
-					networkError: null,
-				});
-				expect(item.json.error).toMatch(
-					/^Not sent: the last \d+ requests to the outreach service failed with no useful answer \(\d+ timeouts\)/,
-				);
-			}
-			// Each one sent waited out its timeout, one at a time at first, then one pause and the probe.
-			expect(seconds).toBeLessThan((sent * TIMEOUT_MS) / 1000 + 3);
-		});
-
-		test('a service that accepts connections and never answers: gets end within 15 s, at most 10 sent, the rest unsent', async () => {
-			const { run } = await n8n.execute(SILENT);
-			const { items, seconds } = nodeRun(run);
-			expect(items).toHaveLength(ITEMS);
-			expect(seconds).toBeLessThan(15);
-			keep(
-				'gets, a service that never answers',
-				seconds,
-				items,
-				items.reduce((sum, item) => sum + Number(factsOf(item).timesSent ?? 1), 0),
-			);
-			const sentItems = items.filter((item) => factsOf(item).networkError === 'timeout');
-			expect(sentItems.length).toBeGreaterThan(0);
-			expect(
-				items
-					.filter((item) => Number(factsOf(item).timesSent) > 0)
-					.reduce((sum, item) => sum + Number(factsOf(item).timesSent), 0),
-			).toBeLessThanOrEqual(10);
-			expect(items.filter(notSentYet).length).toBeGreaterThanOrEqual(ITEMS - 10);
-		});
-
-		test('a Base URL whose port refuses: a handful refused, the rest not sent, all notActed, within 5 s', async () => {
-			const { run } = await n8n.execute(REFUSED);
-			const { items, seconds } = nodeRun(run);
-			expect(items).toHaveLength(ITEMS);
-			expect(seconds).toBeLessThan(5);
-			const refused = items.filter((item) => factsOf(item).networkError === 'refused');
-			keep('gets, a port that refuses', seconds, items, refused.length);
-			expect(refused.length).toBeGreaterThanOrEqual(5);
-			expect(refused.length).toBeLessThanOrEqual(10);
-			expect(items.filter(notSentYet)).toHaveLength(ITEMS - refused.length);
-			expect(items.every((item) => factsOf(item).outcome === 'notActed')).toBe(true);
-		});
-	},
-);
+	test('a Base URL whose port refuses: a handful refused, the rest not sent, all notActed, within 5 s', async () => {
+		const { run } = await n8n.execute(REFUSED);
+		const { items, seconds } = nodeRun(run);
+		expect(items).toHaveLength(ITEMS);
+		expect(seconds).toBeLessThan(5);
+		const refused = items.filter((item) => factsOf(item).networkError === 'refused');
+		keep('gets, a port that refuses', seconds, items, refused.length);
+		expect(refused.length).toBeGreaterThanOrEqual(5);
+		expect(refused.length).toBeLessThanOrEqual(10);
+		expect(items.filter(notSentYet)).toHaveLength(ITEMS - refused.length);
+		expect(items.every((item) => factsOf(item).outcome === 'notActed')).toBe(true);
+	});
+});

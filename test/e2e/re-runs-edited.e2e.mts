@@ -19,7 +19,7 @@ import {
 	waitForEnd,
 } from './harness/editor-rest.mts';
 import { recordFigures } from './harness/figures.mts';
-import { N8N_CURRENT, N8N_MAINTAINED } from './harness/n8n.mts';
+import { N8N_NODE_LINES } from './harness/n8n.mts';
 import {
 	CREATE_NODE,
 	byName,
@@ -50,7 +50,7 @@ async function withFaults(sandbox: SandboxProcess): Promise<void> {
 	await sandbox.addFault(failsOnceBeforeWriting('S7'));
 }
 
-describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: an edited retry', (version) => {
+describe.each(N8N_NODE_LINES)('n8n %s: an edited retry', (version) => {
 	const sandbox = useSandbox(TEST_API_KEYS.reRunsEdited);
 	const n8n = useN8n(() => ({
 		version,

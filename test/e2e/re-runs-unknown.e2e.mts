@@ -9,7 +9,7 @@
 import { TEST_API_KEYS } from '../harness/keys.mts';
 import { errorText, retryExecution, waitForEnd } from './harness/editor-rest.mts';
 import { recordFigures } from './harness/figures.mts';
-import { N8N_CURRENT, N8N_MAINTAINED } from './harness/n8n.mts';
+import { N8N_NODE_LINES } from './harness/n8n.mts';
 import {
 	byName,
 	createsWhatTheEventLists,
@@ -61,67 +61,64 @@ function expectNothingSentAgain(after: ByName): void {
 	});
 }
 
-describe.each([N8N_CURRENT, N8N_MAINTAINED])(
-	'n8n %s: an unknown outcome on a re-run',
-	(version) => {
-		const sandbox = useSandbox(TEST_API_KEYS.reRunsUnknown);
-		const n8n = useN8n(() => ({
-			version,
-			name: `${SUITE}-${version}`,
-			run: 'server',
-			sandbox: sandbox(),
-			workflows: [
-				createsWhatTheEventLists(STOP),
-				createsWhatTheEventLists(RETRY_ON_FAIL, {
-					settings: { retryOnFail: true, maxTries: 3, waitBetweenTries: 100 },
-				}),
-			],
-			publish: [STOP, RETRY_ON_FAIL],
-			ready: [`/webhook/${STOP}`, `/webhook/${RETRY_ON_FAIL}`],
-		}));
-		beforeAll(() => warmUp(n8n, sandbox(), STOP));
-		afterAll(() => {
-			expect(n8n.log()).not.toContain(sandbox().apiKey);
+describe.each(N8N_NODE_LINES)('n8n %s: an unknown outcome on a re-run', (version) => {
+	const sandbox = useSandbox(TEST_API_KEYS.reRunsUnknown);
+	const n8n = useN8n(() => ({
+		version,
+		name: `${SUITE}-${version}`,
+		run: 'server',
+		sandbox: sandbox(),
+		workflows: [
+			createsWhatTheEventLists(STOP),
+			createsWhatTheEventLists(RETRY_ON_FAIL, {
+				settings: { retryOnFail: true, maxTries: 3, waitBetweenTries: 100 },
+			}),
+		],
+		publish: [STOP, RETRY_ON_FAIL],
+		ready: [`/webhook/${STOP}`, `/webhook/${RETRY_ON_FAIL}`],
+	}));
+	beforeAll(() => warmUp(n8n, sandbox(), STOP));
+	afterAll(() => {
+		expect(n8n.log()).not.toContain(sandbox().apiKey);
+	});
+
+	test('#36 Retry On Fail (3 tries): neither S4 nor S7 goes out again; the execution fails; each sequence exists at most once', async () => {
+		await withFaults(sandbox());
+		const answer = await postEvent(n8n, RETRY_ON_FAIL, EVENT);
+		const execution = await latest(n8n, RETRY_ON_FAIL);
+		const after = await byName(sandbox());
+		recordFigures(SUITE, version, 'Retry On Fail (3 tries)', {
+			...figuresOf(after),
+			answer: answer.status,
+			execution: execution.status,
 		});
 
-		test('#36 Retry On Fail (3 tries): neither S4 nor S7 goes out again; the execution fails; each sequence exists at most once', async () => {
+		expect(execution.status).toBe('error');
+		expectNothingSentAgain(after);
+	});
+
+	test.each([false, true])(
+		'#36 Executions › Retry with loadWorkflow %s: neither S4 nor S7 goes out again, and S4 fails with the earlier failure’s words',
+		async (loadWorkflow) => {
 			await withFaults(sandbox());
-			const answer = await postEvent(n8n, RETRY_ON_FAIL, EVENT);
-			const execution = await latest(n8n, RETRY_ON_FAIL);
+			await postEvent(n8n, STOP, EVENT);
+			const failed = await latest(n8n, STOP);
+			// The harness's part: the execution failed, and its retry is listed as one.
+			expect(failed.status).toBe('error');
+			const retried = await retryExecution(n8n, STOP, failed.id, loadWorkflow);
+			expect(retried.mode).toBe('retry');
+			const retry = await waitForEnd(n8n, retried.id);
 			const after = await byName(sandbox());
-			recordFigures(SUITE, version, 'Retry On Fail (3 tries)', {
-				...figuresOf(after),
-				answer: answer.status,
-				execution: execution.status,
-			});
+			recordFigures(
+				SUITE,
+				version,
+				`Executions › Retry, ${loadWorkflow ? 'currently saved' : 'original'} workflow, unchanged`,
+				{ ...figuresOf(after), execution: failed.status, retry: retry.status },
+			);
 
-			expect(execution.status).toBe('error');
 			expectNothingSentAgain(after);
-		});
-
-		test.each([false, true])(
-			'#36 Executions › Retry with loadWorkflow %s: neither S4 nor S7 goes out again, and S4 fails with the earlier failure’s words',
-			async (loadWorkflow) => {
-				await withFaults(sandbox());
-				await postEvent(n8n, STOP, EVENT);
-				const failed = await latest(n8n, STOP);
-				// The harness's part: the execution failed, and its retry is listed as one.
-				expect(failed.status).toBe('error');
-				const retried = await retryExecution(n8n, STOP, failed.id, loadWorkflow);
-				expect(retried.mode).toBe('retry');
-				const retry = await waitForEnd(n8n, retried.id);
-				const after = await byName(sandbox());
-				recordFigures(
-					SUITE,
-					version,
-					`Executions › Retry, ${loadWorkflow ? 'currently saved' : 'original'} workflow, unchanged`,
-					{ ...figuresOf(after), execution: failed.status, retry: retry.status },
-				);
-
-				expectNothingSentAgain(after);
-				expect(retry.status).toBe('error');
-				expect(errorText(retry)).toContain(failed.data.resultData.error?.message ?? '—');
-			},
-		);
-	},
-);
+			expect(retry.status).toBe('error');
+			expect(errorText(retry)).toContain(failed.data.resultData.error?.message ?? '—');
+		},
+	);
+});

@@ -17,7 +17,7 @@ import { isAnswerLost, outcomesOf, outputOf, sleep } from './harness/crash.mts';
 import { outreachApiCredential } from './harness/credentials.mts';
 import { retryExecution, waitForEnd } from './harness/editor-rest.mts';
 import { recordFigures } from './harness/figures.mts';
-import { N8N_CURRENT, N8N_MAINTAINED } from './harness/n8n.mts';
+import { N8N_NODE_LINES } from './harness/n8n.mts';
 import { CREATE_NODE, byName, figuresOf, twice, type ByName } from './harness/re-runs.mts';
 import {
 	cleanDatabase,
@@ -44,12 +44,9 @@ const INCOMPATIBLE = 'incompatible setting';
 /** The crash: 40 creates per logic, the three at once, each against its own sandbox; killed once each has made 20, before any ends. */
 const CRASHED = range(51, 90);
 
-// On the current line only: the node's row is the same on 1.123.81 (n8n's store is one
-// helper since 1.65, read in deduplication-helper.js of both), and CI's time is kept
-// under 45 minutes. `E2E_BOTH_LINES=1` runs it on 1.123.81 too.
-const LINES = process.env.E2E_BOTH_LINES === '1' ? [N8N_CURRENT, N8N_MAINTAINED] : [N8N_CURRENT];
-
-describe.each(LINES)('n8n %s: Remove Duplicates beside the node', (version) => {
+// On the current line only (N8N_NODE_LINES): the node's row is the same on 1.123.81 (n8n's
+// store is one helper since 1.65, read in deduplication-helper.js of both).
+describe.each(N8N_NODE_LINES)('n8n %s: Remove Duplicates beside the node', (version) => {
 	const args = ['--rate-limit', String(RATE)];
 	const sandboxes = Object.fromEntries(
 		ALL.map((logic) => [logic, useSandbox(TEST_API_KEYS.removeDuplicates, args)]),

@@ -10,7 +10,7 @@
 import { TEST_API_KEYS } from '../harness/keys.mts';
 import { lastOutput, runManually } from './harness/editor-rest.mts';
 import { recordFigures } from './harness/figures.mts';
-import { N8N_CURRENT, N8N_MAINTAINED } from './harness/n8n.mts';
+import { N8N_NODE_LINES } from './harness/n8n.mts';
 import {
 	CREATE_NODE,
 	KEYED,
@@ -53,7 +53,7 @@ function expectSkippedBut(
 	}
 }
 
-describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: Skip Items Done Before', (version) => {
+describe.each(N8N_NODE_LINES)('n8n %s: Skip Items Done Before', (version) => {
 	const sandbox = useSandbox(TEST_API_KEYS.skipDoneBefore);
 	const n8n = useN8n(() => ({
 		version,

@@ -37,6 +37,16 @@ export const ARTIFACTS = path.join(ROOT, 'artifacts', 'e2e');
 export const N8N_CURRENT = process.env.E2E_N8N_CURRENT ?? DEFAULT_N8N_VERSION;
 export const N8N_MAINTAINED = process.env.E2E_N8N_MAINTAINED ?? MAINTAINED_N8N_VERSION;
 
+/**
+ * The lines of a suite whose subject is the node's own code, the same on both
+ * lines (its outputs, hints, pace, faults, memory): the current line, and the
+ * maintained one too with `E2E_BOTH_LINES=1`, so that CI stays under 45
+ * minutes. Suites about n8n's seams (its retries and crash recovery, its
+ * store, tools and MCP, the credential test, installs, the editor) run on both.
+ */
+export const N8N_NODE_LINES =
+	process.env.E2E_BOTH_LINES === '1' ? [N8N_CURRENT, N8N_MAINTAINED] : [N8N_CURRENT];
+
 /** n8n `version`'s executable, installed into .cache/ on first use (scripts/install-n8n.sh). */
 export function prepareN8n(version: string): string {
 	execFileSync('bash', [path.join(ROOT, 'scripts', 'install-n8n.sh'), version], {
