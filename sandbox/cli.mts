@@ -6,6 +6,7 @@
 // `--rate-limit-headers ietf|x` for standard rate-limit headers on every answer).
 import { DEFAULT_API_KEY, startSandbox } from './server.mts';
 import type { RateLimit } from './server.mts';
+import { knownIdsLine } from './seed.mts';
 
 function option(name: string, fallback: string): string {
 	const index = process.argv.indexOf(`--${name}`);
@@ -41,6 +42,10 @@ console.log(
 		url: sandbox.url,
 		apiKey: sandbox.apiKey,
 		rateLimit: rateLimitOption() ?? null,
+		knownIds: knownIdsLine(
+			Number(option('bulk-contacts', '0')),
+			Number(option('bulk-use-cases', '0')),
+		),
 	}),
 );
 const stop = () => void sandbox.close().then(() => process.exit(0));

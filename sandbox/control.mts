@@ -3,7 +3,7 @@
 // one by one or all of a kind.
 import type http from 'node:http';
 
-import type { Fault } from './faults.mts';
+import { describeFault, type Fault } from './faults.mts';
 import type { RateLimit } from './rate-limit.mts';
 import type { RecordedRequest } from './server.mts';
 import type { Json, JsonObject } from './seed.mts';
@@ -53,8 +53,12 @@ export function control(sandbox: Controlled, req: http.IncomingMessage, body: st
 		return { status: 204 };
 	}
 	if (route === 'POST /__sandbox/faults') {
-		sandbox.addFault(JSON.parse(body || '{}') as Fault);
-		return { status: 204 };
+		const fault = JSON.parse(body || '{}') as Fault;
+		sandbox.addFault(fault);
+		return {
+			status: 200,
+			body: { message: describeFault(fault), fault: fault as unknown as Json },
+		};
 	}
 	if (route === 'POST /__sandbox/reset') {
 		sandbox.reset();

@@ -66,6 +66,39 @@ export class Faults {
 	}
 }
 
+/** The fault in a sentence, as the sandbox confirms it: which requests meet it, and what they get. */
+export function describeFault(fault: Fault): string {
+	const count =
+		fault.times === undefined
+			? 'Every request'
+			: fault.times === 1
+				? 'The next request'
+				: `The next ${fault.times} requests`;
+	const which = [
+		fault.method && `(${fault.method.toUpperCase()})`,
+		fault.pathPrefix && `to a path that starts with "${fault.pathPrefix}"`,
+		fault.bodyContains !== undefined && `whose body contains "${fault.bodyContains}"`,
+		fault.every !== undefined && `(only every ${fault.every}th)`,
+		fault.oncePerTarget && '(once per path)',
+	].filter(Boolean);
+	const replaced = fault.status !== undefined || fault.drop !== undefined;
+	const how =
+		fault.drop === 'before-response'
+			? 'lose the connection before any answer'
+			: fault.drop === 'mid-body'
+				? 'get half an answer, then lose the connection'
+				: replaced
+					? `get HTTP ${fault.status}`
+					: 'get the usual answer';
+	const wait = fault.delayMs ? `wait ${fault.delayMs} ms, then ` : '';
+	const acted = !replaced
+		? ''
+		: fault.afterWrite
+			? ', after a create or archive is carried out'
+			: ', and nothing is carried out';
+	return `Fault added: ${[count, ...which].join(' ')} will ${wait}${how}${acted}.`;
+}
+
 /** Answers with the fault's status, headers and body, or cuts the connection halfway through the body. */
 export function sendFault(
 	res: http.ServerResponse,

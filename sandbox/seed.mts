@@ -134,3 +134,14 @@ export function seedData(): SeedData {
 		],
 	};
 }
+
+/** The IDs the sandbox knows at its start, in a line: what a new user can archive and get. */
+export function knownIdsLine(bulkContacts = 0, bulkUseCases = 0): string {
+	const seed = seedData();
+	const ids = (records: JsonObject[], bulk: number) =>
+		[
+			...records.map((record) => String(record.id)),
+			...(bulk > 0 ? [`bulk-0 … bulk-${bulk - 1}`] : []),
+		].join(', ');
+	return `Known IDs: contacts ${ids(seed.contacts, bulkContacts)}; contact lists ${ids(seed.contactLists, 0)}; use cases ${ids(seed.useCases, bulkUseCases)}.`;
+}

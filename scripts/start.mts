@@ -81,6 +81,7 @@ async function main(): Promise<void> {
 	writeState();
 	const sandboxUrl = sandbox.url;
 	console.log(`  ${sandboxUrl} (API key: ${shown(apiKey, DEFAULT_API_KEY, 'SANDBOX_API_KEY')})`);
+	console.log(`  ${sandbox.knownIds}`);
 
 	// Set, so that the demo keeps loading this package when n8n's default turns
 	// unverified community packages off (n8n 3.0).

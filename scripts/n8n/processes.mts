@@ -80,6 +80,8 @@ export function startDaemon(
 /** The sandbox (sandbox/cli.mts), the service's stand-in, as a process of its own. */
 export interface SandboxDaemon {
 	url: string;
+	/** The sandbox's line naming the IDs it knows (sandbox/seed.mts). */
+	knownIds: string;
 	daemon: Daemon;
 }
 
@@ -95,9 +97,9 @@ export async function startSandbox(
 	);
 	const stdout = daemon.child.stdout;
 	if (!stdout) throw new LaunchError('The sandbox has no output to read its address from.');
-	const url = await new Promise<string>((resolve, reject) => {
+	const started = await new Promise<{ url: string; knownIds: string }>((resolve, reject) => {
 		createInterface({ input: stdout }).once('line', (line) =>
-			resolve((JSON.parse(line) as { url: string }).url),
+			resolve(JSON.parse(line) as { url: string; knownIds: string }),
 		);
 		daemon.child.once('exit', (code) =>
 			reject(
@@ -107,5 +109,5 @@ export async function startSandbox(
 			),
 		);
 	});
-	return { url, daemon };
+	return { url: started.url, knownIds: started.knownIds, daemon };
 }

@@ -57,8 +57,10 @@ export class SandboxProcess {
 			.maxInFlight;
 	}
 
-	async addFault(fault: Fault): Promise<void> {
-		await this.control('POST', 'faults', fault);
+	/** Adds a fault; the sandbox's sentence confirming it. */
+	async addFault(fault: Fault): Promise<string> {
+		return ((await (await this.control('POST', 'faults', fault)).json()) as { message: string })
+			.message;
 	}
 
 	/** Limit API requests to a token bucket; undefined lifts the limit. */
