@@ -27,6 +27,4 @@ export interface ProcessedStore {
 	 * helper, it does nothing and says no.
 	 */
 	clearIfOnly?(count: number): Promise<boolean>;
-	/** How many keys the row holds; where n8n has no such helper, undefined. */
-	count?(): Promise<number | undefined>;
 }

@@ -41,16 +41,46 @@ export type StoreHelpers = Partial<
 	>
 >;
 
-/** The node's row in n8n's store for processed items, keeping at most ROW_MAX_ENTRIES keys. */
-export function processedStoreOf(context: IExecuteFunctions): ProcessedStore | undefined {
-	if (!context.getWorkflow().id) return undefined;
-	return processedStoreOver(context.helpers as StoreHelpers, ROW_MAX_ENTRIES);
+/** The calls waiting on each row in this n8n process: the last one's end. */
+const lines = new Map<string, Promise<unknown>>();
+
+/**
+ * n8n reads a row and writes it back whole, with no lock: two executions that
+ * write the node's row at once lose one's keys. In one n8n process (regular
+ * mode, or one worker), the calls on a row go one after another, every
+ * execution's; across processes, the journal's sentinel repairs the loss.
+ */
+function inLine<T>(row: string | undefined, call: () => Promise<T>): Promise<T> {
+	if (row === undefined) return call();
+	const turn = (lines.get(row) ?? Promise.resolve()).then(call, call);
+	const settled = turn.then(
+		() => undefined,
+		() => undefined,
+	);
+	lines.set(row, settled);
+	void settled.then(() => {
+		if (lines.get(row) === settled) lines.delete(row);
+	});
+	return turn;
 }
 
-/** The node's row over n8n's `helpers`, keeping at most `maxEntries` keys; undefined where n8n has no such store. */
+/** The node's row in n8n's store for processed items, keeping at most ROW_MAX_ENTRIES keys. */
+export function processedStoreOf(context: IExecuteFunctions): ProcessedStore | undefined {
+	const workflowId = context.getWorkflow().id;
+	if (!workflowId) return undefined;
+	const row = `${workflowId}|n:${context.getNode().id}`;
+	return processedStoreOver(context.helpers as StoreHelpers, ROW_MAX_ENTRIES, row);
+}
+
+/**
+ * The node's row over n8n's `helpers`, keeping at most `maxEntries` keys;
+ * undefined where n8n has no such store. With `row` (workflow and node), the
+ * calls on it in this process go one after another.
+ */
 export function processedStoreOver(
 	helpers: StoreHelpers,
 	maxEntries: number,
+	row?: string,
 ): ProcessedStore | undefined {
 	const {
 		checkProcessedAndRecord,
@@ -63,30 +93,35 @@ export function processedStoreOver(
 	const scope = 'node' as const;
 	const options = { mode: 'entries' as const, maxEntries };
 	return {
-		async checkAndRecord(keys) {
-			const check = async () => await checkProcessedAndRecord.call(helpers, keys, scope, options);
-			const { processed } = await check().catch(async (error: unknown) => {
-				if (isFirstInsertRace(error)) return await check();
-				throw error;
-			});
-			return new Set(processed.map(String));
-		},
-		async remove(keys) {
-			await removeProcessed.call(helpers, keys, scope, options);
-		},
-		async count() {
-			if (typeof getProcessedDataCount !== 'function') return undefined;
-			return await getProcessedDataCount.call(helpers, scope, options);
-		},
-		async clearIfOnly(count) {
-			if (
-				typeof getProcessedDataCount !== 'function' ||
-				typeof clearAllProcessedItems !== 'function'
-			)
-				return false;
-			if ((await getProcessedDataCount.call(helpers, scope, options)) !== count) return false;
-			await clearAllProcessedItems.call(helpers, scope, options);
-			return true;
-		},
+		checkAndRecord: (keys) =>
+			inLine(row, async () => {
+				const check = async () => await checkProcessedAndRecord.call(helpers, keys, scope, options);
+				const { processed } = await check().catch(async (error: unknown) => {
+					if (isFirstInsertRace(error)) return await check();
+					throw error;
+				});
+				return new Set(processed.map(String));
+			}),
+		remove: (keys) =>
+			inLine(row, async () => {
+				await removeProcessed.call(helpers, keys, scope, options);
+			}),
+		count: () =>
+			inLine(row, async () => {
+				if (typeof getProcessedDataCount !== 'function') return undefined;
+				return await getProcessedDataCount.call(helpers, scope, options);
+			}),
+		// The count and the clear in one turn: no other execution's write comes between them.
+		clearIfOnly: (count) =>
+			inLine(row, async () => {
+				if (
+					typeof getProcessedDataCount !== 'function' ||
+					typeof clearAllProcessedItems !== 'function'
+				)
+					return false;
+				if ((await getProcessedDataCount.call(helpers, scope, options)) !== count) return false;
+				await clearAllProcessedItems.call(helpers, scope, options);
+				return true;
+			}),
 	};
 }
