@@ -21,6 +21,8 @@ export const TEST_API_KEYS = {
 	skipDoneBeforeQueue: 'e2e-skip-queue-key-6e3b2d98',
 	crash: 'e2e-crash-key-1a9d5c73',
 	crashChain: 'e2e-crash-chain-key-7c4e1b92',
+	crashCrowd: 'e2e-crash-crowd-key-5a9e3c61',
+	storeFails: 'e2e-store-fails-key-8c2d7e40',
 	removeDuplicates: 'e2e-remove-duplicates-key-2f8a5d37',
 	egress: 'e2e-egress-key-4d7b1c68',
 	outcomePath: 'e2e-outcome-path-key-4b7e2d90',
