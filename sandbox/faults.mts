@@ -78,7 +78,7 @@ export function describeFault(fault: Fault): string {
 		fault.method && `(${fault.method.toUpperCase()})`,
 		fault.pathPrefix && `to a path that starts with "${fault.pathPrefix}"`,
 		fault.bodyContains !== undefined && `whose body contains "${fault.bodyContains}"`,
-		fault.every !== undefined && `(only every ${fault.every}th)`,
+		fault.every !== undefined && `(only one in ${fault.every})`,
 		fault.oncePerTarget && '(once per path)',
 	].filter(Boolean);
 	const replaced = fault.status !== undefined || fault.drop !== undefined;

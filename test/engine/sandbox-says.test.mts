@@ -48,6 +48,10 @@ test.each([
 		'Fault added: Every request (POST) to a path that starts with "/v1/contacts" will lose the connection before any answer, and nothing is carried out.',
 	],
 	[{ delayMs: 1500 }, 'Fault added: Every request will wait 1500 ms, then get the usual answer.'],
+	[
+		{ pathPrefix: '/v1/sequences', every: 3, status: 502 },
+		'Fault added: Every request to a path that starts with "/v1/sequences" (only one in 3) will get HTTP 502, and nothing is carried out.',
+	],
 ])('a fault it is given comes back as a sentence: %j', async (fault, sentence) => {
 	await sandbox.reset();
 	expect(await sandbox.addFault(fault)).toBe(sentence);
