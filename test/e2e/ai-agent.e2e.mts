@@ -26,7 +26,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: the node as an AI Agent to
 	const n8n = useN8n(() => ({
 		version,
 		name: `agent-${version}`,
-		run: 'cli',
+		run: 'server',
 		sandbox: sandbox(),
 		credentials: [
 			{

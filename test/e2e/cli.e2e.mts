@@ -1,6 +1,6 @@
 // The packed package in real n8n, on both lines users run: installed by
 // `npm install <tarball>` into <user folder>/.n8n/nodes, workflows imported and
-// run with the n8n CLI (`n8n execute --id … --rawOutput`) against the sandbox.
+// run with Execute workflow (the editor's REST call) against the sandbox.
 // Every fixture runs under the three On Error modes; downstream Set nodes read
 // $('Items').item and $('Outreach Sequences').item on both outputs. A redirect
 // and network faults (a timeout, resets, a refused port, an unknown host) each
@@ -41,7 +41,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])(
 		const n8n = useN8n(() => ({
 			version,
 			name: `cli-${version}`,
-			run: 'cli',
+			run: 'server',
 			sandbox: sandbox(),
 			credentials: unreachableCredentials(sandbox().apiKey, refusedUrl),
 			workflows: cliWorkflows(),

@@ -34,7 +34,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])(
 		const n8n = useN8n(() => ({
 			version,
 			name: `rate-limit-${version}`,
-			run: 'cli',
+			run: 'server',
 			sandbox: sandbox(),
 			workflows: [workflow()],
 		}));
@@ -42,7 +42,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])(
 		test('300 creates on default settings: all succeed, in order, each name created exactly once', async () => {
 			await sandbox().reset();
 			await sandbox().setRateLimit(LIMIT);
-			const { result, run } = await n8n.execute(WORKFLOW_ID);
+			const { run, log } = await n8n.execute(WORKFLOW_ID);
 			const [success, failure] = outputsOf(run, 'Outreach Sequences');
 
 			expect(failure).toEqual([]);
@@ -62,7 +62,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])(
 			expect(summary.byStatus['429']).toBeGreaterThan(0);
 			expect(summary.byStatus['429']).toBeLessThanOrEqual(ITEMS * 0.2);
 			// n8n's log has a line when the node starts waiting on the service.
-			expect(`${result.stdout}${result.stderr}`).toMatch(
+			expect(log).toMatch(
 				/Outreach Sequences: the service pushed back \(HTTP 429, Retry-After: \d+\); no new request starts for/,
 			);
 		}, 120_000);

@@ -48,6 +48,14 @@ export async function saveNode(
 	});
 }
 
+/** Publish (2.x) or the Active toggle (1.x), as the editor calls it. */
+export async function publish(n8n: N8n, workflowId: string): Promise<void> {
+	const { versionId } = await getWorkflow(n8n, workflowId);
+	if (major(n8n.version) >= 2)
+		await n8n.rest('POST', `/workflows/${workflowId}/activate`, { versionId });
+	else await n8n.rest('PATCH', `/workflows/${workflowId}`, { active: true, versionId });
+}
+
 const ENDED = new Set(['success', 'error', 'crashed', 'canceled']);
 
 /** Polls an execution until n8n says how it ended. */
@@ -86,6 +94,16 @@ export async function runManually(
 	if (started.executionId === undefined)
 		throw new Error(`Execute workflow started no execution: ${JSON.stringify(started)}`);
 	return await waitForEnd(n8n, String(started.executionId));
+}
+
+/** Execute workflow, and what n8n printed while it ran: the run as `n8n execute` would give it. */
+export async function executeManually(
+	n8n: N8n,
+	workflowId: string,
+): Promise<{ run: Execution['data']['resultData']; log: string }> {
+	const before = n8n.log().length;
+	const execution = await runManually(n8n, workflowId);
+	return { run: execution.data.resultData, log: n8n.log().slice(before) };
 }
 
 /**

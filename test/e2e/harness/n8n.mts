@@ -2,9 +2,7 @@
 // one place that installs n8n, packs and installs this package, imports and
 // runs n8n), plus what only the suites need: owners, REST calls, readiness.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import {
@@ -14,7 +12,7 @@ import {
 	n8nBin,
 	n8nInstallDir,
 } from '../../../scripts/n8n/versions.mts';
-import { installPackage, n8nEnv as launcherEnv } from '../../../scripts/n8n/user-folder.mts';
+import { n8nEnv as launcherEnv } from '../../../scripts/n8n/user-folder.mts';
 import { resultDataOf } from '../../../scripts/n8n/cli.mts';
 import type { Daemon } from '../../../scripts/n8n/processes.mts';
 
@@ -55,12 +53,7 @@ export function prepareN8n(version: string): string {
 	return n8nBin(n8nInstallDir(version));
 }
 
-/** A fresh N8N_USER_FOLDER with the tarball installed into <folder>/.n8n/nodes, as n8n's installer does. */
-export async function userFolderWithPackage(tarball: string): Promise<string> {
-	const folder = mkdtempSync(path.join(tmpdir(), 'outreach-n8n-'));
-	await installPackage(folder, tarball);
-	return folder;
-}
+export { userFolderWithPackage } from './installed-nodes.mts';
 
 /** n8n's environment for the suites: the launcher's, on loopback only. */
 export function n8nEnv(userFolder: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {

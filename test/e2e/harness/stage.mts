@@ -17,7 +17,6 @@ import {
 	n8nEnv,
 	packPackage,
 	prepareN8n,
-	publishWorkflow,
 	rest,
 	runDataOf,
 	setupOwner,
@@ -25,13 +24,13 @@ import {
 	waitForHttp,
 	waitForRest,
 	waitForWebhook,
-	type CliResult,
 	type Daemon,
 	type ExecuteRun,
 	type N8nServer,
 	userFolderWithPackage,
 } from './n8n.mts';
 import { outreachApiCredential } from './credentials.mts';
+import { executeManually, publish } from './editor-rest.mts';
 import { queueServices, startWorkers } from './services.mts';
 
 /** The id of the credential that points at the sandbox, as the suites' workflows name it. */
@@ -52,12 +51,9 @@ export interface N8nSetup {
 	sandbox?: SandboxProcess;
 	credentials?: StoredCredential[];
 	workflows?: Array<string | object>;
-	/** Ids of imported workflows to publish (activate, on 1.x) before n8n starts. */
+	/** Ids of imported workflows to publish (activate, on 1.x) once n8n has started, as the editor does. */
 	publish?: string[];
-	/**
-	 * Routes of published workflows (`/webhook/<path>`, `/mcp/<path>`) to wait
-	 * for: n8n reports ready before it has registered their webhooks.
-	 */
+	/** Routes of published workflows (`/webhook/<path>`, `/mcp/<path>`) to wait for: n8n is ready before they are. */
 	ready?: string[];
 	env?: Record<string, string>;
 }
@@ -89,14 +85,15 @@ export interface N8n {
 	server: N8nServer;
 	workers: Daemon[];
 	/**
-	 * `n8n execute --id <id> --rawOutput` (with `env` added to n8n's), and the
-	 * run data it printed; its output is kept as the log `<name>-<log>`
-	 * (the workflow's id unless `log` says otherwise).
+	 * Runs a workflow to its end: `cli`, `n8n execute --id <id> --rawOutput`
+	 * (with `env` added to n8n's; its output kept as the log `<name>-<log>`);
+	 * a server, Execute workflow as the editor calls it. The run data, and
+	 * what n8n printed meanwhile.
 	 */
 	execute(
 		workflowId: string,
 		options?: { env?: Record<string, string>; log?: string },
-	): Promise<{ result: CliResult; run: ExecuteRun }>;
+	): Promise<{ run: ExecuteRun; log: string }>;
 	/** A REST call as the owner. */
 	rest<T>(method: string, route: string, body?: unknown): Promise<T>;
 	/** The executions of a workflow, newest first. */
@@ -114,10 +111,7 @@ const EMPTY = () => {
 	throw new Error('n8n is not ready: call useN8n inside a describe, and read it in the tests');
 };
 
-/**
- * The sandbox for the describe this is called in: started before its tests
- * (and before the boot of a useN8n called after this), closed after them.
- */
+/** The sandbox for the describe this is called in: started before its tests (and a useN8n called after this), closed after them. */
 export function useSandbox(apiKey: string, args: string[] = []): () => SandboxProcess {
 	let sandbox: SandboxProcess | undefined;
 	beforeAll(async () => {
@@ -185,7 +179,6 @@ async function boot(setup: N8nSetup, stops: Array<() => Promise<void>>): Promise
 	}
 	if (credentials.length) await importCredentials(bin, env, credentials);
 	if (setup.workflows?.length) await importWorkflows(bin, env, setup.workflows);
-	for (const id of setup.publish ?? []) await publishWorkflow(bin, setup.version, id, env);
 
 	const daemons: Daemon[] = [];
 	const server = { url: '', cookie: '' } as N8nServer;
@@ -202,18 +195,16 @@ async function boot(setup: N8nSetup, stops: Array<() => Promise<void>>): Promise
 		server.cookie = await setupOwner(server.url);
 	}
 	const workers = queue ? await startWorkers(bin, tarball, shared, setup.workers ?? 2, stops) : [];
-	// After the workers: in queue mode a webhook's probe runs on a worker, and main answers it when one has.
-	for (const route of setup.ready ?? [])
-		await waitForWebhook(new URL(`${server.url}${route}`), server.daemon);
 	const call = <T,>(method: string, route: string, body?: unknown) =>
 		rest<T>(server, method, route, body);
-	return {
+	const n8n: N8n = {
 		version: setup.version,
 		bin,
 		env,
 		server,
 		workers,
 		async execute(workflowId, options = {}) {
+			if (setup.run !== 'cli') return await executeManually(n8n, workflowId);
 			const result = await n8nCli(bin, ['execute', `--id=${workflowId}`, '--rawOutput'], {
 				...env,
 				...options.env,
@@ -222,7 +213,7 @@ async function boot(setup: N8nSetup, stops: Array<() => Promise<void>>): Promise
 				`${setup.name}-${options.log ?? workflowId}`,
 				`exit ${result.code}\n${result.stdout}${result.stderr}`,
 			);
-			return { result, run: runDataOf(result.stdout) };
+			return { run: runDataOf(result.stdout), log: `${result.stdout}${result.stderr}` };
 		},
 		rest: call,
 		async executions(workflowId) {
@@ -247,4 +238,9 @@ async function boot(setup: N8nSetup, stops: Array<() => Promise<void>>): Promise
 			await waitForRest(server);
 		},
 	};
+	for (const id of setup.publish ?? []) await publish(n8n, id);
+	// After the workers: in queue mode a webhook's probe runs on a worker, and main answers it when one has.
+	for (const route of setup.ready ?? [])
+		await waitForWebhook(new URL(`${server.url}${route}`), server.daemon);
+	return n8n;
 }
