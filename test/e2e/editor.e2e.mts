@@ -25,7 +25,12 @@ import {
 	credentialTests,
 	hintsWorkflow,
 } from './harness/editor-cases.mts';
-import { closeToast, openCredential, themedPage } from './harness/editor-page.mts';
+import {
+	closeToast,
+	openCredential,
+	pageWithIcons,
+	themedContext,
+} from './harness/editor-page.mts';
 import { N8N_CURRENT, PACKAGE_NAME, ROOT, exampleWorkflowFiles, freePort } from './harness/n8n.mts';
 import { credentialTestSays, outreachApiCredential } from './harness/credentials.mts';
 import { useN8n, useSandbox } from './harness/stage.mts';
@@ -53,12 +58,12 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 		workflows: [...exampleWorkflowFiles(), hintsWorkflow()],
 	}));
 	const browser = useChromium();
-	let context: BrowserContext;
+	const contexts: Partial<Record<'light' | 'dark', BrowserContext>> = {};
 
+	/** A new page, in the theme's context: each test closes its page, and the contexts last until the browser closes. */
 	async function newPage(theme: 'light' | 'dark'): Promise<{ page: Page; icons: Response[] }> {
-		const opened = await themedPage(browser(), n8n.server, theme);
-		context = opened.context;
-		return opened;
+		contexts[theme] ??= await themedContext(browser(), n8n.server, theme);
+		return await pageWithIcons(contexts[theme]);
 	}
 
 	test('on n8n 2.x the running server offers the node as an AI tool', async () => {
@@ -84,7 +89,7 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 			await page.screenshot({ path: screenshotPath(`operation-${panel.shot}`) });
 			expect(icons.length).toBeGreaterThan(0);
 			for (const icon of icons) expect(icon.status()).toBe(200);
-			await context.close();
+			await page.close();
 		},
 	);
 
@@ -97,7 +102,7 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 		const loaded = icons.filter((icon) => icon.url().endsWith(`/${expected}`));
 		expect(loaded.length).toBeGreaterThan(0);
 		for (const icon of loaded) expect(icon.status()).toBe(200);
-		await context.close();
+		await page.close();
 	});
 
 	test('the credential form shows API Key masked and Base URL, and the test passes with the right key', async () => {
@@ -127,7 +132,7 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 		expect(requests.map((request) => `${request.method} ${request.url}`)).toContain(
 			'GET /v1/use_cases/n8n-credential-test',
 		);
-		await context.close();
+		await page.close();
 	});
 
 	// Opening a saved credential runs its test; n8n shows the test's message under "More details":
@@ -150,7 +155,7 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 				(request) => `${request.method} ${request.url}`,
 			);
 			expect(requests).toEqual(reached);
-			await context.close();
+			await page.close();
 		},
 	);
 
@@ -173,7 +178,7 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 			'GET /v1/use_cases/uc-1',
 		]);
 		expect(requests[0].headers['x-api-key']).toBe(sandbox().apiKey);
-		await context.close();
+		await page.close();
 	});
 
 	test('after a run the output pane shows the Retry On Fail and failed-items hints', async () => {
@@ -231,6 +236,6 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 				.map((id) => `POST /v1/contacts/${id}/archive`)
 				.sort(),
 		);
-		await context.close();
+		await page.close();
 	});
 });

@@ -11,7 +11,7 @@
 import type { Page } from 'playwright-core';
 
 import { TEST_API_KEYS } from '../harness/keys.mts';
-import { screenshotPath, signedInContext, useChromium } from './harness/browser.mts';
+import { screenshotPath, sharedContext, useChromium } from './harness/browser.mts';
 import { N8N_CURRENT, N8N_MAINTAINED, ROOT } from './harness/n8n.mts';
 import { SANDBOX_CREDENTIAL_ID, useN8n, useSandbox } from './harness/stage.mts';
 import {
@@ -145,6 +145,9 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])(
 			workflows: [...MODES.map(workflow), invalidWorkflow()],
 		}));
 		const browser = useChromium();
+		const context = sharedContext(browser, () => n8n.server, {
+			viewport: { width: 1600, height: 900 },
+		});
 
 		async function executeOnCanvas(page: Page, mode: string): Promise<void> {
 			await page.goto(`${n8n.server.url}/workflow/${workflowId(mode)}`);
@@ -164,13 +167,10 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])(
 			'%s: the failed item goes down the true branch, the archived one does not',
 			async (mode) => {
 				await sandbox().reset();
-				const context = await signedInContext(browser(), n8n.server, {
-					viewport: { width: 1600, height: 900 },
-				});
-				const page = await context.newPage();
+				const page = await (await context()).newPage();
 				await executeOnCanvas(page, mode);
 				await page.screenshot({ path: screenshotPath(`outcome-path-${version}-${mode}`) });
-				await context.close();
+				await page.close();
 
 				const [latest] = await n8n.executions(workflowId(mode));
 				const execution = await n8n.execution(latest.id);
@@ -194,10 +194,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])(
 		test("a 400's validation details: n8n's error box shows the service's messages as lines, then its whole answer", async () => {
 			await sandbox().reset();
 			await sandbox().addFault({ pathPrefix: '/v1/sequences', status: 400, body: INVALID });
-			const context = await signedInContext(browser(), n8n.server, {
-				viewport: { width: 1600, height: 900 },
-			});
-			const page = await context.newPage();
+			const page = await (await context()).newPage();
 			await page.goto(`${n8n.server.url}/workflow/${INVALID_ID}`);
 			const create = page.locator('[data-test-id="canvas-node"][data-node-name="Create Sequence"]');
 			await create.waitFor({ timeout: 60_000 });
@@ -222,7 +219,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])(
 				]),
 			);
 			expect(shown[shown.length - 1]).toBe(`Its whole answer: ${JSON.stringify(INVALID)}`);
-			await context.close();
+			await page.close();
 		});
 	},
 );

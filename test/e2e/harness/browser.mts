@@ -70,6 +70,19 @@ export async function signedInContext(
 	return context;
 }
 
+/**
+ * One signed-in context for a describe's tests, made on first use: their pages
+ * share the browser's cache, so the editor's scripts load once, not per test.
+ */
+export function sharedContext(
+	browser: () => Browser,
+	server: () => N8nServer,
+	options: BrowserContextOptions = {},
+): () => Promise<BrowserContext> {
+	let context: Promise<BrowserContext> | undefined;
+	return () => (context ??= signedInContext(browser(), server(), options));
+}
+
 /** Opens the workflow `workflow` in the editor, and its node `node`'s panel. */
 export async function openNode(
 	page: Page,

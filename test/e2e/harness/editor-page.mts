@@ -7,12 +7,16 @@ import type { Browser, BrowserContext, Locator, Page, Response } from 'playwrigh
 import { PACKAGE_NAME, type N8nServer } from './n8n.mts';
 import { signedInContext } from './browser.mts';
 
-/** A new context signed in as the owner with the editor in `theme`, its page, and the node's icons the page loads. */
-export async function themedPage(
+/**
+ * A context signed in as the owner with the editor in `theme`. The suite keeps
+ * one per theme: its pages share the browser's cache, so that each does not
+ * load the editor's scripts afresh.
+ */
+export async function themedContext(
 	browser: Browser,
 	server: N8nServer,
 	theme: 'light' | 'dark',
-): Promise<{ context: BrowserContext; page: Page; icons: Response[] }> {
+): Promise<BrowserContext> {
 	const context = await signedInContext(browser, server, {
 		viewport: { width: 1440, height: 900 },
 		colorScheme: theme,
@@ -20,13 +24,20 @@ export async function themedPage(
 	await context.addInitScript({
 		content: `localStorage.setItem('N8N_THEME', ${JSON.stringify(theme)});`,
 	});
+	return context;
+}
+
+/** A new page in `context`, and the responses of the node's icons it loads. */
+export async function pageWithIcons(
+	context: BrowserContext,
+): Promise<{ page: Page; icons: Response[] }> {
 	const page = await context.newPage();
 	const icons: Response[] = [];
 	page.on('response', (response) => {
 		if (response.url().includes(PACKAGE_NAME) && response.url().endsWith('.svg'))
 			icons.push(response);
 	});
-	return { context, page, icons };
+	return { page, icons };
 }
 
 /** Opens the saved credential `id`, which runs its test: its dialog. */
