@@ -27,6 +27,8 @@ import type { SandboxProcess } from '../harness/sandbox.mts';
 
 const STOP = 'outreach-unknown-stop';
 const RETRY_ON_FAIL = 'outreach-unknown-retry-on-fail';
+/** Retry On Fail under Continue, with an Unconfirmed Earlier Try whose expression fails for S1 alone. */
+const EXPRESSION_FAILS = 'outreach-unknown-expression-fails';
 const SUITE = 're-runs-unknown';
 const EVENT = names(10);
 /** Written, then answered 500, on every send. */
@@ -73,9 +75,22 @@ describe.each(N8N_NODE_LINES)('n8n %s: an unknown outcome on a re-run', (version
 			createsWhatTheEventLists(RETRY_ON_FAIL, {
 				settings: { retryOnFail: true, maxTries: 3, waitBetweenTries: 100 },
 			}),
+			createsWhatTheEventLists(EXPRESSION_FAILS, {
+				settings: {
+					onError: 'continueRegularOutput',
+					retryOnFail: true,
+					maxTries: 3,
+					waitBetweenTries: 100,
+				},
+				requestOptions: {
+					// For S1 the expression fails: it names a node the workflow lacks.
+					unconfirmedEarlierTry:
+						"={{ $json.name === 'S1' ? $('No Such Node').item.json.say : 'sendAgain' }}",
+				},
+			}),
 		],
-		publish: [STOP, RETRY_ON_FAIL],
-		ready: [`/webhook/${STOP}`, `/webhook/${RETRY_ON_FAIL}`],
+		publish: [STOP, RETRY_ON_FAIL, EXPRESSION_FAILS],
+		ready: [`/webhook/${STOP}`, `/webhook/${RETRY_ON_FAIL}`, `/webhook/${EXPRESSION_FAILS}`],
 	}));
 	beforeAll(() => warmUp(n8n, sandbox(), STOP));
 	afterAll(() => {
@@ -121,4 +136,35 @@ describe.each(N8N_NODE_LINES)('n8n %s: an unknown outcome on a re-run', (version
 			expect(errorText(retry)).toContain(failed.data.resultData.error?.message ?? '—');
 		},
 	);
+
+	test('#43 an Unconfirmed Earlier Try whose expression fails for one item, mid-run: that item alone fails, unsent; every other send is kept, and nothing is created twice', async () => {
+		await sandbox().reset();
+		// S1 (the first item, so that Retry On Fail runs the node again) is made, then answered 500; S4 is answered 500 before it is made.
+		await sandbox().addFault(writtenThenFailsEachTime('S1'));
+		await sandbox().addFault(failsOnceBeforeWriting('S4'));
+		const answer = await postEvent(n8n, EXPRESSION_FAILS, EVENT);
+		const execution = await latest(n8n, EXPRESSION_FAILS);
+		const after = await byName(sandbox());
+		recordFigures(SUITE, version, 'Retry On Fail, an expression that fails for one item', {
+			...figuresOf(after),
+			answer: answer.status,
+			execution: execution.status,
+		});
+
+		expect([answer.status, execution.status]).toEqual([200, 'success']);
+		const items = answer.body as Array<{ name?: string; error?: string }>;
+		expect(items).toHaveLength(EVENT.length);
+		expect(items[0].error).toMatch(
+			/^Not sent: the expression in Request Options › Unconfirmed Earlier Try failed for this item \(.+\)\. Fix it so that it gives fail, sendAgain or countAsDone for this item, save, and use Executions › Retry with the currently saved workflow\.$/,
+		);
+		expect(items.slice(1).map((item) => item.name)).toEqual(
+			EVENT.slice(1).map((item) => item.name),
+		);
+		// S1 went out once (the expression kept it back), S4 twice (its say was sendAgain), the rest once.
+		expect(Object.fromEntries(after.sent)).toEqual(
+			Object.fromEntries(EVENT.map(({ name }) => [name, name === 'S4' ? 2 : 1])),
+		);
+		expect(twice(after.created)).toEqual([]);
+		expect(after.created.size).toBe(EVENT.length);
+	});
 });

@@ -123,6 +123,8 @@ export function dedupeWorkflow(logic: Logic) {
 /** What one execution did: its status and error, and the names Remove Duplicates kept and removed, and Create Sequence put out. */
 export interface Ran {
 	execution: Execution;
+	/** When its Remove Duplicates began and ended (ms since the epoch). */
+	dedupe: { start: number; end: number };
 	status: string;
 	error: string;
 	kept: string[];
@@ -134,8 +136,18 @@ const namesOn = (execution: Execution, output: number) =>
 	outputOf(execution, DEDUPE_NODE, output).map((item) => String(item.json.name));
 
 export function ran(execution: Execution): Ran {
+	const task = (
+		execution.data.resultData.runData as unknown as Record<
+			string,
+			Array<{ startTime: number; executionTime: number }>
+		>
+	)[DEDUPE_NODE]?.[0];
 	return {
 		execution,
+		dedupe: {
+			start: task?.startTime ?? 0,
+			end: (task?.startTime ?? 0) + (task?.executionTime ?? 0),
+		},
 		status: execution.status,
 		error: execution.data.resultData.error ? errorText(execution) : '',
 		kept: namesOn(execution, 0),
