@@ -9,6 +9,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { ProcessedStore } from './processedStore';
 import { ROW_MAX_ENTRIES } from './processedStore';
+import { aloneInLine, recordInLine, removeInLine } from './storeLine';
 
 /**
  * The first write of a row is an insert: when two executions make it at
@@ -41,29 +42,6 @@ export type StoreHelpers = Partial<
 	>
 >;
 
-/** The calls waiting on each row in this n8n process: the last one's end. */
-const lines = new Map<string, Promise<unknown>>();
-
-/**
- * n8n reads a row and writes it back whole, with no lock: two executions that
- * write the node's row at once lose one's keys. In one n8n process (regular
- * mode, or one worker), the calls on a row go one after another, every
- * execution's; across processes, the journal's sentinel repairs the loss.
- */
-function inLine<T>(row: string | undefined, call: () => Promise<T>): Promise<T> {
-	if (row === undefined) return call();
-	const turn = (lines.get(row) ?? Promise.resolve()).then(call, call);
-	const settled = turn.then(
-		() => undefined,
-		() => undefined,
-	);
-	lines.set(row, settled);
-	void settled.then(() => {
-		if (lines.get(row) === settled) lines.delete(row);
-	});
-	return turn;
-}
-
 /** The node's row in n8n's store for processed items, keeping at most ROW_MAX_ENTRIES keys. */
 export function processedStoreOf(context: IExecuteFunctions): ProcessedStore | undefined {
 	const workflowId = context.getWorkflow().id;
@@ -75,7 +53,7 @@ export function processedStoreOf(context: IExecuteFunctions): ProcessedStore | u
 /**
  * The node's row over n8n's `helpers`, keeping at most `maxEntries` keys;
  * undefined where n8n has no such store. With `row` (workflow and node), the
- * calls on it in this process go one after another.
+ * calls on it in this process go in its line (storeLine.ts).
  */
 export function processedStoreOver(
 	helpers: StoreHelpers,
@@ -94,8 +72,8 @@ export function processedStoreOver(
 	const options = { mode: 'entries' as const, maxEntries };
 	return {
 		checkAndRecord: (keys) =>
-			inLine(row, async () => {
-				const check = async () => await checkProcessedAndRecord.call(helpers, keys, scope, options);
+			recordInLine(row, keys, async (all) => {
+				const check = async () => await checkProcessedAndRecord.call(helpers, all, scope, options);
 				const { processed } = await check().catch(async (error: unknown) => {
 					if (isFirstInsertRace(error)) return await check();
 					throw error;
@@ -103,17 +81,17 @@ export function processedStoreOver(
 				return new Set(processed.map(String));
 			}),
 		remove: (keys) =>
-			inLine(row, async () => {
-				await removeProcessed.call(helpers, keys, scope, options);
+			removeInLine(row, keys, async (all) => {
+				await removeProcessed.call(helpers, all, scope, options);
 			}),
 		count: () =>
-			inLine(row, async () => {
+			aloneInLine(row, async () => {
 				if (typeof getProcessedDataCount !== 'function') return undefined;
 				return await getProcessedDataCount.call(helpers, scope, options);
 			}),
 		// The count and the clear in one turn: no other execution's write comes between them.
 		clearIfOnly: (count) =>
-			inLine(row, async () => {
+			aloneInLine(row, async () => {
 				if (
 					typeof getProcessedDataCount !== 'function' ||
 					typeof clearAllProcessedItems !== 'function'
