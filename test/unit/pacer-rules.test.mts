@@ -96,4 +96,28 @@ describe('the pacer itself', () => {
 		pacer.succeeded(ticket!);
 		expect(pacer.consecutiveSlowdowns).toBe(0);
 	});
+
+	test('time without demand in an epoch is left out: a burst after a long wait for n8n is judged at its own rate, not the wait', () => {
+		let now = 0;
+		const pacer = new RequestPacer(32, () => now);
+		// One request, answered; then nothing in flight and nothing waiting for 5 s (the executions wait for n8n's database).
+		const first = pacer.start();
+		pacer.succeeded(first);
+		now = 10;
+		pacer.idle();
+		now = 5010;
+		// Then 8 requests in 400 ms; the service accepts 6 and pushes back.
+		let ticket = first;
+		for (let i = 0; i < 8; i++) {
+			ticket = pacer.start();
+			now += 50;
+		}
+		for (let i = 0; i < 5; i++) pacer.succeeded(ticket);
+		pacer.pushedBack(ticket, 1000);
+		now += 1000;
+		expect(pacer.readyIn(0)).toBe(0);
+		// 9 sent in 0.36 s of demand (25 per second), 6 accepted in the 1.41 s of demand and pause: at most
+		// twice that. Drawn from the whole 5.36 s instead, the rate would be below 1 per second.
+		expect(pacer.sendRate).toBeCloseTo((2 * 6) / 1.41, 1);
+	});
 });

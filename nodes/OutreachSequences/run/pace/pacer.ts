@@ -18,7 +18,9 @@
  * and its pause: a service with a deep bucket lets the node run above its
  * rate for a while, so the rate that was rejected can be far too high. Until
  * a rate has held for a whole second, each rejection at least halves it, so
- * the first guess is found in a few steps.
+ * the first guess is found in a few steps. Time in an epoch with nothing in
+ * flight and nothing waiting for a turn is left out of both rates: it says how
+ * little was asked, not how much the service takes.
  * Rejections of requests sent before a pause count as that one event.
  */
 
@@ -28,6 +30,8 @@ export interface Epoch {
 	lastSentAt: number;
 	sent: number;
 	accepted: number;
+	/** Time in it with nothing in flight and nothing waiting: no demand, which says nothing of the service. */
+	idleMs: number;
 }
 
 const HALVING = 0.5;
@@ -61,6 +65,8 @@ export class RequestPacer {
 	private startRate = Infinity;
 	private growingSince = 0;
 	private trusted = false;
+	/** Since when nothing has been in flight or waiting for a turn (idle()); undefined while there is demand. */
+	private idleSince: number | undefined;
 	/** Slowdowns in a row without a success in between, for the backoff. */
 	consecutiveSlowdowns = 0;
 
@@ -111,13 +117,21 @@ export class RequestPacer {
 			this.refill(now);
 			this.tokens -= 1;
 		}
-		// An epoch starts with its first request, not when it was made: a pace
-		// kept while idle would otherwise count the idle time against what the
-		// service accepted.
+		// An epoch starts with its first request, not when it was made, and time
+		// without demand in it is left out: a pace kept while idle, or while the
+		// executions wait for something else (n8n's database), would otherwise
+		// count that time against what the service accepted.
 		if (this.epoch.sent === 0) this.epoch.startedAt = now;
+		else if (this.idleSince !== undefined) this.epoch.idleMs += now - this.idleSince;
+		this.idleSince = undefined;
 		this.epoch.sent++;
 		this.epoch.lastSentAt = now;
 		return this.epoch;
+	}
+
+	/** Nothing is in flight and no request waits for a turn: the time until the next request is not the service's. */
+	idle(): void {
+		this.idleSince ??= this.now();
 	}
 
 	succeeded(ticket: Epoch): void {
@@ -153,8 +167,8 @@ export class RequestPacer {
 		const ended = this.pending;
 		if (!ended) return;
 		this.pending = undefined;
-		if (ended.lastSentAt - ended.startedAt >= TRUSTED_AFTER_MS) this.trusted = true;
-		const accepted = (ended.accepted * 1000) / Math.max(1, now - ended.startedAt);
+		if (ended.lastSentAt - ended.startedAt - ended.idleMs >= TRUSTED_AFTER_MS) this.trusted = true;
+		const accepted = (ended.accepted * 1000) / Math.max(1, now - ended.startedAt - ended.idleMs);
 		const lowered = this.trusted
 			? Math.min(this.rejectedRate * GENTLE, Math.max(accepted, this.rejectedRate * HALVING))
 			: Math.min(this.rejectedRate * HALVING, 2 * accepted);
@@ -186,10 +200,10 @@ export class RequestPacer {
 }
 
 function newEpoch(now: number): Epoch {
-	return { startedAt: now, lastSentAt: now, sent: 0, accepted: 0 };
+	return { startedAt: now, lastSentAt: now, sent: 0, accepted: 0, idleMs: 0 };
 }
 
 /** Requests per second an epoch was sent at. */
 function sendRateOf(epoch: Epoch): number {
-	return (epoch.sent * 1000) / Math.max(1, epoch.lastSentAt - epoch.startedAt);
+	return (epoch.sent * 1000) / Math.max(1, epoch.lastSentAt - epoch.startedAt - epoch.idleMs);
 }

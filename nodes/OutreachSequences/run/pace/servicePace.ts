@@ -54,6 +54,8 @@ export class ServicePace {
 	private completions: Array<() => void> = [];
 	/** How long, in all, the pace has held requests back (a pause, or the send rate): one turn waits at a time. */
 	private heldBack = 0;
+	/** Turns asked for and not yet handed out (or given up). */
+	private waiting = 0;
 	/** Executions using this pace now. */
 	private users = 0;
 	private lastUsed: number;
@@ -150,8 +152,18 @@ export class ServicePace {
 				}
 			},
 		);
+		this.waiting++;
 		this.gate = turn.catch(() => undefined);
+		void this.gate.then(() => {
+			this.waiting--;
+			this.idleWhenNothingGoes();
+		});
 		return turn;
+	}
+
+	/** Nothing in flight and no turn asked for: the pacer leaves the time until the next request out of what it learns. */
+	private idleWhenNothingGoes(): void {
+		if (this.inFlight === 0 && this.waiting === 0) this.pacer.idle();
 	}
 
 	/** A request that had a turn ended. */
@@ -163,6 +175,7 @@ export class ServicePace {
 		} else if (end === 'answered') this.breaker.ended(undefined, turn.probe);
 		else this.breaker.ended(end.failedWith, turn.probe, end.again);
 		for (const wake of this.completions.splice(0)) wake();
+		this.idleWhenNothingGoes();
 	}
 }
 
