@@ -104,7 +104,13 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: the way on after a crash',
 	/** What holds with either say: what the first retry output as done, and what the last one output as confirmed by the crash, is created once. */
 	function confirmedOnce(chain: Chain): void {
 		const { stoppedAt = 0, done } = stopSays(chain.first);
-		expect(done).toBe(stoppedAt);
+		// Every item before the one it stopped at, and items after it that the crashed try had made
+		// (answers come back out of order), each counted once.
+		const madeAfter = chain.event
+			.slice(stoppedAt)
+			.filter(({ name }) => chain.atKill.created.has(name)).length;
+		expect(done).toBeGreaterThanOrEqual(stoppedAt);
+		expect(done).toBeLessThanOrEqual(stoppedAt + madeAfter);
 		for (const { name } of chain.event.slice(0, stoppedAt))
 			expect({ name, held: chain.after.created.get(name) }).toEqual({ name, held: 1 });
 		const { output } = lastItems(chain);
