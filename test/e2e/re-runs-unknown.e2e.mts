@@ -93,20 +93,26 @@ describe.each(N8N_NODE_LINES)('n8n %s: an unknown outcome on a re-run', (version
 		ready: [`/webhook/${STOP}`, `/webhook/${RETRY_ON_FAIL}`, `/webhook/${EXPRESSION_FAILS}`],
 	}));
 	beforeAll(() => warmUp(n8n, sandbox(), STOP));
+
+	/** The event through the workflow's webhook; its answer, its execution once ended, and what the sandbox holds, its figures recorded first. */
+	async function webhookRun(workflowId: string, scenario: string) {
+		const answer = await postEvent(n8n, workflowId, EVENT);
+		const execution = await latest(n8n, workflowId);
+		const after = await byName(sandbox());
+		recordFigures(SUITE, version, scenario, {
+			...figuresOf(after),
+			answer: answer.status,
+			execution: execution.status,
+		});
+		return { answer, execution, after };
+	}
 	afterAll(() => {
 		expect(n8n.log()).not.toContain(sandbox().apiKey);
 	});
 
 	test('#36 Retry On Fail (3 tries): neither S4 nor S7 goes out again; the execution fails; each sequence exists at most once', async () => {
 		await withFaults(sandbox());
-		const answer = await postEvent(n8n, RETRY_ON_FAIL, EVENT);
-		const execution = await latest(n8n, RETRY_ON_FAIL);
-		const after = await byName(sandbox());
-		recordFigures(SUITE, version, 'Retry On Fail (3 tries)', {
-			...figuresOf(after),
-			answer: answer.status,
-			execution: execution.status,
-		});
+		const { execution, after } = await webhookRun(RETRY_ON_FAIL, 'Retry On Fail (3 tries)');
 
 		expect(execution.status).toBe('error');
 		expectNothingSentAgain(after);
@@ -142,14 +148,10 @@ describe.each(N8N_NODE_LINES)('n8n %s: an unknown outcome on a re-run', (version
 		// S1 (the first item, so that Retry On Fail runs the node again) is made, then answered 500; S4 is answered 500 before it is made.
 		await sandbox().addFault(writtenThenFailsEachTime('S1'));
 		await sandbox().addFault(failsOnceBeforeWriting('S4'));
-		const answer = await postEvent(n8n, EXPRESSION_FAILS, EVENT);
-		const execution = await latest(n8n, EXPRESSION_FAILS);
-		const after = await byName(sandbox());
-		recordFigures(SUITE, version, 'Retry On Fail, an expression that fails for one item', {
-			...figuresOf(after),
-			answer: answer.status,
-			execution: execution.status,
-		});
+		const { answer, execution, after } = await webhookRun(
+			EXPRESSION_FAILS,
+			'Retry On Fail, an expression that fails for one item',
+		);
 
 		expect([answer.status, execution.status]).toEqual([200, 'success']);
 		const items = answer.body as Array<{ name?: string; error?: string }>;

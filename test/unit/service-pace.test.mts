@@ -141,3 +141,29 @@ test('a turn says how long the pace held it back, in line behind others included
 	);
 	expect(heard).toEqual([]);
 });
+
+test('time with nothing in flight and no turn asked for does not count against the service: a burst after 5 s of quiet is judged on its own', async () => {
+	const { clock, now, sleep } = virtualClock();
+	const pace = new ServicePace(32, now);
+	const ask = async () => (await pace.turn(() => false, sleep)) as Turn;
+	// One request, answered; then 5 s in which no execution asks for a turn (they wait for n8n's database).
+	const first = await ask();
+	pace.pacer.succeeded(first.epoch);
+	pace.finished(first, 'answered');
+	clock.now += 5000;
+	// Then 8 requests, 50 ms apart, each asked for while the one before is out; the service accepts
+	// 5 of them (6 in the epoch) and pushes back on the last.
+	let next = ask();
+	for (let index = 0; index < 8; index++) {
+		const ticket = await next;
+		clock.now += 50;
+		if (index < 7) next = ask();
+		if (index < 5) pace.pacer.succeeded(ticket.epoch);
+		if (index === 7) pace.pacer.pushedBack(ticket.epoch, 1000);
+		pace.finished(ticket, 'answered');
+	}
+	clock.now += 1000;
+	expect(pace.pacer.readyIn(0)).toBe(0);
+	// Judged over the 0.4 s of demand and the pause: twice 6 accepted in 1.4 s. Over all 6.4 s, under 2.
+	expect(pace.pacer.sendRate).toBeCloseTo((2 * 6) / 1.4, 1);
+});
