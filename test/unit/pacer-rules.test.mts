@@ -97,7 +97,7 @@ describe('the pacer itself', () => {
 		expect(pacer.consecutiveSlowdowns).toBe(0);
 	});
 
-	test('time without demand in an epoch is left out: a burst after a long wait for n8n is judged at its own rate, not the wait', () => {
+	test('time without demand in an epoch counts for at most a second: a burst after a long wait for n8n is judged at its own rate, not the wait', () => {
 		let now = 0;
 		const pacer = new RequestPacer(32, () => now);
 		// One request, answered; then nothing in flight and nothing waiting for 5 s (the executions wait for n8n's database).
@@ -116,8 +116,27 @@ describe('the pacer itself', () => {
 		pacer.pushedBack(ticket, 1000);
 		now += 1000;
 		expect(pacer.readyIn(0)).toBe(0);
-		// 9 sent in 0.36 s of demand (25 per second), 6 accepted in the 1.41 s of demand and pause: at most
-		// twice that. Drawn from the whole 5.36 s instead, the rate would be below 1 per second.
-		expect(pacer.sendRate).toBeCloseTo((2 * 6) / 1.41, 1);
+		// The 5 s gap counts as 1 s. Sent: 9 in 1.36 s, halved (untrusted); accepted: 6 in 2.41 s with
+		// the pause, at most twice that. The lower, 3.3 a second; with the whole gap counted, below 1.
+		expect(pacer.sendRate).toBeCloseTo(Math.min((9 / 1.36) * 0.5, (2 * 6) / 2.41), 1);
+	});
+	test('short gaps between requests to a near service count: nothing in flight for 45 ms of every 50 is the pace, not a pause', () => {
+		let now = 0;
+		const pacer = new RequestPacer(32, () => now);
+		// 20 requests 50 ms apart, each answered in 5 ms, then nothing in flight until the next.
+		let ticket = pacer.start();
+		for (let i = 0; i < 20; i++) {
+			if (i > 0) ticket = pacer.start();
+			now += 5;
+			if (i < 10) pacer.succeeded(ticket);
+			pacer.idle();
+			now += 45;
+		}
+		pacer.pushedBack(ticket, 1000);
+		now += 1000;
+		expect(pacer.readyIn(0)).toBe(0);
+		// 10 accepted over the 1 s of sends and the 1 s pause: at most twice that, 10 a second.
+		// With the 19 gaps of 45 ms left out, the same 10 would count over 1.145 s: 17.5 a second.
+		expect(pacer.sendRate).toBeCloseTo((2 * 10) / 2, 1);
 	});
 });

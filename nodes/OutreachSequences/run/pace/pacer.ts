@@ -18,9 +18,11 @@
  * and its pause: a service with a deep bucket lets the node run above its
  * rate for a while, so the rate that was rejected can be far too high. Until
  * a rate has held for a whole second, each rejection at least halves it, so
- * the first guess is found in a few steps. Time in an epoch with nothing in
- * flight and nothing waiting for a turn is left out of both rates: it says how
- * little was asked, not how much the service takes.
+ * the first guess is found in a few steps. In an epoch, a gap with nothing
+ * in flight and nothing waiting for a turn counts for at most a second in both
+ * rates: past that, it says how little was asked, not how much the service
+ * takes. Up to it, the gap counts: a service's allowance refills meanwhile,
+ * and between requests to a near service nothing is in flight most of the time.
  * Rejections of requests sent before a pause count as that one event.
  */
 
@@ -49,6 +51,8 @@ const CUBIC_SHARE = 0.00025;
 /** A rate that has held this long is trusted: later rejections lower it gently. */
 const TRUSTED_AFTER_MS = 1000;
 const MIN_RATE = 0.1;
+/** How much of a gap with no demand counts in an epoch's rates: about the time a service takes to refill its allowance. */
+const IDLE_GAP_MS = 1000;
 
 export class RequestPacer {
 	private window: number;
@@ -122,7 +126,8 @@ export class RequestPacer {
 		// executions wait for something else (n8n's database), would otherwise
 		// count that time against what the service accepted.
 		if (this.epoch.sent === 0) this.epoch.startedAt = now;
-		else if (this.idleSince !== undefined) this.epoch.idleMs += now - this.idleSince;
+		else if (this.idleSince !== undefined)
+			this.epoch.idleMs += Math.max(0, now - this.idleSince - IDLE_GAP_MS);
 		this.idleSince = undefined;
 		this.epoch.sent++;
 		this.epoch.lastSentAt = now;
