@@ -15,6 +15,7 @@ const names = Array.from({ length: N }, (_, index) => ({ name: `V${index + 1}` }
 const keyed = {
 	items: names,
 	onError: 'continueRegularOutput' as const,
+	withoutReaders: true as const,
 	parameters: {
 		requestOptions: {
 			skipDoneBefore: { keySettings: { key: '={{ $json.name }}', windowMinutes: 1440 } },

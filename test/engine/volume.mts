@@ -53,6 +53,7 @@ export function volumeSuite(name: string, requestOptions: INodeParameters, limit
 					items: ids.map((id) => ({ id })),
 					parameters: { requestOptions },
 					onError: 'continueRegularOutput',
+					withoutReaders: true,
 				}),
 			);
 			const seconds = (Date.now() - started) / 1000;
