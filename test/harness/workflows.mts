@@ -77,9 +77,7 @@ function prepared(sandbox: Service, name: string, options: RunOptions) {
 	});
 	const credential = options.credential ?? { apiKey: sandbox.apiKey, baseUrl: sandbox.url };
 	const connections = options.withoutReaders
-		? Object.fromEntries(
-				Object.entries(fixture.connections).filter(([from]) => from !== OUTREACH),
-			)
+		? Object.fromEntries(Object.entries(fixture.connections).filter(([from]) => from !== OUTREACH))
 		: fixture.connections;
 	return {
 		workflow: { ...fixture, nodes, connections },
