@@ -1,7 +1,7 @@
 // What users read (the README and docs/), beyond its links: its commands and
 // examples name package.json's version, it names no test files, CI runs or
-// n8n source files, and the README is at most 13.5 kB (CONTRIBUTING.md ›
-// Documentation).
+// n8n source files, and the README is at most 13.5 kB; and CONTRIBUTING.md,
+// for maintainers, is at most 25 kB (CONTRIBUTING.md › Documentation).
 import { DOCUMENTS, read } from './doc-helpers.mts';
 
 test("the README's commands and examples name package.json's version", () => {
@@ -36,4 +36,8 @@ test('what users read names no test files, CI, or n8n source files', () => {
 
 test('the README stays short: at most 13.5 kB, as wc -c counts it', () => {
 	expect(Buffer.byteLength(read('README.md'), 'utf8')).toBeLessThanOrEqual(13_500);
+});
+
+test('CONTRIBUTING.md stays short: at most 25 kB, as wc -c counts it', () => {
+	expect(Buffer.byteLength(read('CONTRIBUTING.md'), 'utf8')).toBeLessThanOrEqual(25_000);
 });
