@@ -12,9 +12,7 @@ module.exports = {
 	transform: { '^.+\\.m?ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json', useESM: true }] },
 	// Each suite starts n8n processes; installing n8n the first time takes minutes.
 	testTimeout: 300_000,
-	// Three suites at once on CI's 2 cores: much of a suite's time is waiting (n8n
-	// starting, the service's pace, the browser), and two left about a quarter of the CPU idle.
-	maxWorkers: 3,
+	maxWorkers: 2,
 	// n8n, redis and PostgreSQL are killed when a worker exits (harness/n8n.mts);
 	// a handle left open by a failed setup must not hang the run.
 	forceExit: true,
