@@ -136,24 +136,25 @@ describe('what is sent again', () => {
 	});
 
 	test('a get after a timeout is sent again; a create is not', async () => {
-		await env.sandbox.addFault({ pathPrefix: '/v1/use_cases/', delayMs: 800, times: 1 });
+		// A second: the get's second answer, on 2 busy cores, must come within it.
+		await env.sandbox.addFault({ pathPrefix: '/v1/use_cases/', delayMs: 3000, times: 1 });
 		const get = await runFixture(env.engine, env.sandbox, 'use-case-get', {
 			items: [{ id: 'uc-1' }],
-			parameters: { requestOptions: { timeout: 200 } },
+			parameters: { requestOptions: { timeout: 1000 } },
 			onError: 'continueRegularOutput',
 		});
 		expect(get.all[0].json.id).toBe('uc-1');
 		expect(await env.sandbox.requests()).toHaveLength(2);
 
 		await env.sandbox.reset();
-		await env.sandbox.addFault({ pathPrefix: '/v1/sequences', delayMs: 800, times: 1 });
+		await env.sandbox.addFault({ pathPrefix: '/v1/sequences', delayMs: 3000, times: 1 });
 		const create = await runFixture(env.engine, env.sandbox, 'sequence-create-fields', {
 			items: [{ name: 'Slow' }],
-			parameters: { requestOptions: { timeout: 200 } },
+			parameters: { requestOptions: { timeout: 1000 } },
 			onError: 'continueRegularOutput',
 		});
 		expect(create.all[0].json.error).toMatch(
-			/did not answer the request to create the sequence( "[^"]*")? within 200 ms/,
+			/did not answer the request to create the sequence( "[^"]*")? within 1000 ms/,
 		);
 		expect(await env.sandbox.requests()).toHaveLength(1);
 	});
