@@ -32,6 +32,27 @@ export interface RunKeys {
 
 const messageOf = (error: unknown) => (error as Error)?.message ?? String(error);
 
+/**
+ * How many keys are worked out before n8n's event loop gets a turn. Each key
+ * is an expression n8n evaluates, about half a millisecond: 50,000 in one
+ * pass held n8n's main process for 25 to 35 s (bench/results.md).
+ */
+export const KEYS_BETWEEN_TURNS = 32;
+
+/** Each item's key, `count` of them, with a turn for n8n's event loop every KEYS_BETWEEN_TURNS. */
+export async function keysOf(
+	count: number,
+	keyOf: (index: number) => string | undefined,
+	turn: () => Promise<void> = async () => await sleep(0),
+): Promise<Array<string | undefined>> {
+	const keys: Array<string | undefined> = [];
+	for (let index = 0; index < count; index++) {
+		if (index > 0 && index % KEYS_BETWEEN_TURNS === 0) await turn();
+		keys.push(keyOf(index));
+	}
+	return keys;
+}
+
 /** Request Options › Skip Items Done Before for this run, its keys claimed; undefined when its Key is empty. */
 export async function openKeys(
 	context: IExecuteFunctions,
@@ -41,7 +62,7 @@ export async function openKeys(
 ): Promise<RunKeys | undefined> {
 	const settings = keySettingsOf(context, context.getNode());
 	if (!settings) return undefined;
-	const keys = context.getInputData().map((_, index) => settings.keyOf(index));
+	const keys = await keysOf(context.getInputData().length, (index) => settings.keyOf(index));
 	const run: RunKeys = { settings, keys, verdicts: new Map() };
 	const distinct = [...new Set(keys.filter((key): key is string => key !== undefined))];
 	const store = processedStoreOf(context);
