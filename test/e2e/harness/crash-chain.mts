@@ -73,6 +73,26 @@ export async function saveSay(n8n: N8n, workflowId: string, say: Say): Promise<v
 	});
 }
 
+/**
+ * The readiness probe's empty POST to the webhook started an execution that n8n
+ * may list only after the probe's answer: wait until it is listed and ended, so
+ * that it is not taken for the event's. In a fresh-clone check on 1.123.81 it
+ * was, and the test waited for a finished probe to be marked crashed.
+ */
+async function probeEnded(n8n: N8n, workflowId: string, timeoutMs = 60_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const runs = await n8n.executions(workflowId);
+		if (runs.length > 0 && runs.every((run) => run.status !== 'running' && run.status !== 'new'))
+			return;
+		if (Date.now() > deadline)
+			throw new Error(
+				`The probe's execution of ${workflowId} did not end: ${JSON.stringify(runs)}`,
+			);
+		await new Promise((resolve) => setTimeout(resolve, 200));
+	}
+}
+
 async function retried(n8n: N8n, workflowId: string, id: string, saved: boolean) {
 	const retry = await retryExecution(n8n, workflowId, id, saved);
 	return await waitForEnd(n8n, retry.id, 180_000);
@@ -86,6 +106,7 @@ async function retried(n8n: N8n, workflowId: string, id: string, saved: boolean)
 export async function crashChains(n8n: N8n, sides: Side[]): Promise<Chain[]> {
 	const events = sides.map((side) => names(ITEMS, side.prefix));
 	await Promise.all(sides.map((side) => side.sandbox.reset()));
+	await Promise.all(sides.map((side) => probeEnded(n8n, side.workflowId)));
 	const before = await Promise.all(sides.map((side) => executionIds(n8n, side.workflowId)));
 	const started = Date.now();
 	const answers = await Promise.all(
