@@ -18,6 +18,7 @@ import {
 	newExecutions,
 	outcomesOf,
 	outputOf,
+	probeEnded,
 	total,
 } from './harness/crash.mts';
 import { saveSay } from './harness/crash-chain.mts';
@@ -84,6 +85,7 @@ describe.each(N8N_NODE_LINES)('n8n %s: four executions at once, killed together'
 
 	test('four calls at once, 1,000 creates each; SIGKILL mid-run; each crash retried, Count as Done saved, each failed retry retried with the saved workflow', async () => {
 		await sandbox().reset();
+		await probeEnded(n8n, WORKFLOW);
 		const before = await executionIds(n8n, WORKFLOW);
 		const started = Date.now();
 		const answers = await Promise.all(

@@ -6,7 +6,14 @@
 // saves, and retries the failed retry with the currently saved workflow,
 // once more if that fails too. What each step did is read back here.
 import type { SandboxProcess } from '../../harness/sandbox.mts';
-import { crashAndRecover, executionIds, hintsOf, newExecutions, outputOf } from './crash.mts';
+import {
+	crashAndRecover,
+	executionIds,
+	hintsOf,
+	newExecutions,
+	outputOf,
+	probeEnded,
+} from './crash.mts';
 import { errorText, retryExecution, saveNode, waitForEnd } from './editor-rest.mts';
 import { CREATE_NODE, byName, names, postEvent, type ByName } from './re-runs.mts';
 import type { Execution, N8n } from './stage.mts';
@@ -71,26 +78,6 @@ export async function saveSay(n8n: N8n, workflowId: string, say: Say): Promise<v
 			requestOptions: { ...options, unconfirmedEarlierTry: say },
 		};
 	});
-}
-
-/**
- * The readiness probe's empty POST to the webhook started an execution that n8n
- * may list only after the probe's answer: wait until it is listed and ended, so
- * that it is not taken for the event's. In a fresh-clone check on 1.123.81 it
- * was, and the test waited for a finished probe to be marked crashed.
- */
-async function probeEnded(n8n: N8n, workflowId: string, timeoutMs = 60_000): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const runs = await n8n.executions(workflowId);
-		if (runs.length > 0 && runs.every((run) => run.status !== 'running' && run.status !== 'new'))
-			return;
-		if (Date.now() > deadline)
-			throw new Error(
-				`The probe's execution of ${workflowId} did not end: ${JSON.stringify(runs)}`,
-			);
-		await new Promise((resolve) => setTimeout(resolve, 200));
-	}
 }
 
 async function retried(n8n: N8n, workflowId: string, id: string, saved: boolean) {

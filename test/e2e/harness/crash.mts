@@ -39,6 +39,26 @@ export async function untilCrashed(n8n: N8n, id: string, timeoutMs = 120_000): P
 	}
 }
 
+/**
+ * The readiness probe's empty POST to the webhook started an execution that n8n
+ * may list only after the probe's answer: wait until it is listed and ended, so
+ * that it is not taken for the event's. In a fresh-clone check on 1.123.81 it
+ * was, and the test waited for a finished probe to be marked crashed.
+ */
+export async function probeEnded(n8n: N8n, workflowId: string, timeoutMs = 60_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const runs = await n8n.executions(workflowId);
+		if (runs.length > 0 && runs.every((run) => run.status !== 'running' && run.status !== 'new'))
+			return;
+		if (Date.now() > deadline)
+			throw new Error(
+				`The probe's execution of ${workflowId} did not end: ${JSON.stringify(runs)}`,
+			);
+		await sleep(200);
+	}
+}
+
 /** The ids of a workflow's executions now: what runs after this is new. */
 export async function executionIds(n8n: N8n, workflowId: string): Promise<Set<string>> {
 	return new Set((await n8n.executions(workflowId)).map((run) => run.id));
