@@ -32,7 +32,7 @@ export interface Epoch {
 	lastSentAt: number;
 	sent: number;
 	accepted: number;
-	/** Time in it with nothing in flight and nothing waiting: no demand, which says nothing of the service. */
+	/** Time in it with nothing in flight and nothing waiting, past the first second of each gap: no demand, which says nothing of the service. */
 	idleMs: number;
 }
 
