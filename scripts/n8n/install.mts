@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { buildSqlite3 } from './sqlite3.mts';
 import {
 	DEFAULT_N8N_VERSION,
 	LaunchError,
@@ -105,7 +106,7 @@ export interface InstallOptions {
  * installed into a folder of its own and moved into place when complete, so
  * an install that fails or is stopped leaves nothing half-made. Install
  * scripts are skipped (a Kafka addon would download a binary); sqlite3 is
- * then built for the Node that runs n8n. Installs of the same version wait
+ * then built for the Node that runs n8n, once for every install (sqlite3.mts). Installs of the same version wait
  * for each other.
  */
 export async function installN8n(version: string, options: InstallOptions = {}): Promise<string> {
@@ -189,12 +190,7 @@ export async function installN8n(version: string, options: InstallOptions = {}):
 			delete env.npm_package_config_node_gyp_nodedir;
 			env.PATH = `${path.dirname(options.nodeBin)}${path.delimiter}${env.PATH ?? ''}`;
 		}
-		log(`  Building sqlite3 for the Node that runs n8n …`);
-		await npm(['rebuild', 'sqlite3', '--loglevel=error'], {
-			cwd: partial,
-			env,
-			what: 'Building sqlite3',
-		});
+		await buildSqlite3(partial, env, { nodeBin: options.nodeBin, log });
 		writeFileSync(path.join(partial, '.ready'), `${new Date().toISOString()}\n`);
 		renameSync(partial, dir);
 		log(`  n8n ${version} installed in ${elapsed(Date.now() - started)}.`);
