@@ -155,9 +155,12 @@ export function useN8n(setup: () => N8nSetup | Promise<N8nSetup>, timeoutMs = 60
 	return handle;
 }
 
+/** This package packed once per worker: dist/ does not change while the suites run, and `npm pack` takes seconds. */
+let packed: string | undefined;
+
 async function boot(setup: N8nSetup, stops: Array<() => Promise<void>>): Promise<N8n> {
 	const bin = prepareN8n(setup.version);
-	const tarball = packPackage();
+	const tarball = (packed ??= packPackage());
 	const queue = setup.run === 'queue';
 	// Debug logging, so that the secret scan reads everything n8n can log; `n8n execute` would print its run data coloured in it.
 	const shared: Record<string, string> = {
