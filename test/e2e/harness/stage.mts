@@ -11,8 +11,6 @@ import type { StoredCredential } from '../../../scripts/n8n/user-folder.mts';
 import { recordLog } from './logs.mts';
 import {
 	freePort,
-	importCredentials,
-	importWorkflows,
 	n8nCli,
 	n8nEnv,
 	packPackage,
@@ -29,12 +27,11 @@ import {
 	type N8nServer,
 	userFolderWithPackage,
 } from './n8n.mts';
-import { outreachApiCredential } from './credentials.mts';
 import { executeManually, publish } from './editor-rest.mts';
+import { seed } from './seed.mts';
 import { queueServices, startWorkers } from './services.mts';
 
-/** The id of the credential that points at the sandbox, as the suites' workflows name it. */
-export const SANDBOX_CREDENTIAL_ID = 'outreachSandbox';
+export { SANDBOX_CREDENTIAL_ID } from './seed.mts';
 
 export interface N8nSetup {
 	version: string;
@@ -169,19 +166,20 @@ async function boot(setup: N8nSetup, stops: Array<() => Promise<void>>): Promise
 	};
 	if (queue) Object.assign(shared, await queueServices(stops));
 	const port = await freePort();
-	const env = n8nEnv(await userFolderWithPackage(tarball), {
+	const folder = await userFolderWithPackage(tarball);
+	const env = n8nEnv(folder, {
 		...shared,
 		N8N_PORT: String(port),
 		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 	});
 
-	const credentials = [...(setup.credentials ?? [])];
-	if (setup.sandbox) {
-		const { apiKey, url } = setup.sandbox;
-		credentials.push(outreachApiCredential(SANDBOX_CREDENTIAL_ID, apiKey, url, 'Outreach sandbox'));
-	}
-	if (credentials.length) await importCredentials(bin, env, credentials);
-	if (setup.workflows?.length) await importWorkflows(bin, env, setup.workflows);
+	const seeding = await seed(bin, setup.version, folder, env, {
+		sqlite: !queue,
+		server: setup.run !== 'cli',
+		sandbox: setup.sandbox,
+		credentials: setup.credentials ?? [],
+		workflows: setup.workflows ?? [],
+	});
 
 	const daemons: Daemon[] = [];
 	const server = { url: '', cookie: '' } as N8nServer;
@@ -196,6 +194,7 @@ async function boot(setup: N8nSetup, stops: Array<() => Promise<void>>): Promise
 	if (setup.run !== 'cli') {
 		await startMain();
 		server.cookie = await setupOwner(server.url);
+		await seeding.afterStart((method, route, body) => rest(server, method, route, body));
 	}
 	const workers = queue ? await startWorkers(bin, tarball, shared, setup.workers ?? 2, stops) : [];
 	const call = <T,>(method: string, route: string, body?: unknown) =>
