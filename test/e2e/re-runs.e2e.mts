@@ -103,11 +103,11 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: n8n runs the node again', 
 		const created = (await sandbox().summary()).sequencesCreated;
 		const description = String(data.resultData.error?.description);
 		expect(description).toMatch(
-			new RegExp(
-				`^${created} of 40 sequences were created before item 23 failed\\. The service's answers are kept with this execution`,
-			),
+			new RegExp(`^${created} of 40 sequences were created before item 23 failed: "[^"]+" \\(seq-`),
 		);
-		const named = /IDs: (.*?)(?: and \d+ more)?\./.exec(description)?.[1].split(', ') ?? [];
+		expect(description).toContain("The service's answers are kept with this execution");
+		const first = description.split('. ')[0];
+		const named = [...first.matchAll(/\((seq-[\w-]+)\)/g)].map((match) => match[1]);
 		expect(named).toHaveLength(Math.min(5, created));
 		for (const sequence of named)
 			expect(await sandbox().record('sequences', sequence)).toMatchObject({ id: sequence });

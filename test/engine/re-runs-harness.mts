@@ -60,6 +60,12 @@ export async function failCreate(
 }
 
 /** Each output item is the sequence the sandbox holds under its id, and belongs to its input item. */
+/** The ten creates' faults: S4 is written, then answered 500 on every send; S7 is answered 500 once, unwritten. */
+export async function s4AndS7Fail(sandbox: SandboxProcess): Promise<void> {
+	await failCreate(sandbox, 'S4', 500, 'late', { afterWrite: true });
+	await failCreate(sandbox, 'S7', 500, 'gateway', { times: 1 });
+}
+
 export async function expectOutputAsStored(
 	sandbox: SandboxProcess,
 	run: FixtureRun,

@@ -14,6 +14,7 @@ import {
 	hintsOf,
 	names,
 	recordOf,
+	s4AndS7Fail,
 	sentCounts,
 } from './re-runs-harness.mts';
 
@@ -24,10 +25,7 @@ describe('10 creates, On Error = Stop: S4 is written, then answered 500 on every
 	// The run stops at S4; the pace's slow start has not sent S7 by then.
 	const ten: RunOptions = { items: names(10) };
 
-	async function faults(): Promise<void> {
-		await failCreate(env.sandbox, 'S4', 500, 'late', { afterWrite: true });
-		await failCreate(env.sandbox, 'S7', 500, 'gateway', { times: 1 });
-	}
+	const faults = () => s4AndS7Fail(env.sandbox);
 
 	test('Retry On Fail: neither is sent again, the execution stops on S4 with its earlier words and the way on', async () => {
 		await faults();
@@ -51,9 +49,9 @@ describe('10 creates, On Error = Stop: S4 is written, then answered 500 on every
 	test('then Executions › Retry with the user’s say for each item: S4 counted as done, S7 sent again; each sequence exists once', async () => {
 		await faults();
 		const failed = await runFixture(env.engine, env.sandbox, FIXTURE, ten);
-		// The first error already says what a retry will ask of S4.
+		// The first error already gives the way on for S4, item 3 as n8n counts them.
 		expect(String((failed.error as { description?: string }).description)).toContain(
-			'A retry does not send that item again on its own: check in the outreach service whether it was carried out, then say so in Request Options › Unconfirmed Earlier Try.',
+			'Item 3 may have been created: the outreach service did not confirm it. ',
 		);
 		// Retrying as saved, unchanged: S4 fails again, unsent.
 		const unchanged = await retryFixture(env.engine, env.sandbox, FIXTURE, ten, failed);
@@ -139,10 +137,13 @@ describe('On Error = Stop, then Executions › Retry', () => {
 		const description = String((run.error as { description?: string }).description);
 		expect(description).toMatch(
 			new RegExp(
-				`^${created} of 40 sequences were created before item 23 failed\\. The service's answers are kept with this execution: when n8n runs the node again \\(Executions › Retry, or Retry On Fail\\), those are not created again\\. IDs: ((seq-[\\w-]+, ){4}seq-[\\w-]+) and ${created - 5} more\\. Executions › Retry keeps what was already created; Execute workflow starts over and creates it again, unless Request Options › Skip Items Done Before was set for this run\\.`,
+				`^${created} of 40 sequences were created before item 23 failed: ((?:"S\\d+" \\(seq-[\\w-]+\\), ){4}"S\\d+" \\(seq-[\\w-]+\\)) and ${created - 5} more\\. Items \\d+ to 39 were never sent\\. The service's answers are kept with this execution: when n8n runs the node again \\(Executions › Retry, or Retry On Fail\\), those are not created again\\. Executions › Retry keeps what was already created; Execute workflow starts over and creates it again, unless Request Options › Skip Items Done Before was set for this run\\.`,
 			),
 		);
-		const named = /IDs: (.*?) and \d+ more/.exec(description)?.[1].split(', ') ?? [];
+		const named = [...description.split('. ')[0].matchAll(/\((seq-[\w-]+)\)/g)].map(
+			(match) => match[1],
+		);
+		expect(named).toHaveLength(5);
 		for (const id of named) expect(await env.sandbox.record('sequences', id)).toMatchObject({ id });
 		expect(JSON.stringify(recordOf(run.run))).not.toContain(env.sandbox.apiKey);
 	});

@@ -1,43 +1,64 @@
 // The texts of a run that ends early: what a stopped run says it did before it
 // stopped, and an item an earlier try carried out (run/outcome/reRunTexts.ts);
 // and an item the breaker kept from being sent (run/outcome/serviceDownTexts.ts).
+import { answerLostItem } from '../../nodes/OutreachSequences/run/outcome/reRunTexts.ts';
 import {
-	answerLostItem,
-	doneBeforeStopText,
-	failedBeforeStopText,
-} from '../../nodes/OutreachSequences/run/outcome/reRunTexts.ts';
+	itemNumbers,
+	stepsAfterStop,
+	stopText,
+} from '../../nodes/OutreachSequences/run/outcome/stopTexts.ts';
 import { serviceDownText } from '../../nodes/OutreachSequences/run/outcome/serviceDownTexts.ts';
 import { contact, sequence } from './texts-helpers.mts';
 
+const KEPT =
+	"The service's answers are kept with this execution: when n8n runs the node again (Executions › Retry, or Retry On Fail), those are not created again.";
+
 describe('what a stopped run says it did before it stopped', () => {
-	test("the count in the operation's words, that n8n will not do them again, and a few IDs, then a count", () => {
-		const ids = Array.from({ length: 34 }, (_, index) => `seq-${index + 1}`);
-		expect(doneBeforeStopText({ subject: sequence, count: 34, ids }, 40, 23, true)).toBe(
-			"34 of 40 sequences were created before item 23 failed. The service's answers are kept with this execution: when n8n runs the node again (Executions › Retry, or Retry On Fail), those are not created again. IDs: seq-1, seq-2, seq-3, seq-4, seq-5 and 29 more.",
-		);
+	const none = { mayHave: [], notDone: [], neverSent: [] };
+
+	test('item numbers as n8n counts them: runs of three or more as ranges, a count past five parts', () => {
+		expect(itemNumbers([4])).toBe('4');
+		expect(itemNumbers([2, 3])).toBe('2 and 3');
+		expect(itemNumbers([2, 3, 5, 6, 7, 9])).toBe('2, 3, 5 to 7 and 9');
+		expect(itemNumbers([0, 2, 4, 6, 8, 10, 11, 12])).toBe('0, 2, 4, 6, 8 and 3 more');
 	});
 
-	test('one item, no IDs, nothing kept (an operation that changes nothing)', () => {
+	test('the scenario of a first Stop: 2 of 10 created, by name and ID; 2 may have been; the rest never sent; the steps', () => {
+		const done = [
+			{ name: 'Seq 01', id: 'seq-1' },
+			{ name: 'Seq 02', id: 'seq-2' },
+		];
+		const facts = { subject: sequence, items: 10, stoppedAt: 2, kept: true, done };
+		const mayHave = [2, 3];
 		expect(
-			doneBeforeStopText(
-				{ subject: { noun: 'use case', verb: 'get', done: 'fetched' }, count: 1, ids: [] },
-				2,
-				1,
-				false,
+			stopText(
+				{ ...facts, ...none, mayHave, neverSent: [4, 5, 6, 7, 8, 9] },
+				stepsAfterStop(sequence, mayHave),
 			),
-		).toBe('1 of 2 use cases was fetched before item 1 failed.');
-		expect(
-			doneBeforeStopText({ subject: contact, count: 2, ids: ['c-1', 'c-2'] }, 3, 0, true),
 		).toBe(
-			"2 of 3 contacts were archived before item 0 failed. The service's answers are kept with this execution: when n8n runs the node again (Executions › Retry, or Retry On Fail), those are not archived again. IDs: c-1, c-2.",
+			`2 of 10 sequences were created before item 2 failed: "Seq 01" (seq-1), "Seq 02" (seq-2). Items 2 and 3 may have been created: the outreach service did not confirm them. Items 4 to 9 were never sent. ${KEPT} To go on: check in the outreach service whether items 2 and 3 were created, set Request Options › Unconfirmed Earlier Try to Count as Done (they were) or Send Again (they were not), save, and use Executions › Retry with the currently saved workflow: nothing created is sent again. Items that differ take an expression, for example {{ $itemIndex === 2 ? 'countAsDone' : 'sendAgain' }}.`,
 		);
 	});
 
-	test('how many items failed before the stop, numbered as n8n numbers them beside the error, from 0', () => {
-		expect(failedBeforeStopText([3])).toBeUndefined();
-		expect(failedBeforeStopText([3, 6])).toBe('2 items failed: items 3, 6.');
-		expect(failedBeforeStopText([0, 1, 2, 3, 4, 5, 9])).toBe(
-			'7 items failed: items 0, 1, 2, 3, 4 and 2 more.',
+	test('many done: five named, then a count; an item without a name by its ID; one that failed and was not done', () => {
+		const done = Array.from({ length: 34 }, (_, index) => ({ id: `seq-${index + 1}` }));
+		expect(
+			stopText(
+				{ subject: sequence, items: 40, stoppedAt: 23, kept: false, done, ...none, notDone: [30] },
+				'WAY ON',
+			),
+		).toBe(
+			'34 of 40 sequences were created before item 23 failed: seq-1, seq-2, seq-3, seq-4, seq-5 and 29 more. Item 30 failed and was not created. WAY ON',
+		);
+	});
+
+	test('one item, no IDs (an operation that changes nothing), one may have been, and the steps for one item', () => {
+		const fetched = { noun: 'use case', verb: 'get', done: 'fetched' };
+		expect(
+			stopText({ subject: fetched, items: 2, stoppedAt: 1, kept: false, done: [{}], ...none }, ''),
+		).toBe('1 of 2 use cases was fetched before item 1 failed.');
+		expect(stepsAfterStop(contact, [0])).toBe(
+			'To go on: check in the outreach service whether item 0 was archived, set Request Options › Unconfirmed Earlier Try to Count as Done (it was) or Send Again (it was not), save, and use Executions › Retry with the currently saved workflow: nothing archived is sent again.',
 		);
 	});
 

@@ -1,11 +1,9 @@
 /**
- * One operation over every input item, as a state machine. Each item is
- * pending, prepared, in flight, waiting to be sent again, done or failed.
- * The loop owns the order, the batches, the pacer and the retries; what an
- * item's request is and how it is sent come in from outside (LoopPorts), so
- * it runs, and is tested, without n8n. Only "too many" (429, 503, quota
- * headers) slows the shared pace; any other fault that allows a resend backs
- * off that item alone.
+ * One operation over every input item, as a state machine (items.ts). The
+ * loop owns the order, the batches, the pacer and the retries; an item's
+ * request and how it is sent come in from outside (LoopPorts), so it runs,
+ * and is tested, without n8n. Only "too many" (429, 503, quota headers) slows
+ * the shared pace; any other fault that allows a resend backs off that item.
  */
 import type { OutreachRequest } from '../../describe/types';
 import type { ServiceDown } from '../pace/breaker';
@@ -51,6 +49,11 @@ export class RunLoop {
 	/** The item On Error = Stop stops at: the lowest one that failed. */
 	get firstFailure(): number | undefined {
 		return this.stopIndex;
+	}
+
+	/** After a stop: each item not reached is looked up, never sent, so that what earlier tries did is counted. */
+	settle(): void {
+		this.items.forEach((item, index) => item.state === 'pending' && this.prepare(index));
 	}
 
 	async run(): Promise<void> {
@@ -216,12 +219,7 @@ export class RunLoop {
 			this.ports.log(pushedBackLogLine(failure, waitMs, remaining(), this.pacer.inFlightLimit));
 	}
 
-	/**
-	 * The service's rate-limit headers say its quota is used up, or that the
-	 * requests still under way (this answer's own among them) may use up what
-	 * is left: nothing new starts until it refills, and the pace slows as after
-	 * a 429, though no request was rejected.
-	 */
+	/** The quota headers say the quota is used up, or that the requests under way (this one's among them) may use what is left: nothing new starts until it refills, and the pace slows as after a 429. */
 	private keepWithin(quota: Quota, turn: Turn, remaining: () => number): void {
 		const othersUnderWay = this.pace.requestsInFlight - 1;
 		if (quota.remaining > othersUnderWay) return;

@@ -216,6 +216,8 @@ export async function runOperation(
 		continues: run.failuresBecomeItems,
 	};
 
+	// A retry that stops counts what earlier tries did with the items it did not reach.
+	if (loop.firstFailure !== undefined && memory.earlierTry) loop.settle();
 	const results = resultsOf(run, loop, connection);
 	const stopAt = loop.firstFailure;
 	const stopped = stopAt === undefined ? undefined : results[stopAt];

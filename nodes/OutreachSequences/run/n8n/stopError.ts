@@ -7,12 +7,8 @@ import type { HintSetting } from '../outcome/hints';
 import { RETRY_ON_FAIL_TEXT } from '../outcome/hints';
 import type { ItemState } from '../loop/loop';
 import { failureFacts } from '../outcome/failedItem';
-import {
-	doneBeforeStopText,
-	failedBeforeStopText,
-	safeWayOn,
-	UNKNOWN_ON_RETRY,
-} from '../outcome/reRunTexts';
+import { safeWayOn } from '../outcome/reRunTexts';
+import { stepsAfterStop, stopText } from '../outcome/stopTexts';
 
 type Described = Error & { description?: string | null };
 
@@ -26,7 +22,7 @@ function append<T extends Described>(error: T, text: string): T {
 	return error;
 }
 
-/** What was done before the stop, whether n8n will do it again, how many items failed, and the safe way on: a paragraph before the details. */
+/** What was done before the stop, what may have been, what was not, whether n8n will do it again, and the way on: a paragraph before the details. */
 export function withDoneBeforeStop<T extends Described>(
 	error: T,
 	items: ItemState[],
@@ -34,38 +30,43 @@ export function withDoneBeforeStop<T extends Described>(
 	kept: boolean,
 	setting: HintSetting,
 ): T {
-	const done = items.filter((item): item is ItemState & { state: 'done' } => item.state === 'done');
-	const sentences: string[] = [];
-	if (done.length > 0) {
-		const ids = done
-			.map((item) => item.json.id)
-			.filter((id) => typeof id === 'string' || typeof id === 'number')
-			.map(String);
-		sentences.push(
-			doneBeforeStopText(
-				{ subject: done[0].request.subject, count: done.length, ids },
-				items.length,
-				stoppedAt,
-				kept,
-			),
-		);
-	}
-	const failed = failedBeforeStopText(
-		items.flatMap((item, index) => (item.state === 'failed' ? [index] : [])),
-	);
-	if (failed) sentences.push(failed);
+	const subject = setting.subject;
+	if (!subject) return error;
+	const done: Array<{ name?: string; id?: string }> = [];
+	const mayHave: number[] = [];
+	const notDone: number[] = [];
+	const neverSent: number[] = [];
+	items.forEach((item, index) => {
+		if (item.state === 'done') {
+			const id = item.json.id;
+			const known = typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+			done.push({ name: item.request.subject.name, id: known ?? item.request.subject.id });
+		} else if (item.state === 'failed') {
+			if (failureFacts(item.failure).outcome === 'mayHaveActed' && !setting.readOnly)
+				mayHave.push(index);
+			// The stopped item's own failure is the error's message.
+			else if (index !== stoppedAt) notDone.push(index);
+		} else if (item.state === 'pending' || item.state === 'prepared') neverSent.push(index);
+	});
 	const stopped = items[stoppedAt];
-	// The stopped item may have been carried out: say now what a retry will ask for it.
-	if (
-		!setting.readOnly &&
-		stopped?.state === 'failed' &&
-		stopped.failure.kind !== 'unknownBefore' &&
-		failureFacts(stopped.failure).outcome === 'mayHaveActed'
-	)
-		sentences.push(UNKNOWN_ON_RETRY);
-	if (!setting.readOnly && setting.subject)
-		sentences.push(safeWayOn(setting.subject, setting.doneKeys === true));
-	return sentences.length > 0 ? prepend(error, sentences.join(' ')) : error;
+	// An item an earlier try left unknown says the steps in its own message: they are not said twice.
+	const stepsInMessage = stopped?.state === 'failed' && stopped.failure.kind === 'unknownBefore';
+	const wayOn =
+		setting.readOnly || mayHave.length === 0 || stepsInMessage
+			? safeWayOn(subject, setting.doneKeys === true)
+			: stepsAfterStop(subject, mayHave);
+	const facts = {
+		subject,
+		items: items.length,
+		stoppedAt,
+		kept,
+		done,
+		mayHave,
+		notDone,
+		neverSent,
+	};
+	const text = stopText(facts, setting.readOnly ? '' : wayOn);
+	return text ? prepend(error, text) : error;
 }
 
 /** An error that stops the node also says when Retry On Fail will run every item again. */

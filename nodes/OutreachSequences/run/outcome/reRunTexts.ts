@@ -47,10 +47,8 @@ function whatToDo(subject: Subject, itemIndex: number, again: string): string {
 	return `Check in ${SERVICE} whether ${describeSubject(subject)} was ${subject.done}. Then set ${UNCONFIRMED_OPTION} to Send Again (it was not) or Count as Done (it was), save, and ${again}. For this item alone, the option can be the expression {{ $itemIndex === ${itemIndex} ? 'countAsDone' : 'fail' }}.`;
 }
 
-const RETRY = 'use Executions › Retry with the currently saved workflow';
-
-/** What a Stop error says of a failed item the service may have carried out: what a retry will do with it. */
-export const UNKNOWN_ON_RETRY = `A retry does not send that item again on its own: check in ${SERVICE} whether it was carried out, then say so in ${UNCONFIRMED_OPTION}.`;
+/** The last step of the way on after a stop: the retry that reads the options as saved. */
+export const RETRY = 'use Executions › Retry with the currently saved workflow';
 
 /**
  * What an item outputs that an earlier try had carried out, whose answer is
@@ -155,45 +153,4 @@ export function countedAsDoneItem(subject: Subject) {
 		id: subject.id ?? null,
 		reason: `Counted as done, as ${UNCONFIRMED_OPTION} says: an earlier try sent the request to ${subject.verb} ${describeSubject(subject)}, and ${SERVICE} may have carried it out. It was not sent again.`,
 	};
-}
-
-/** How many items, or IDs, a stopped run's error names before it gives a count. */
-const IDS_NAMED = 5;
-
-/**
- * What a run that stops says it did before it stopped: "34 of 40 sequences
- * were created before item 23 failed.", whether n8n will send those again,
- * and a few of their IDs. Items are numbered as n8n numbers them beside an
- * error ("[item 23]"), from 0.
- */
-export function doneBeforeStopText(
-	done: { subject: Subject; count: number; ids: string[] },
-	items: number,
-	stoppedAt: number,
-	kept: boolean,
-): string {
-	const { subject, count, ids } = done;
-	const nouns = items === 1 ? subject.noun : `${subject.noun}s`;
-	const sentences = [
-		`${count} of ${items} ${nouns} ${count === 1 ? 'was' : 'were'} ${subject.done} before item ${stoppedAt} failed.`,
-	];
-	if (kept) {
-		sentences.push(
-			`The service's answers are kept with this execution: when n8n runs the node again (Executions › Retry, or Retry On Fail), ${count === 1 ? 'that one is' : 'those are'} not ${subject.done} again.`,
-		);
-	}
-	if (ids.length > 0) {
-		const named = ids.slice(0, IDS_NAMED).join(', ');
-		const more = ids.length > IDS_NAMED ? ` and ${ids.length - IDS_NAMED} more` : '';
-		sentences.push(`IDs: ${named}${more}.`);
-	}
-	return sentences.join(' ');
-}
-
-/** When more than one item failed before the run stopped: how many, and which, as n8n numbers them. */
-export function failedBeforeStopText(failed: number[]): string | undefined {
-	if (failed.length < 2) return undefined;
-	const named = failed.slice(0, IDS_NAMED).join(', ');
-	const more = failed.length > IDS_NAMED ? ` and ${failed.length - IDS_NAMED} more` : '';
-	return `${failed.length} items failed: items ${named}${more}.`;
 }
