@@ -106,8 +106,8 @@ export interface InstallOptions {
  * installed into a folder of its own and moved into place when complete, so
  * an install that fails or is stopped leaves nothing half-made. Install
  * scripts are skipped (a Kafka addon would download a binary); sqlite3 is
- * then built for the Node that runs n8n, once for every install (sqlite3.mts). Installs of the same version wait
- * for each other.
+ * then built for the Node that runs n8n, once for every install (sqlite3.mts).
+ * Installs of the same version wait for each other.
  */
 export async function installN8n(version: string, options: InstallOptions = {}): Promise<string> {
 	const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));

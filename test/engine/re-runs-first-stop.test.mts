@@ -5,13 +5,21 @@
 // counts of the next stop never shrink (run/outcome/stopTexts.ts).
 import { useEnvironment } from '../harness/setup.mts';
 import { retryFixture, runFixture, type RunOptions } from '../harness/workflows.mts';
-import { creates, decide, nameOf, names, s4AndS7Fail, sentCounts } from './re-runs-harness.mts';
+import {
+	TEN_CREATES,
+	creates,
+	decide,
+	nameOf,
+	names,
+	s4AndS7Fail,
+	sentCounts,
+} from './re-runs-harness.mts';
 
 const env = useEnvironment();
-const FIXTURE = 'sequence-create-fields';
+const FIXTURE = TEN_CREATES.fixture;
 
-describe('10 creates, On Error = Stop: S4 is written, then answered 500 on every send; S7 is answered 500 once, unwritten', () => {
-	const ten: RunOptions = { items: names(10) };
+describe(TEN_CREATES.title, () => {
+	const ten: RunOptions = TEN_CREATES.options;
 	const faults = () => s4AndS7Fail(env.sandbox);
 
 	test('the first error names what was created, what may have been and what was never sent, and its steps need no retry first', async () => {

@@ -60,6 +60,14 @@ export async function failCreate(
 }
 
 /** Each output item is the sequence the sandbox holds under its id, and belongs to its input item. */
+/** Ten creates whose faults s4AndS7Fail sets, as their suites name them. */
+export const TEN_CREATES = {
+	title:
+		'10 creates, On Error = Stop: S4 is written, then answered 500 on every send; S7 is answered 500 once, unwritten',
+	fixture: 'sequence-create-fields',
+	options: { items: names(10) },
+};
+
 /** The ten creates' faults: S4 is written, then answered 500 on every send; S7 is answered 500 once, unwritten. */
 export async function s4AndS7Fail(sandbox: SandboxProcess): Promise<void> {
 	await failCreate(sandbox, 'S4', 500, 'late', { afterWrite: true });

@@ -7,6 +7,7 @@ import { useEnvironment } from '../harness/setup.mts';
 import { factsOf, retryFixture, runFixture, type RunOptions } from '../harness/workflows.mts';
 import {
 	RETRY_ON_FAIL,
+	TEN_CREATES,
 	creates,
 	decide,
 	expectOutputAsStored,
@@ -21,9 +22,9 @@ import {
 const env = useEnvironment();
 const FIXTURE = 'sequence-create-fields';
 
-describe('10 creates, On Error = Stop: S4 is written, then answered 500 on every send; S7 is answered 500 once, unwritten', () => {
+describe(TEN_CREATES.title, () => {
 	// The run stops at S4; the pace's slow start has not sent S7 by then.
-	const ten: RunOptions = { items: names(10) };
+	const ten: RunOptions = TEN_CREATES.options;
 
 	const faults = () => s4AndS7Fail(env.sandbox);
 

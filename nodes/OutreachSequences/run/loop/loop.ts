@@ -51,9 +51,12 @@ export class RunLoop {
 		return this.stopIndex;
 	}
 
-	/** After a stop: each item not reached is looked up, never sent, so that what earlier tries did is counted. */
-	settle(): void {
-		this.items.forEach((item, index) => item.state === 'pending' && this.prepare(index));
+	/** After a stop: each item not reached is looked up, never sent, so that what earlier tries did is counted; `turn` after each. */
+	async settle(turn: (index: number) => Promise<void> | undefined): Promise<void> {
+		for (const [index, item] of this.items.entries()) {
+			if (item.state === 'pending') this.prepare(index);
+			await turn(index);
+		}
 	}
 
 	async run(): Promise<void> {
@@ -170,10 +173,9 @@ export class RunLoop {
 	}
 
 	/**
-	 * A failed attempt: fail the item, or send it again. After a push-back
-	 * (429, 503) the shared pace waits and slows down, and an item that may go
-	 * again goes as soon as it lets it (0); after any other fault that allows a
-	 * resend, the item waits its own backoff (the ms returned), and nothing else slows.
+	 * A failed attempt: fail the item, or send it again. After a push-back (429, 503) the shared
+	 * pace waits and slows down, and an item that may go again goes as soon as it lets it (0);
+	 * after any other fault that allows a resend, the item alone waits its backoff (the ms returned).
 	 */
 	private retryOrGiveUp(
 		index: number,

@@ -31,6 +31,7 @@ import { send } from '../http/transport';
 import { itemError } from './itemError';
 import type { Memory } from '../memory/memory';
 import { openMemory } from '../memory/memory';
+import { KEYS_BETWEEN_TURNS } from '../memory/memoryKeys';
 import { addHints, Failed, groupOf, outputOf } from './output';
 import { batchingOf, callerTypeOf, connect, runOptionsOf, setupFailure } from './settings';
 import { withDoneBeforeStop, withRetryOnFailWarning } from './stopError';
@@ -216,8 +217,10 @@ export async function runOperation(
 		continues: run.failuresBecomeItems,
 	};
 
-	// A retry that stops counts what earlier tries did with the items it did not reach.
-	if (loop.firstFailure !== undefined && memory.earlierTry) loop.settle();
+	// A retry that stops counts what earlier tries did with the items it did not reach. Each lookup
+	// evaluates the item's parameters, so n8n's event loop gets a turn as between keys (memoryKeys.ts).
+	if (loop.firstFailure !== undefined && memory.earlierTry)
+		await loop.settle((index) => ((index + 1) % KEYS_BETWEEN_TURNS === 0 ? sleep(0) : undefined));
 	const results = resultsOf(run, loop, connection);
 	const stopAt = loop.firstFailure;
 	const stopped = stopAt === undefined ? undefined : results[stopAt];
