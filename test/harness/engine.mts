@@ -28,11 +28,11 @@ import {
 	captureEngineLog,
 	makeAdditionalData,
 	startExpressionEngine,
-	stopExpressionEngine,
+	stopEngine,
 } from './engine-runtime.mts';
 import { processedRows } from './processed-store.mts';
 
-export { CREDENTIAL_TYPE, NODE_TYPE, TEST_NODE_TYPES, stopExpressionEngine };
+export { CREDENTIAL_TYPE, NODE_TYPE, TEST_NODE_TYPES, stopEngine };
 /** The package folder, which n8n-core loads as it loads a community package. */
 export const PACKAGE_DIR = ROOT;
 

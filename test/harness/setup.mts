@@ -4,7 +4,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
-import { PACKAGE_DIR, createEngine, stopExpressionEngine } from './engine.mts';
+import { PACKAGE_DIR, createEngine, stopEngine } from './engine.mts';
 import type { Engine } from './engine.mts';
 import { SandboxProcess } from './sandbox.mts';
 
@@ -25,7 +25,7 @@ export function useEnvironment(): Environment {
 	});
 	afterAll(async () => {
 		await environment.sandbox?.close();
-		await stopExpressionEngine();
+		await stopEngine();
 	});
 	return environment;
 }
