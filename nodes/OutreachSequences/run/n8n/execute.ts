@@ -32,7 +32,7 @@ import { itemError } from './itemError';
 import type { Memory } from '../memory/memory';
 import { openMemory } from '../memory/memory';
 import { KEYS_BETWEEN_TURNS } from '../memory/memoryKeys';
-import { addHints, Failed, groupOf, outputOf } from './output';
+import { addHints, Failed, groupOf, labelOf, outputOf } from './output';
 import { batchingOf, callerTypeOf, connect, runOptionsOf, setupFailure } from './settings';
 import { withDoneBeforeStop, withRetryOnFailWarning } from './stopError';
 import { failuresAsItems, isToolVariant } from './tool';
@@ -236,7 +236,7 @@ export async function runOperation(
 	await memory.finish(loop.items, (index) => wordsOf(results[index]), kept);
 	if (stopped instanceof Failed)
 		throw withRetryOnFailWarning(
-			withDoneBeforeStop(stopped.error, loop.items, stopAt ?? 0, memory.keepsRecord, setting),
+			withDoneBeforeStop(stopped.error, loop.items, stopAt ?? 0, setting),
 			setting,
 		);
 	if (endsInError)
@@ -244,6 +244,7 @@ export async function runOperation(
 			context.getNode(),
 			'The execution was stopped before every item was sent.',
 		);
-	addHints(context, executionHints(loop.report.summarize(loop.items.map(groupOf)), setting));
+	const summary = loop.report.summarize(loop.items.map(groupOf), loop.items.map(labelOf));
+	addHints(context, executionHints(summary, setting));
 	return outputOf(complete, run.shape);
 }

@@ -45,6 +45,19 @@ export function groupOf(item: ItemState): FailureGroup | undefined {
 	return item.state === 'failed' ? failureGroup(item.failure) : undefined;
 }
 
+/** What the hints name an item by beside its number: the name it creates, or its identifier. */
+export function labelOf(item: ItemState): string | undefined {
+	const request =
+		item.state === 'failed'
+			? 'request' in item.failure
+				? item.failure.request
+				: undefined
+			: 'request' in item
+				? item.request
+				: undefined;
+	return request?.subject.name ?? request?.subject.id;
+}
+
 /** Hints go to the output pane where n8n has them (guarded: older n8n and other callers may not). */
 export function addHints(context: IExecuteFunctions, hints: NodeExecutionHint[]): void {
 	if (hints.length > 0 && typeof context.addExecutionHints === 'function')

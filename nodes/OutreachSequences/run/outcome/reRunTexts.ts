@@ -6,7 +6,7 @@
 import type { Subject } from '../../describe/types';
 import type { EarlierFailure } from './failedItem';
 import type { FailureText } from './words';
-import { capitalize, describeSubject, SERVICE } from './words';
+import { capitalize, describeSubject, fitted, SERVICE } from './words';
 
 /** The option that decides what a re-run does with an item an earlier try sent without a confirmation. */
 export const UNCONFIRMED_OPTION = 'Request Options › Unconfirmed Earlier Try';
@@ -79,11 +79,12 @@ export function unknownBeforeText(
 		};
 	if (earlier.crashed)
 		return {
-			message: `The request to ${subject.verb} ${describeSubject(subject)} was sent ${CRASHED}, and no answer came back, so ${SERVICE} may have carried it out. It was not sent again.`,
+			message: `The request to ${subject.verb} ${describeSubject(subject)} went out ${CRASHED} and got no answer: check in ${SERVICE} whether it was ${subject.done}. It was not sent again.`,
 			description: whatToDo(subject, itemIndex, RETRY),
 		};
+	// The earlier message says what happened and to check; this one, what the re-run did and where to say the rest.
 	return {
-		message: `${earlier.message} n8n ran the node again, and the node did not send it again: only ${SERVICE} can tell whether it was carried out.`,
+		message: `${earlier.message} n8n ran the node again, and it was not sent again: once checked, say what to do in ${UNCONFIRMED_OPTION}.`,
 		description: `${whatToDo(subject, itemIndex, RETRY)}\n\nThe earlier failure: ${earlier.description}`,
 	};
 }
@@ -133,7 +134,10 @@ export function keysPushedOutText(
 	maxEntries: number,
 	maxRunKeys: number,
 ): string {
-	return `n8n keeps at most ${figure(maxEntries)} entries for this node's keys (${DONE_KEYS_OPTION}); it held ${figure(before)}, and this run adds up to ${figure(adds)}, so the oldest go first: keys done in earlier runs that this one did not meet may be forgotten before their Window ends, and sent again. A key costs up to 3 entries: runs of at most ${figure(maxRunKeys)} keys fit on their own.`;
+	return fitted(
+		`n8n keeps ${figure(maxEntries)} entries for this node's keys, holds ${figure(before)}, and this run adds up to ${figure(adds)}: keys of earlier runs may be forgotten before their Window ends, and sent again.`,
+		`A run of up to ${figure(maxRunKeys)} keys fits on its own.`,
+	);
 }
 
 /** What an item skipped by its done key outputs. */
