@@ -3,7 +3,8 @@
 // Opens every operation's parameter panel, the credential form, and runs the
 // credential test with a good and a wrong key, a web page and a server error
 // where the API should answer, a Base URL without http:// and a port where
-// nothing listens, and shows the node's execution hints after a run.
+// nothing listens, and shows the node's execution hints after a run, each
+// measured in lines of the output pane (harness/editor-hints.mts).
 // Screenshots: artifacts/e2e/screenshots.
 
 import { copyFileSync } from 'node:fs';
@@ -25,6 +26,12 @@ import {
 	credentialTests,
 	hintsWorkflow,
 } from './harness/editor-cases.mts';
+import {
+	ALL_HINTS,
+	allHintsWorkflow,
+	hintsAfterRun,
+	keepFigures,
+} from './harness/editor-hints.mts';
 import {
 	closeToast,
 	openCredential,
@@ -55,7 +62,7 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 			outreachApiCredential(SCHEMELESS, sandbox().apiKey, schemeless, 'Outreach no scheme'),
 			outreachApiCredential(REFUSED, sandbox().apiKey, refusedUrl, 'Outreach refused'),
 		],
-		workflows: [...exampleWorkflowFiles(), hintsWorkflow()],
+		workflows: [...exampleWorkflowFiles(), hintsWorkflow(), allHintsWorkflow()],
 	}));
 	const browser = useChromium();
 	const contexts: Partial<Record<'light' | 'dark', BrowserContext>> = {};
@@ -184,32 +191,17 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 	test('after a run the output pane shows the Retry On Fail and failed-items hints', async () => {
 		await sandbox().reset();
 		const { page } = await newPage('light');
-		await page.setViewportSize({ width: 1400, height: 900 });
-		await page.goto(`${n8n.server.url}/workflow/${HINTS_WORKFLOW}`);
-		const canvasNode = page.locator(
-			'[data-test-id="canvas-node"][data-node-name="Archive Contact"]',
-		);
-		await canvasNode.waitFor({ timeout: 60_000 });
-		await page.locator('[data-test-id="execute-workflow-button"]').click();
 		// On Error › Continue: the run succeeds, with the failed item as an output item.
-		await canvasNode
-			.locator('[data-test-id="canvas-node-status-success"]')
-			.waitFor({ timeout: 60_000 });
-		await canvasNode.dblclick();
+		const hints = await hintsAfterRun(page, n8n.server, HINTS_WORKFLOW, ['Archive Contact']);
+		await page.locator('[data-test-id="canvas-node"][data-node-name="Archive Contact"]').dblclick();
 		const output = page.locator('[data-test-id="output-panel"]');
-		await output.waitFor();
-		const retry = output
-			.locator('[data-test-id="node-hint"]')
-			.filter({ hasText: 'Retry On Fail is on:' });
-		const failed = output.locator('[data-test-id="node-hint"]').filter({
-			hasText: `${HINTS_FAILED} of ${HINTS_CONTACTS.length} items failed`,
-		});
-		await retry.waitFor({ timeout: 30_000 });
-		await failed.waitFor();
-		await expect(retry.isVisible()).resolves.toBe(true);
-		await expect(failed.isVisible()).resolves.toBe(true);
-		await expect(failed.innerText()).resolves.toContain(
-			'refused by the service, which did not act on it',
+		keepFigures('archive-contact', hints);
+		const texts = hints['Archive Contact'].map((hint) => hint.text);
+		expect(texts[0]).toMatch(/^Retry On Fail is on: /);
+		expect(texts[1]).toMatch(
+			new RegExp(
+				`^${HINTS_FAILED} of ${HINTS_CONTACTS.length} items failed: item 0 \\("zz-404"\\)\\. The service did not act on it`,
+			),
 		);
 		// The table takes its columns from the first item only; JSON shows both items as they are.
 		await page.screenshot({ path: screenshotPath('execution-hints-table') });
@@ -236,6 +228,21 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 				.map((id) => `POST /v1/contacts/${id}/archive`)
 				.sort(),
 		);
+		for (const hint of hints['Archive Contact']) expect(hint.lines).toBeLessThanOrEqual(3);
+		await page.close();
+	});
+
+	test('every hint reads in at most three lines of the output pane at 1440×900', async () => {
+		await sandbox().reset();
+		for (const fault of ALL_HINTS.faults) await sandbox().addFault(fault);
+		const { page } = await newPage('light');
+		const nodes = Object.keys(ALL_HINTS.starts);
+		const hints = await hintsAfterRun(page, n8n.server, ALL_HINTS.workflow, nodes);
+		keepFigures('all-hints', hints);
+		await page.screenshot({ path: screenshotPath('all-hints') });
+		for (const node of nodes)
+			expect(hints[node].map((hint) => hint.text.slice(0, 24))).toEqual(ALL_HINTS.starts[node]);
+		for (const hint of Object.values(hints).flat()) expect(hint.lines).toBeLessThanOrEqual(3);
 		await page.close();
 	});
 });
