@@ -8,6 +8,8 @@ import type { Subject } from '../../describe/types';
 export interface FailureText {
 	message: string;
 	description: string;
+	/** The message already says the wait the service asked for (a 429 with Retry-After). */
+	waitSaid?: boolean;
 }
 
 /** What a failure's text names besides the failure: the request's subject, and the connection's. */
