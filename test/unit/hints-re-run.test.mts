@@ -63,6 +63,14 @@ test('items whose outcome is unknown: as the user said; one that failed again is
 	);
 });
 
+test("after a crash, what the user said comes before what the items' outputs say themselves", () => {
+	expect(
+		earlierTryHint(events({ answered: 100, answerLost: 60, countedAsDone: 40 }))?.message,
+	).toBe(
+		'n8n ran this node again: 160 items carried out in an earlier try were not sent again. 40 items were counted as done, as Request Options › Unconfirmed Earlier Try says.',
+	);
+});
+
 test('items a done key skipped', () => {
 	expect(keyHint(clean)).toBeUndefined();
 	expect(keyHint(events({ keyDoneBefore: 2 }))?.message).toBe(

@@ -53,7 +53,8 @@ export function earlierTryHint(summary: RunSummary): NodeExecutionHint | undefin
 	return {
 		type: 'info',
 		location: 'outputPane',
-		message: fitted(first, keptText, lostText, saidText && capitalize(saidText)),
+		// What the user said comes first: the items' own outputs say the rest.
+		message: fitted(first, saidText && capitalize(saidText), keptText, lostText),
 	};
 }
 
