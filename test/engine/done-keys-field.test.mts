@@ -4,6 +4,8 @@
 // evaluates it. Either way the key is n8n's: a run keyed through n8n's
 // evaluation ({{ ($json.k) }}, which the node leaves to n8n) and the next run
 // keyed by the field itself meet the same keys, so the second sends nothing.
+import type { IDataObject } from 'n8n-workflow';
+
 import { processedRows } from '../harness/processed-store.mts';
 import { useEnvironment } from '../harness/setup.mts';
 import { runFixture, type RunOptions } from '../harness/workflows.mts';
@@ -11,7 +13,17 @@ import { names, sentCounts } from './re-runs-harness.mts';
 
 const env = useEnvironment();
 const FIXTURE = 'sequence-create-fields';
-const VALUES: unknown[] = ['text', '  spaced  ', 42, -7, 3.5, 1e21, true, false, { a: [1, 'b'] }];
+const VALUES: Array<IDataObject[string]> = [
+	'text',
+	'  spaced  ',
+	42,
+	-7,
+	3.5,
+	1e21,
+	true,
+	false,
+	{ a: [1, 'b'] },
+];
 const ITEMS = names(VALUES.length).map((item, index) => ({
 	...item,
 	k: VALUES[index],
