@@ -193,6 +193,11 @@ if (PARTS.includes('skip')) {
 			const without = await bigRun(plainId, size);
 			const first = await bigRun(keyedId(size, round), size);
 			const second = await bigRun(keyedId(size, round), size);
+			// The promise itself: every confirmed key is skipped by the next execution, none sent again.
+			if (second.skipped !== size || second.sent !== 0)
+				throw new Error(
+					`${keyedId(size, round)}: the second execution skipped ${second.skipped} of ${size} and sent ${second.sent} again`,
+				);
 			const withoutAgain = await bigRun(plainId, size);
 			const plainMs = (without.ms + withoutAgain.ms) / 2;
 			result.skip.push({
