@@ -60,13 +60,18 @@ const NONE: Memory = {
 	earlierTry: false,
 };
 
-/** The memory of this run. Get Use Case, which changes nothing, and a tool call, the caller's to repeat, keep none. */
+/**
+ * The memory of this run. Get Use Case, which changes nothing, and a tool
+ * call, the caller's to repeat, keep none. `meanwhile`: what the run does
+ * while its keys' claim settles (memoryKeys.ts).
+ */
 export async function openMemory(
 	context: IExecuteFunctions,
 	definition: OperationDefinition,
 	connection: Connection,
 	asTool: boolean,
 	groupSize: number,
+	meanwhile?: (ms: number) => Promise<void>,
 ): Promise<Memory> {
 	if (definition.readOnly || asTool) return NONE;
 	const node = context.getNode();
@@ -94,6 +99,7 @@ export async function openMemory(
 		`${scope.operation}\n${scope.baseUrl}\n${scope.credentialId}`,
 		`${context.getExecutionId()}:${node.id}:${runIndex}:${Math.random()}`,
 		warn,
+		meanwhile,
 	);
 	const keySettings = runKeys?.settings;
 	const keys = runKeys?.keys ?? [];
