@@ -27,7 +27,14 @@ import path from 'node:path';
 
 import { saveResult } from './report.mjs';
 import { OUT_DIR, log, prepare, resultHeader, root, slug, VERSION } from './setup.mjs';
-import { bigRunWorkflow, burstWorkflow, postJson, probeWorkflow, runBig } from './store-parts.mjs';
+import {
+	bigRunWorkflow,
+	burstWorkflow,
+	postJson,
+	probeWorkflow,
+	runBig,
+	spread,
+} from './store-parts.mjs';
 import { storeCostTables } from './store-report.mjs';
 
 const list = (name, fallback) => (process.env[name] ?? fallback).split(',').filter(Boolean);
@@ -38,7 +45,9 @@ const PROBE_MS = Number(process.env.BENCH_PROBE_MS ?? 20);
 const EVENTS = Number(process.env.BENCH_BURST_EVENTS ?? 100);
 const RATE = Number(process.env.BENCH_BURST_RATE ?? 5);
 const BURST_ROUNDS = Number(process.env.BENCH_STORE_BURST_ROUNDS ?? 3);
-const HOLD_RUNS = 3;
+const HOLD_RUNS = 5;
+/** Before each one-item run: n8n ends what the run before left (its saves, a collection of its garbage). */
+const HOLD_PAUSE_MS = 3000;
 const apiKey = 'bench-store-key-7a31c8';
 const load = () =>
 	os
@@ -103,19 +112,27 @@ async function bigRun(id, size) {
 
 /**
  * How long one store call holds n8n's main process at a row of `entries`: HOLD_RUNS one-item
- * executions of workflow `id`, whose store calls read and write the whole row while n8n does
- * little else; n8n's longest event-loop delay and the probe's longest answer during each.
+ * executions of workflow `id`, each HOLD_PAUSE_MS after the last, whose store calls read and
+ * write the whole row while n8n does little else; n8n's longest event-loop delay during them
+ * (the longest, and the median of the runs'), and the probe's longest answer.
  */
 async function holdRuns(id, entries) {
 	const runs = [];
-	for (let run = 0; run < HOLD_RUNS; run++) runs.push(await runBig(ours, id, 1, PROBE_MS, load));
-	const most = (pick) => Math.max(...runs.map(pick).filter(Number.isFinite));
+	for (let run = 0; run < HOLD_RUNS; run++) {
+		await new Promise((resolve) => setTimeout(resolve, HOLD_PAUSE_MS));
+		runs.push(await runBig(ours, id, 1, PROBE_MS, load));
+	}
+	const loop = runs.map((run) => run.loopMax.max).filter(Number.isFinite);
 	const row = {
 		entries,
-		loopMaxMs: most((run) => run.loopMax.max),
-		probeMaxMs: most((run) => run.probe.max),
+		loopMaxMs: Math.max(...loop),
+		loopMedianMs: spread(loop).p50,
+		probeMaxMs: Math.max(...runs.map((run) => run.probe.max).filter(Number.isFinite)),
+		load: load(),
 	};
-	log(`${id} × 1 at a row of about ${entries}: event loop max ${row.loopMaxMs?.toFixed(0)} ms`);
+	log(
+		`${id} × 1 at a row of about ${entries}: event loop max ${row.loopMaxMs?.toFixed(0)} ms, median of runs ${row.loopMedianMs?.toFixed(0)} ms`,
+	);
 	return row;
 }
 
