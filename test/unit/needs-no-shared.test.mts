@@ -20,9 +20,12 @@ const COMMENT = /^\s*(#|\/\/|\/?\*)/;
 /** What runs for the build and the tests: code, configs and the workflow fixtures. */
 const RUNS = /\.(m?[jt]s|cjs|json|ya?ml)$/;
 
+/** This file, which names the path it looks for. */
+const ITSELF = 'test/unit/needs-no-shared.test.mts';
+
 const tracked = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' })
 	.split('\n')
-	.filter((file) => RUNS.test(file) && !file.startsWith('.github/'));
+	.filter((file) => RUNS.test(file) && !file.startsWith('.github/') && file !== ITSELF);
 
 test('no file that builds or tests the project reaches into ../shared, but the contract check', () => {
 	expect(tracked.length).toBeGreaterThan(100);
