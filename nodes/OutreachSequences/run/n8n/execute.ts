@@ -139,7 +139,7 @@ async function runLoop(
 			beforeSend: (index) => memory.beforeSend(index),
 			send: async (request, index) => {
 				const attempt = await send(context, connection, request);
-				if (attempt.ok) memory.confirmed(index);
+				if (attempt.ok) memory.confirmed(index, attempt.json);
 				return attempt;
 			},
 			cancelled: () => run.cancelSignal?.aborted === true,
@@ -202,6 +202,7 @@ export async function runOperation(
 		...run.setting,
 		subject: loop.items.find((item) => 'request' in item)?.request?.subject,
 		doneKeys: memory.doneKeysSet,
+		recentCreates: memory.recentCreates,
 		continues: run.failuresBecomeItems,
 	};
 

@@ -53,7 +53,7 @@ export function withDoneBeforeStop<T extends Described>(
 	const stepsInMessage = stopped?.state === 'failed' && stopped.failure.kind === 'unknownBefore';
 	const wayOn =
 		setting.readOnly || mayHave.length === 0 || stepsInMessage
-			? safeWayOn(subject, setting.doneKeys === true)
+			? safeWayOn(subject, setting)
 			: stepsAfterStop(subject, mayHave);
 	const facts = {
 		subject,

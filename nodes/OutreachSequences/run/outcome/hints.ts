@@ -7,7 +7,7 @@
 import type { NodeExecutionHint } from 'n8n-workflow';
 
 import type { Subject } from '../../describe/types';
-import { earlierTryHint, keyHint, unconfirmedForAllHint } from './reRunHints';
+import { createdLatelyHint, earlierTryHint, keyHint, unconfirmedForAllHint } from './reRunHints';
 import { safeWayOn, UNCONFIRMED_OPTION } from './reRunTexts';
 import { refusedItemsText } from './refusal';
 import type { RunSummary } from './runReport';
@@ -23,6 +23,8 @@ export interface HintSetting {
 	subject?: Subject;
 	/** Request Options › Skip Items Done Before is set. */
 	doneKeys?: boolean;
+	/** Running the workflow again by hand or by a webhook skips what this run created, for a while (memory/recentCreates.ts). */
+	recentCreates?: boolean;
 	/** Failed items go on as output (On Error › Continue): the execution can't be retried, only run again. */
 	continues?: boolean;
 	/** Request Options › Unconfirmed Earlier Try, when it is one value for every item other than Fail. */
@@ -157,7 +159,7 @@ export function failedItemsHint(
 	}
 	message += ` Each item's error says what happened, and ${OUTCOME_EXPRESSION} its outcome.`;
 	if (!setting.readOnly && setting.subject)
-		message += ` ${safeWayOn(setting.subject, setting.doneKeys === true, setting.continues === true)}`;
+		message += ` ${safeWayOn(setting.subject, setting, setting.continues === true)}`;
 	return { type: 'warning', location: 'outputPane', message };
 }
 
@@ -211,6 +213,7 @@ export function executionHints(summary: RunSummary, setting: HintSetting): NodeE
 		passingFaultsHint(summary),
 		earlierTryHint(summary),
 		keyHint(summary),
+		createdLatelyHint(summary),
 		pushedBackHint(summary),
 	].filter((hint): hint is NodeExecutionHint => hint !== undefined);
 }
