@@ -78,6 +78,9 @@ test('after failed items of a create, the hint says the safe way on, with and wi
 	expect(failedItemsHint(failed, { ...create, subject, doneKeys: true })?.message).toMatch(
 		/ Executions › Retry keeps what was already created, and so does Request Options › Skip Items Done Before when the workflow runs again\.$/,
 	);
+	expect(failedItemsHint(failed, { ...create, subject, recentCreates: true })?.message).toMatch(
+		/ Executions › Retry keeps what was already created, and so does Execute workflow within 10 minutes\.$/,
+	);
 	expect(failedItemsHint(failed, { ...create, readOnly: true, subject })?.message).not.toContain(
 		'Executions › Retry',
 	);

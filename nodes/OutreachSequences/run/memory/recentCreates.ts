@@ -87,3 +87,9 @@ export function endSending(key: string, execution: string, now: number, json?: I
 	});
 	forgetOld(now);
 }
+
+/** Forgets every create, as a new n8n process would (the tests do it between tests, as with the pace). */
+export function forgetRecentCreates(): void {
+	created.clear();
+	sending.clear();
+}
