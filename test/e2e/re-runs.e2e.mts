@@ -22,8 +22,11 @@ import { useN8n, useSandbox, type N8n } from './harness/stage.mts';
 
 const STOP = 'outreach-rerun-stop';
 const RETRY_ON_FAIL = 'outreach-rerun-retry-on-fail';
-/** Items whose earlier try may have acted are sent again. */
-const SEND_AGAIN = { unconfirmedEarlierTry: 'sendAgain' };
+/**
+ * Items whose earlier try may have acted are sent again. The tests post the same event again and
+ * again: Repeat Recent Creates lets each new execution create what an earlier test's did.
+ */
+const SEND_AGAIN = { unconfirmedEarlierTry: 'sendAgain', repeatRecentCreates: true };
 
 const post = (n8n: N8n, path: string, count: number) => postEvent(n8n, path, names(count));
 

@@ -54,7 +54,12 @@ test('a JSON body is either sent byte for byte, or refused before any request', 
 				await env.sandbox.reset();
 				const run = await runFixture(env.engine, env.sandbox, 'sequence-create-json', {
 					items: texts.map((body) => ({ body })),
-					parameters: { jsonBody: '={{ $json.body }}' },
+					// Each property run is a new execution: the node's recent creates would skip a body an
+					// earlier run created. This test is about the body alone.
+					parameters: {
+						jsonBody: '={{ $json.body }}',
+						requestOptions: { repeatRecentCreates: true },
+					},
 					onError: 'continueRegularOutput',
 				});
 				expect(run.all).toHaveLength(texts.length);

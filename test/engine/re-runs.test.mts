@@ -44,7 +44,9 @@ describe(TEN_CREATES.title, () => {
 		expect(description).toContain(
 			"set Request Options › Unconfirmed Earlier Try to Send Again (it was not) or Count as Done (it was), save, and use Executions › Retry with the currently saved workflow. For this item alone, the option can be the expression {{ $itemIndex === 3 ? 'countAsDone' : 'fail' }}.",
 		);
-		expect(description).toContain('Execute workflow starts over and creates it again');
+		expect(description).toContain(
+			'Executions › Retry keeps what was already created, and so does Execute workflow within 10 minutes.',
+		);
 	});
 
 	test('then Executions › Retry with the user’s say for each item: S4 counted as done, S7 sent again; each sequence exists once', async () => {
@@ -137,7 +139,7 @@ describe('On Error = Stop, then Executions › Retry', () => {
 		const description = String((run.error as { description?: string }).description);
 		expect(description).toMatch(
 			new RegExp(
-				`^Executions › Retry keeps what was already created; Execute workflow starts over and creates it again, unless Request Options › Skip Items Done Before was set for this run\\. ${created} of 40 sequences were created: ((?:"S\\d+" \\(seq-[\\w-]+\\), ){4}"S\\d+" \\(seq-[\\w-]+\\)) and ${created - 5} more\\. Items \\d+ to 39 were never sent\\.`,
+				`^Executions › Retry keeps what was already created, and so does Execute workflow within 10 minutes\\. ${created} of 40 sequences were created: ((?:"S\\d+" \\(seq-[\\w-]+\\), ){4}"S\\d+" \\(seq-[\\w-]+\\)) and ${created - 5} more\\. Items \\d+ to 39 were never sent\\.`,
 			),
 		);
 		const named = [...description.split('. ')[1].matchAll(/\((seq-[\w-]+)\)/g)].map(

@@ -18,11 +18,15 @@ import { Expression, LoggerProxy } from 'n8n-workflow';
 
 import { ENGINE_LOG } from './n8n-log.mts';
 
+/** Each run's execution ID, as n8n's CLI numbers executions. */
+let executions = 0;
+
 export function makeAdditionalData(
 	credentialsHelper: ICredentialsHelper,
 	workflowData: IWorkflowBase,
 ): IWorkflowExecuteAdditionalData {
 	return {
+		executionId: String(++executions),
 		credentialsHelper,
 		hooks: new ExecutionLifecycleHooks('manual', 'test-execution', workflowData),
 		executeWorkflow: async () => {

@@ -6,11 +6,13 @@ import {
 	failedItemsHint,
 } from '../../nodes/OutreachSequences/run/outcome/hints.ts';
 import {
+	createdLatelyHint,
 	earlierTryHint,
 	keyHint,
 	keysPushedOutHint,
 	unconfirmedForAllHint,
 } from '../../nodes/OutreachSequences/run/outcome/reRunHints.ts';
+import { safeWayOn } from '../../nodes/OutreachSequences/run/outcome/reRunTexts.ts';
 import type { RunSummary } from '../../nodes/OutreachSequences/run/outcome/runReport.ts';
 import { HINT_BUDGET } from '../../nodes/OutreachSequences/run/outcome/words.ts';
 import { clean, create, failing } from './hints-helpers.mts';
@@ -88,6 +90,26 @@ test('after failed items, the hint says what to do with them, not what running t
 	}
 });
 
+test('the safe way on, as the stop error says it: with the done keys, the recent creates, or neither; and after Continue', () => {
+	const subject = { noun: 'sequence', verb: 'create', done: 'created' };
+	expect(safeWayOn(subject, {})).toBe(
+		'Executions › Retry keeps what was already created; Execute workflow starts over and creates it again, unless Request Options › Skip Items Done Before was set for this run.',
+	);
+	expect(safeWayOn(subject, { doneKeys: true })).toBe(
+		'Executions › Retry keeps what was already created, and so does Request Options › Skip Items Done Before when the workflow runs again.',
+	);
+	expect(safeWayOn(subject, { recentCreates: true })).toBe(
+		'Executions › Retry keeps what was already created, and so does Execute workflow within 10 minutes.',
+	);
+	// Failed items that went on as output: the execution succeeded, and n8n offers no Retry for it.
+	expect(safeWayOn(subject, {}, true)).toBe(
+		'Running the workflow again creates again what was already created, unless Request Options › Skip Items Done Before was set for this run.',
+	);
+	expect(safeWayOn(subject, { doneKeys: true }, true)).toBe(
+		'Running the workflow again does not create again what was created: Request Options › Skip Items Done Before skips it.',
+	);
+});
+
 test('items carried out in an earlier try whose answers were lost are not failures: the re-run hint counts them', () => {
 	const summary = { ...clean, earlierTry: { ...clean.earlierTry, answered: 3, answerLost: 2 } };
 	expect(failedItemsHint(summary, create)).toBeUndefined();
@@ -123,6 +145,7 @@ test('every re-run hint fits in three lines of the output pane', () => {
 			],
 		}),
 		keyHint(events({ keyDoneBefore: 50_000 })),
+		createdLatelyHint(events({ createdLately: 50_000 })),
 		keysPushedOutHint(49_000, 50_000, 50_000, 16_666),
 		unconfirmedForAllHint({ ...create, unconfirmedForAll: 'sendAgain' }),
 	];

@@ -33,6 +33,7 @@ test('a clean run reports nothing', () => {
 			failedAgain: 0,
 			sentAgain: 0,
 			keyDoneBefore: 0,
+			createdLately: 0,
 		},
 		keptIds: [],
 	});
@@ -99,6 +100,7 @@ test('what came of items an earlier try or execution handled: counted by event, 
 	report.earlierTry('failedAgain');
 	report.earlierTry('keyDoneBefore');
 	report.earlierTry('answerLost');
+	report.earlierTry('createdLately');
 	const summary = report.summarize([ok]);
 	expect(summary.earlierTry).toEqual({
 		answered: 2,
@@ -108,6 +110,7 @@ test('what came of items an earlier try or execution handled: counted by event, 
 		failedAgain: 1,
 		sentAgain: 0,
 		keyDoneBefore: 1,
+		createdLately: 1,
 	});
 	expect(summary.keptIds).toEqual(['seq-3', '4']);
 });

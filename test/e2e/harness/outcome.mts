@@ -62,6 +62,8 @@ export function failuresWarning(
 		readOnly,
 		subject,
 		continues: true,
+		// A create is remembered for a while, with nothing set (run/memory/recentCreates.ts).
+		recentCreates: subject?.verb === 'create',
 	});
 	if (!hint) throw new Error('no failures, no warning');
 	return { type: 'warning', location: 'outputPane', message: hint.message };

@@ -56,7 +56,7 @@ export function withDoneBeforeStop<T extends Described>(
 			? ''
 			: steps
 				? stepsAfterStop(subject, mayHave)
-				: safeWayOn(subject, setting.doneKeys === true),
+				: safeWayOn(subject, setting),
 		namesMayHave: steps,
 	};
 	const facts = { subject, items: items.length, stoppedAt, done, mayHave, notDone, neverSent };

@@ -11,7 +11,7 @@ import type { NodeExecutionHint } from 'n8n-workflow';
 
 import type { Subject } from '../../describe/types';
 import { namedItems } from './itemList';
-import { earlierTryHint, keyHint, unconfirmedForAllHint } from './reRunHints';
+import { createdLatelyHint, earlierTryHint, keyHint, unconfirmedForAllHint } from './reRunHints';
 import type { RunSummary } from './runReport';
 import { capitalize, duration, fitted } from './words';
 
@@ -25,6 +25,8 @@ export interface HintSetting {
 	subject?: Subject;
 	/** Request Options › Skip Items Done Before is set. */
 	doneKeys?: boolean;
+	/** Running the workflow again by hand or by a webhook skips what this run created, for a while (memory/recentCreates.ts). */
+	recentCreates?: boolean;
 	/** Failed items go on as output (On Error › Continue): the execution can't be retried, only run again. */
 	continues?: boolean;
 	/** Request Options › Unconfirmed Earlier Try, when it is one value for every item other than Fail. */
@@ -163,6 +165,7 @@ export function executionHints(summary: RunSummary, setting: HintSetting): NodeE
 		passingFaultsHint(summary),
 		earlierTryHint(summary),
 		keyHint(summary),
+		createdLatelyHint(summary),
 		pushedBackHint(summary),
 	].filter((hint): hint is NodeExecutionHint => hint !== undefined);
 }

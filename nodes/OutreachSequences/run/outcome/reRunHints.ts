@@ -1,11 +1,18 @@
 /**
  * The hints of a re-run: what came of the items an earlier try of this
- * execution had handled (reRun.ts), and of those whose done key an earlier
- * execution had (doneKeys.ts). Pure functions of a run's summary.
+ * execution had handled (reRun.ts), of those whose done key an earlier
+ * execution had (doneKeys.ts), and of the creates this node made lately
+ * (recentCreates.ts). Pure functions of a run's summary.
  */
 import type { NodeExecutionHint } from 'n8n-workflow';
 
-import { DONE_KEYS_OPTION, keysPushedOutText, UNCONFIRMED_OPTION } from './reRunTexts';
+import { RECENT_CREATES_MINUTES } from '../../describe/defaults';
+import {
+	DONE_KEYS_OPTION,
+	keysPushedOutText,
+	REPEAT_RECENT_OPTION,
+	UNCONFIRMED_OPTION,
+} from './reRunTexts';
 import type { RunSummary } from './runReport';
 import { capitalize, fitted } from './words';
 
@@ -66,6 +73,18 @@ export function keyHint(summary: RunSummary): NodeExecutionHint | undefined {
 		type: 'info',
 		location: 'outputPane',
 		message: `${count(keyDoneBefore, 'item was', 'items were')} not sent: this node had already carried out an item with the same key within the window of ${DONE_KEYS_OPTION}. ${keyDoneBefore === 1 ? 'Its output says' : 'Their output says'} so ("skipped": true).`,
+	};
+}
+
+/** Creates this node made lately, in another execution, with the very same request: not made again. */
+export function createdLatelyHint(summary: RunSummary): NodeExecutionHint | undefined {
+	const { createdLately } = summary.earlierTry;
+	if (createdLately === 0) return undefined;
+	return {
+		type: 'info',
+		location: 'outputPane',
+		// Which execution made each is its output's to say: the hint fits in three lines (HINT_BUDGET).
+		message: `${count(createdLately, 'item was', 'items were')} not created again: this node created the very same ${createdLately === 1 ? 'one' : 'ones'} less than ${RECENT_CREATES_MINUTES} minutes ago (${createdLately === 1 ? 'its' : 'their'} output says when). ${REPEAT_RECENT_OPTION} creates ${createdLately === 1 ? 'it' : 'them'} again.`,
 	};
 }
 

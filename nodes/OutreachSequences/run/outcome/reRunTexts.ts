@@ -3,6 +3,7 @@
  * a done key skipped or another execution was sending, and what a stopped
  * run did and how to go on safely. Pure functions, written once.
  */
+import { RECENT_CREATES_MINUTES } from '../../describe/defaults';
 import type { Subject } from '../../describe/types';
 import type { EarlierFailure } from './failedItem';
 import type { FailureText } from './words';
@@ -12,6 +13,8 @@ import { capitalize, describeSubject, fitted, SERVICE } from './words';
 export const UNCONFIRMED_OPTION = 'Request Options › Unconfirmed Earlier Try';
 /** The option that keeps a new execution from doing again what this node did. */
 export const DONE_KEYS_OPTION = 'Request Options › Skip Items Done Before';
+/** The option that creates again what this node created lately (run/memory/recentCreates.ts). */
+export const REPEAT_RECENT_OPTION = 'Request Options › Repeat Recent Creates';
 
 /** 50000 as "50,000". */
 export const figure = (value: number) => value.toLocaleString('en-US');
@@ -31,15 +34,25 @@ const CRASHED =
  * A run that stopped can be retried (Executions › Retry); one whose failed
  * items went on as output (`continues`) can only be run again.
  */
-export function safeWayOn(subject: Subject, doneKeysSet: boolean, continues = false): string {
+export function safeWayOn(
+	subject: Subject,
+	memory: { doneKeys?: boolean; recentCreates?: boolean },
+	continues = false,
+): string {
 	const { done, verb } = subject;
-	if (continues)
-		return doneKeysSet
-			? `Running the workflow again does not ${verb} again what was ${done}: ${DONE_KEYS_OPTION} skips it.`
-			: `Running the workflow again ${verb}s again what was already ${done}, unless ${DONE_KEYS_OPTION} was set for this run.`;
-	return doneKeysSet
-		? `Executions › Retry keeps what was already ${done}, and so does ${DONE_KEYS_OPTION} when the workflow runs again.`
-		: `Executions › Retry keeps what was already ${done}; Execute workflow starts over and ${verb}s it again, unless ${DONE_KEYS_OPTION} was set for this run.`;
+	const lately = `within ${RECENT_CREATES_MINUTES} minutes`;
+	if (continues) {
+		if (memory.doneKeys)
+			return `Running the workflow again does not ${verb} again what was ${done}: ${DONE_KEYS_OPTION} skips it.`;
+		if (memory.recentCreates)
+			return `Running the workflow again ${lately} does not ${verb} again what was ${done}; later, it does, unless ${DONE_KEYS_OPTION} is set.`;
+		return `Running the workflow again ${verb}s again what was already ${done}, unless ${DONE_KEYS_OPTION} was set for this run.`;
+	}
+	if (memory.doneKeys)
+		return `Executions › Retry keeps what was already ${done}, and so does ${DONE_KEYS_OPTION} when the workflow runs again.`;
+	if (memory.recentCreates)
+		return `Executions › Retry keeps what was already ${done}, and so does Execute workflow ${lately}.`;
+	return `Executions › Retry keeps what was already ${done}; Execute workflow starts over and ${verb}s it again, unless ${DONE_KEYS_OPTION} was set for this run.`;
 }
 
 /** What the user can do about an item whose outcome only the service knows: check, then say, then run it again. */
@@ -156,5 +169,35 @@ export function countedAsDoneItem(subject: Subject) {
 		skipped: true,
 		id: subject.id ?? null,
 		reason: `Counted as done, as ${UNCONFIRMED_OPTION} says: an earlier try sent the request to ${subject.verb} ${describeSubject(subject)}, and ${SERVICE} may have carried it out. It was not sent again.`,
+	};
+}
+
+/** "45 seconds", "1 minute", "7 minutes": how long ago, to the second under a minute. */
+export function ago(ms: number): string {
+	const seconds = Math.max(1, Math.round(ms / 1000));
+	if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+	const minutes = Math.round(seconds / 60);
+	return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
+
+/** What a create outputs that this node created lately with the very same request (recentCreates.ts). */
+export function createdLatelyItem(
+	subject: Subject,
+	earlier: { at: number; execution: string; id: string | null },
+	now: number,
+) {
+	const which = earlier.execution ? `, in execution ${earlier.execution}` : '';
+	return {
+		skipped: true,
+		id: earlier.id,
+		reason: `This node ${subject.done} ${describeSubject(subject)} ${ago(now - earlier.at)} ago${which}, with the very same request, so it was not ${subject.done} again. To ${subject.verb} it again, turn on ${REPEAT_RECENT_OPTION}.`,
+	};
+}
+
+/** A create that another execution is sending at this moment, with the very same request: not sent. */
+export function sendingElsewhereText(subject: Subject, execution: string): FailureText {
+	return {
+		message: `Not sent: execution ${execution} of this workflow is sending the very same request to ${subject.verb} ${describeSubject(subject)} right now.`,
+		description: `Run this one again once that execution has ended: what it ${subject.done} is then skipped, and what it did not is sent. To ${subject.verb} it twice on purpose, turn on ${REPEAT_RECENT_OPTION}.`,
 	};
 }

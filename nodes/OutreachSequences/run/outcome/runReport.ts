@@ -19,7 +19,9 @@ export type PriorEvent =
 	| 'failedAgain'
 	/** Its outcome was unknown, and the user said to send it again. */
 	| 'sentAgain'
-	| 'keyDoneBefore';
+	| 'keyDoneBefore'
+	/** This node created it lately, in another execution, with the very same request (memory/recentCreates.ts). */
+	| 'createdLately';
 
 export interface RunSummary {
 	items: number;
@@ -87,6 +89,7 @@ export class RunReport {
 		failedAgain: 0,
 		sentAgain: 0,
 		keyDoneBefore: 0,
+		createdLately: 0,
 	};
 	private readonly keptIds: string[] = [];
 
