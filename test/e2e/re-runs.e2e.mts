@@ -107,7 +107,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: n8n runs the node again', 
 		const description = String(data.resultData.error?.description);
 		expect(description).toMatch(
 			new RegExp(
-				`^(To go on: check in the outreach service whether item 23 was created, [^]*? nothing created is sent again|Executions › Retry keeps what was already created; [^.]*)\\. ${created} of 40 sequences were created: "[^"]+" \\(seq-`,
+				`^(To go on: check in the outreach service whether item 23 was created, [^]*? nothing created is sent again|Executions › Retry keeps what was already created[^.]*)\\. ${created} of 40 sequences were created: "[^"]+" \\(seq-`,
 			),
 		);
 		const first = description.split('. ')[1];
