@@ -132,6 +132,17 @@ describe('failed items', () => {
 		).toMatch(/^4 of 10 items failed: items 3 to 5 and 7\. The service did not act on them:/);
 	});
 
+	test('n8n refused the requests: the hint counts them, and sends the user to their errors, not to sending again', () => {
+		expect(
+			failedItemsHint(failing({ 0: 'n8nRefused', 1: 'n8nRefused' }, ['uc-1'], 2), {
+				...create,
+				readOnly: true,
+			})?.message,
+		).toBe(
+			'2 of 2 items failed: items 0 ("uc-1") and 1. n8n refused 2 requests by its settings for where requests may go: their errors say what an administrator can set.',
+		);
+	});
+
 	test('for an operation that changes nothing, sending again is safe whatever happened', () => {
 		const message = failedItemsHint(failing({ 1: 'mayHaveActed' }), {
 			...create,

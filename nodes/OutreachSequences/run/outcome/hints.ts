@@ -108,11 +108,18 @@ export function failedItemsHint(
 			others.map((sentence) => fitted(check, sentence)).find((text) => text !== check) ?? check;
 	} else {
 		const all = [...mayHave, ...notActed].sort((a, b) => a - b);
+		const refused = summary.failed.n8nRefused;
+		// n8n would refuse those again: what to change is n8n's, and their errors say what.
+		const byN8n = `n8n refused ${refused === 1 ? '1 request' : `${refused} requests`} by its settings for where requests may go: ${refused === 1 ? 'its error says' : 'their errors say'} what an administrator can set.`;
 		const safe = setting.readOnly
 			? `Sending ${them(failed)} again is safe: this operation changes nothing.`
 			: `The service did not act on ${them(failed)}: sending ${them(failed)} again is safe.`;
 		const why = `${failed === 1 ? 'Its error says why' : "Each one's error says why"}, and ${OUTCOME_EXPRESSION} its outcome.`;
-		message = fitted(`${tally}: ${namedItems(all, labels)}.`, safe, why);
+		const head = `${tally}: ${namedItems(all, labels)}.`;
+		message =
+			refused === failed
+				? fitted(head, byN8n)
+				: fitted(head, safe, ...(refused > 0 ? [byN8n] : []), why);
 	}
 	return { type: 'warning', location: 'outputPane', message };
 }
