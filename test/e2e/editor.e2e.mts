@@ -7,11 +7,6 @@
 // measured in lines of the output pane (harness/editor-hints.mts).
 // Screenshots: artifacts/e2e/screenshots.
 
-import { copyFileSync } from 'node:fs';
-import path from 'node:path';
-
-import type { BrowserContext, Page, Response } from 'playwright-core';
-
 import { TEST_API_KEYS } from '../harness/keys.mts';
 import { openNode, screenshotPath, useChromium } from './harness/browser.mts';
 import {
@@ -20,58 +15,41 @@ import {
 	HINTS_FAILED,
 	HINTS_WORKFLOW,
 	PANELS,
-	REFUSED,
-	SCHEMELESS,
-	WRONG,
 	credentialTests,
+	faultyCredentials,
 	hintsWorkflow,
 } from './harness/editor-cases.mts';
 import {
 	ALL_HINTS,
 	allHintsWorkflow,
 	hintsAfterRun,
+	hintsScreenshot,
+	jsonView,
 	keepFigures,
 } from './harness/editor-hints.mts';
 import {
-	closeToast,
+	executeWorkflow,
+	expectCredentialForm,
 	openCredential,
-	pageWithIcons,
-	themedContext,
+	ranWell,
+	themedPages,
 } from './harness/editor-page.mts';
-import { N8N_CURRENT, PACKAGE_NAME, ROOT, exampleWorkflowFiles, freePort } from './harness/n8n.mts';
-import { credentialTestSays, outreachApiCredential } from './harness/credentials.mts';
+import { N8N_CURRENT, PACKAGE_NAME, exampleWorkflowFiles } from './harness/n8n.mts';
+import { credentialTestSays } from './harness/credentials.mts';
 import { useN8n, useSandbox } from './harness/stage.mts';
 
 describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 	const sandbox = useSandbox(TEST_API_KEYS.editor);
-	/** The credentials' Base URLs that the test sentences name. */
-	let schemeless: string;
-	let refusedUrl: string;
-	beforeAll(async () => {
-		schemeless = sandbox().url.replace(/^http:\/\//, '');
-		// A free port: nothing listens there.
-		refusedUrl = `http://127.0.0.1:${await freePort()}`;
-	});
-	const n8n = useN8n(() => ({
+	const n8n = useN8n(async () => ({
 		version: N8N_CURRENT,
 		name: 'editor-n8n-start',
 		run: 'server',
 		sandbox: sandbox(),
-		credentials: [
-			outreachApiCredential(WRONG, 'not-the-key', sandbox().url, 'Outreach wrong key'),
-			outreachApiCredential(SCHEMELESS, sandbox().apiKey, schemeless, 'Outreach no scheme'),
-			outreachApiCredential(REFUSED, sandbox().apiKey, refusedUrl, 'Outreach refused'),
-		],
+		credentials: await faultyCredentials(sandbox()),
 		workflows: [...exampleWorkflowFiles(), hintsWorkflow(), allHintsWorkflow()],
 	}));
 	const browser = useChromium();
-	const contexts: Partial<Record<'light' | 'dark', BrowserContext>> = {};
-
-	/** A new page, in the theme's context: each test closes its page, and the contexts last until the browser closes. */
-	async function newPage(theme: 'light' | 'dark'): Promise<{ page: Page; icons: Response[] }> {
-		contexts[theme] ??= await themedContext(browser(), n8n.server, theme);
-		return await pageWithIcons(contexts[theme]);
-	}
+	const newPage = themedPages(browser, () => n8n.server);
 
 	test('on n8n 2.x the running server offers the node as an AI tool', async () => {
 		const response = await fetch(`${n8n.server.url}/types/nodes.json`, {
@@ -118,22 +96,7 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 		// Opening a saved credential runs its test.
 		const dialog = await openCredential(page, n8n.server, GOOD);
 		await dialog.getByText('Connection tested successfully').waitFor({ timeout: 30_000 });
-		await expect(
-			dialog
-				.getByText(/^API Key/)
-				.first()
-				.isVisible(),
-		).resolves.toBe(true);
-		await expect(
-			dialog
-				.getByText(/^Base URL/)
-				.first()
-				.isVisible(),
-		).resolves.toBe(true);
-		const secret = dialog.locator('input[type="password"]');
-		await expect(secret.count()).resolves.toBe(1);
-		await expect(secret.inputValue()).resolves.not.toContain(sandbox().apiKey);
-		await expect(dialog.locator(`input[value="${sandbox().url}"]`).count()).resolves.toBe(1);
+		await expectCredentialForm(dialog, sandbox());
 		await page.screenshot({ path: screenshotPath('credential-form-good-key') });
 		const requests = await sandbox().requests();
 		expect(requests.map((request) => `${request.method} ${request.url}`)).toContain(
@@ -144,8 +107,7 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 
 	// Opening a saved credential runs its test; n8n shows the test's message under "More details":
 	// a rule's sentence, or n8n's own words where it has none (harness/credentials.mts).
-	const says = credentialTestSays(N8N_CURRENT);
-	test.each(credentialTests(says))(
+	test.each(credentialTests(credentialTestSays(N8N_CURRENT)))(
 		'the credential test says what went wrong: $shot',
 		async ({ id, shot, fault, result, reached }) => {
 			await sandbox().reset();
@@ -169,16 +131,8 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 	test('Execute workflow on an example runs the node against the sandbox, as the README tells users to do', async () => {
 		await sandbox().reset();
 		const { page } = await newPage('light');
-		await page.goto(`${n8n.server.url}/workflow/outreach-get-use-case`);
-		await page
-			.locator('[data-test-id="canvas-node"][data-node-name="Get Use Case"]')
-			.waitFor({ timeout: 60_000 });
-		await page.locator('[data-test-id="execute-workflow-button"]').click();
-		await page
-			.locator(
-				'[data-test-id="canvas-node"][data-node-name="Get Use Case"] [data-test-id="canvas-node-status-success"]',
-			)
-			.waitFor({ timeout: 60_000 });
+		await executeWorkflow(page, n8n.server, 'outreach-get-use-case', 'Get Use Case');
+		await ranWell(page, 'Get Use Case');
 		await page.screenshot({ path: screenshotPath('example-executed') });
 		const requests = await sandbox().requests();
 		expect(requests.map((request) => `${request.method} ${request.url}`)).toEqual([
@@ -205,19 +159,8 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 		);
 		// The table takes its columns from the first item only; JSON shows both items as they are.
 		await page.screenshot({ path: screenshotPath('execution-hints-table') });
-		await output
-			.locator('[data-test-id="ndv-run-data-display-mode"]')
-			.getByText('JSON', { exact: true })
-			.click();
-		await output.locator('[data-test-id="ndv-json-actions"]').waitFor();
-		await expect(output.innerText()).resolves.toMatch(/"outcome":\s*"notActed"/);
-		// The "Workflow executed successfully" toast covers the output pane's corner: close it if it is still up.
-		await closeToast(page, 'Workflow executed successfully');
-		const shot = screenshotPath('execution-hints');
-		await page.screenshot({ path: shot });
-		// README's picture is refreshed on request only, so a test run leaves the working tree as it was.
-		if (process.env.UPDATE_DOCS_SCREENSHOTS === '1')
-			copyFileSync(shot, path.join(ROOT, 'docs', 'execution-hints.png'));
+		await expect(jsonView(output)).resolves.toMatch(/"outcome":\s*"notActed"/);
+		await hintsScreenshot(page);
 		// What the warning is about: with On Error › Continue, n8n retries the whole node when
 		// its first output item has an `error`. The failed contact went out Max Tries (3) times;
 		// the one archived the first time came from the record in the later tries.
