@@ -4,8 +4,10 @@
 // credential test with a good and a wrong key, a web page and a server error
 // where the API should answer, a Base URL without http:// and a port where
 // nothing listens, and shows the node's execution hints after a run, each
-// measured in lines of the output pane (harness/editor-hints.mts).
-// Screenshots: artifacts/e2e/screenshots.
+// measured in lines of the output pane (harness/editor-hints.mts). Issue 45,
+// on a service of its own (harness/editor-recovery.mts): Execute workflow
+// twice creates nothing twice, and the clicks from the first Stop error to a
+// run that holds each sequence once. Screenshots: artifacts/e2e/screenshots.
 
 import { TEST_API_KEYS } from '../harness/keys.mts';
 import { openNode, screenshotPath, useChromium } from './harness/browser.mts';
@@ -26,7 +28,24 @@ import {
 	hintsScreenshot,
 	jsonView,
 	keepFigures,
+	nodeHints,
 } from './harness/editor-hints.mts';
+import {
+	executeTwice,
+	readStopError,
+	retryFromExecutions,
+	setUnconfirmed,
+} from './harness/editor-clicks.mts';
+import {
+	FIRST_STOP,
+	RUN_TWICE,
+	expectCreatedBefore,
+	expectFirstStopError,
+	keepClickFigures,
+	recoverySetup,
+	warmPace,
+} from './harness/editor-recovery.mts';
+import { CREATE_NODE, byName, expectEachOnce } from './harness/re-runs.mts';
 import {
 	executeWorkflow,
 	expectCredentialForm,
@@ -40,14 +59,19 @@ import { useN8n, useSandbox } from './harness/stage.mts';
 
 describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 	const sandbox = useSandbox(TEST_API_KEYS.editor);
-	const n8n = useN8n(async () => ({
-		version: N8N_CURRENT,
-		name: 'editor-n8n-start',
-		run: 'server',
-		sandbox: sandbox(),
-		credentials: await faultyCredentials(sandbox()),
-		workflows: [...exampleWorkflowFiles(), hintsWorkflow(), allHintsWorkflow()],
-	}));
+	/** Issue 45's service: its own pace and records. */
+	const recovery = useSandbox(TEST_API_KEYS.editor);
+	const n8n = useN8n(async () => {
+		const { credential, workflows } = recoverySetup(recovery());
+		return {
+			version: N8N_CURRENT,
+			name: 'editor-n8n-start',
+			run: 'server',
+			sandbox: sandbox(),
+			credentials: [...(await faultyCredentials(sandbox())), credential],
+			workflows: [...exampleWorkflowFiles(), hintsWorkflow(), allHintsWorkflow(), ...workflows],
+		};
+	});
 	const browser = useChromium();
 	const newPage = themedPages(browser, () => n8n.server);
 
@@ -186,6 +210,39 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 		for (const node of nodes)
 			expect(hints[node].map((hint) => hint.text.slice(0, 24))).toEqual(ALL_HINTS.starts[node]);
 		for (const hint of Object.values(hints).flat()) expect(hint.lines).toBeLessThanOrEqual(3);
+		await page.close();
+	});
+
+	test('#45 Execute workflow twice with nothing set: the second run creates nothing again, and says when and in which execution', async () => {
+		const { workflow, names: list } = RUN_TWICE;
+		await recovery().reset();
+		const { page } = await newPage('light');
+		const [first, second] = await executeTwice(page, n8n, workflow);
+		const held = await byName(recovery());
+		expectEachOnce(held, list);
+		expect(Object.fromEntries(held.sent)).toEqual({ T1: 1, T2: 1, T3: 1 });
+		const hints = await nodeHints(page, CREATE_NODE);
+		expectCreatedBefore({ first, second, held, hints });
+		await page.close();
+	});
+
+	test('#45 from the first Stop error to a run that holds each sequence once: at most 10 clicks', async () => {
+		const { workflow, names: list, faults } = FIRST_STOP;
+		await warmPace(n8n, recovery());
+		for (const fault of faults) await recovery().addFault(fault);
+		const { page } = await newPage('light');
+		const { clicks, stopped, ...error } = await readStopError(page, n8n, workflow);
+		// The user checks in the service (no click): S4 is there, S7 is not, as the error's example decides.
+		const checked = await byName(recovery());
+		await setUnconfirmed(page, n8n, clicks, { workflow, expression: FIRST_STOP.expression });
+		const retry = await retryFromExecutions(page, n8n, clicks, { workflow, failed: stopped });
+		const after = await byName(recovery());
+		keepClickFigures(clicks, error, retry, after);
+		expectFirstStopError(error, checked);
+		expect(retry.status).toBe('success');
+		expectEachOnce(after, list);
+		expect([after.sent.get('S4'), after.sent.get('S7')]).toEqual([1, 2]);
+		expect(clicks.made.length).toBeLessThanOrEqual(10);
 		await page.close();
 	});
 });
