@@ -56,14 +56,10 @@ export function failuresWarning(
 	const labels = Array.from({ length: items }, (_, index) => failed[index]?.[1]);
 	// A write's hint says what may have been done in its verb.
 	const subject = readOnly ? undefined : write;
-	// The workflows go on with failed items as output (On Error › Continue).
 	const hint = failedItemsHint(new RunReport().summarize(ends, labels), {
 		retryOnFail: false,
 		readOnly,
 		subject,
-		continues: true,
-		// A create is remembered for a while, with nothing set (run/memory/recentCreates.ts).
-		recentCreates: subject?.verb === 'create',
 	});
 	if (!hint) throw new Error('no failures, no warning');
 	return { type: 'warning', location: 'outputPane', message: hint.message };

@@ -47,8 +47,6 @@ export interface Memory {
 	recentCreates: boolean;
 	/** Warnings for the output pane from opening the memory (keys pushed out of the row). */
 	hints: NodeExecutionHint[];
-	/** The record is kept for this run (not for Get Use Case, nor for a tool call). */
-	keepsRecord: boolean;
 	/** An earlier try of this execution left something for this run: in the record, or in the journal. */
 	earlierTry: boolean;
 }
@@ -61,7 +59,6 @@ const NONE: Memory = {
 	doneKeysSet: false,
 	recentCreates: false,
 	hints: [],
-	keepsRecord: false,
 	earlierTry: false,
 };
 
@@ -156,7 +153,6 @@ export async function openMemory(
 		doneKeysSet: keySettings !== undefined,
 		recentCreates: recent?.skipsLately === true,
 		hints: runKeys?.hint ? [runKeys.hint] : [],
-		keepsRecord: record !== undefined,
 		earlierTry: recordKnows || crashed.size > 0,
 		prior(index, request) {
 			const earlier =

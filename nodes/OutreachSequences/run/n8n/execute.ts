@@ -203,7 +203,6 @@ export async function runOperation(
 		subject: loop.items.find((item) => 'request' in item)?.request?.subject,
 		doneKeys: memory.doneKeysSet,
 		recentCreates: memory.recentCreates,
-		continues: run.failuresBecomeItems,
 	};
 
 	// A retry that stops counts what earlier tries did with the items it did not reach. Each lookup

@@ -27,8 +27,6 @@ export interface HintSetting {
 	doneKeys?: boolean;
 	/** Running the workflow again by hand or by a webhook skips what this run created, for a while (memory/recentCreates.ts). */
 	recentCreates?: boolean;
-	/** Failed items go on as output (On Error › Continue): the execution can't be retried, only run again. */
-	continues?: boolean;
 	/** Request Options › Unconfirmed Earlier Try, when it is one value for every item other than Fail. */
 	unconfirmedForAll?: 'sendAgain' | 'countAsDone';
 }

@@ -30,28 +30,18 @@ const CRASHED =
 	'in an earlier try of this execution that n8n could not finish (it stopped or crashed)';
 
 /**
- * How to go on safely after items failed or a run stopped, in one sentence.
- * A run that stopped can be retried (Executions › Retry); one whose failed
- * items went on as output (`continues`) can only be run again.
+ * How to go on safely after a run stopped, in one sentence: Executions ›
+ * Retry keeps what was done; what Execute workflow does depends on the memory.
  */
 export function safeWayOn(
 	subject: Subject,
 	memory: { doneKeys?: boolean; recentCreates?: boolean },
-	continues = false,
 ): string {
 	const { done, verb } = subject;
-	const lately = `within ${RECENT_CREATES_MINUTES} minutes`;
-	if (continues) {
-		if (memory.doneKeys)
-			return `Running the workflow again does not ${verb} again what was ${done}: ${DONE_KEYS_OPTION} skips it.`;
-		if (memory.recentCreates)
-			return `Running the workflow again ${lately} does not ${verb} again what was ${done}; later, it does, unless ${DONE_KEYS_OPTION} is set.`;
-		return `Running the workflow again ${verb}s again what was already ${done}, unless ${DONE_KEYS_OPTION} was set for this run.`;
-	}
 	if (memory.doneKeys)
 		return `Executions › Retry keeps what was already ${done}, and so does ${DONE_KEYS_OPTION} when the workflow runs again.`;
 	if (memory.recentCreates)
-		return `Executions › Retry keeps what was already ${done}, and so does Execute workflow ${lately}.`;
+		return `Executions › Retry keeps what was already ${done}, and so does Execute workflow within ${RECENT_CREATES_MINUTES} minutes.`;
 	return `Executions › Retry keeps what was already ${done}; Execute workflow starts over and ${verb}s it again, unless ${DONE_KEYS_OPTION} was set for this run.`;
 }
 
