@@ -117,6 +117,8 @@ test('schedule numbers: whole numbers and text that spells one are sent as numbe
 			const run = await runFixture(env.engine, env.sandbox, 'sequence-create-fields', {
 				items: values.map((hour, index) => ({ name: `Hostile ${index}`, hour })),
 				parameters: {
+					// Runs repeat a create on purpose: the recent creates would skip it.
+					requestOptions: { repeatRecentCreates: true },
 					schedules: {
 						schedule: [
 							{

@@ -1,12 +1,14 @@
 // The execution hints as the editor suite shows and measures them: a
 // workflow whose run gives most of the node's hints at once, the faults that
 // make it, and each hint's rendered lines in a node's output pane.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import type { Locator, Page } from 'playwright-core';
 
 import type { Fault } from '../../harness/sandbox.mts';
+import { canvasNode, screenshotPath } from './browser.mts';
+import { closeToast, executeWorkflow, ranWell } from './editor-page.mts';
 import { ARTIFACTS, ROOT, type N8nServer } from './n8n.mts';
 import { workflowOf, type WorkflowNode } from './workflows.mts';
 
@@ -160,27 +162,49 @@ export async function hintsAfterRun(
 	workflow: string,
 	nodes: string[],
 ): Promise<Record<string, RenderedHint[]>> {
-	const canvasNode = (name: string) =>
-		page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`);
-	await page.goto(`${server.url}/workflow/${workflow}`);
-	await canvasNode(nodes[0]).waitFor({ timeout: 60_000 });
-	await page.locator('[data-test-id="execute-workflow-button"]').click();
-	await canvasNode(nodes[nodes.length - 1])
-		.locator('[data-test-id="canvas-node-status-success"]')
-		.waitFor({ timeout: 90_000 });
+	await executeWorkflow(page, server, workflow, nodes[0]);
+	await ranWell(page, nodes[nodes.length - 1]);
 	const measured: Record<string, RenderedHint[]> = {};
-	for (const name of nodes) {
-		await canvasNode(name).dblclick();
-		const output = page.locator('[data-test-id="output-panel"]');
-		await output.locator('[data-test-id="node-hint"]').first().waitFor({ timeout: 30_000 });
-		measured[name] = await renderedHints(output);
-		await page.locator('[data-test-id="ndv-close-button"]').click();
-	}
+	for (const name of nodes) measured[name] = await nodeHints(page, name);
 	return measured;
+}
+
+/** Opens the node `name` on the canvas, measures the hints of its output pane, and closes it. */
+export async function nodeHints(page: Page, name: string): Promise<RenderedHint[]> {
+	await canvasNode(page, name).dblclick();
+	const output = page.locator('[data-test-id="output-panel"]');
+	await output.locator('[data-test-id="node-hint"]').first().waitFor({ timeout: 30_000 });
+	const hints = await renderedHints(output);
+	await page.locator('[data-test-id="ndv-close-button"]').click();
+	return hints;
 }
 
 /** Each hint's lines and height as measured, kept before the test asserts: artifacts/e2e/hints/<run>.json. */
 export function keepFigures(run: string, hints: Record<string, RenderedHint[]>): void {
 	mkdirSync(path.join(ARTIFACTS, 'hints'), { recursive: true });
 	writeFileSync(path.join(ARTIFACTS, 'hints', `${run}.json`), JSON.stringify(hints, null, 1));
+}
+
+/** The output pane `output` in its JSON view: its text. */
+export async function jsonView(output: Locator): Promise<string> {
+	await output
+		.locator('[data-test-id="ndv-run-data-display-mode"]')
+		.getByText('JSON', { exact: true })
+		.click();
+	await output.locator('[data-test-id="ndv-json-actions"]').waitFor();
+	return await output.innerText();
+}
+
+/**
+ * The screenshot README shows (docs/execution-hints.png), without the
+ * "Workflow executed successfully" toast over the output pane's corner. It is
+ * refreshed on request only (UPDATE_DOCS_SCREENSHOTS=1), so that a test run
+ * leaves the working tree as it was.
+ */
+export async function hintsScreenshot(page: Page): Promise<void> {
+	await closeToast(page, 'Workflow executed successfully');
+	const shot = screenshotPath('execution-hints');
+	await page.screenshot({ path: shot });
+	if (process.env.UPDATE_DOCS_SCREENSHOTS === '1')
+		copyFileSync(shot, path.join(ROOT, 'docs', 'execution-hints.png'));
 }
