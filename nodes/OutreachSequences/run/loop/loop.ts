@@ -226,9 +226,9 @@ export class RunLoop {
 		const othersUnderWay = this.pace.requestsInFlight - 1;
 		if (quota.remaining > othersUnderWay) return;
 		this.report.pushedBack();
-		if (this.pacer.pushedBack(turn.epoch, quota.resetMs)) {
-			this.ports.log(quotaLogLine(quota, remaining(), this.pacer.inFlightLimit));
-		}
+		// This item is done: the others go on.
+		if (this.pacer.pushedBack(turn.epoch, quota.resetMs))
+			this.ports.log(quotaLogLine(quota, remaining() - 1, this.pacer.inFlightLimit));
 	}
 
 	/** The service's breaker tripped: this item is not sent (again). */
