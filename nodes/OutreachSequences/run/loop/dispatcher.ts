@@ -92,7 +92,7 @@ export class Dispatcher {
 						await this.dispatch(next.index, next.fresh, steps, remaining);
 					} finally {
 						this.taken--;
-						this.wakeAll();
+						this.wakeSome();
 					}
 				}
 			} catch (error) {
@@ -181,7 +181,7 @@ export class Dispatcher {
 		} finally {
 			this.inFlight--;
 			this.pace.finished(turn, result.end);
-			this.wakeAll();
+			this.wakeSome();
 		}
 		if (result.againAfterMs === undefined) return;
 		this.retrying.add(index);
@@ -224,6 +224,13 @@ export class Dispatcher {
 		this.ready.push(...this.backingOff);
 		this.backingOff.clear();
 		this.wakeAll();
+	}
+
+	/** Wakes as many waiting workers as could take an item now (not hundreds for one place); all once no new item is left. */
+	private wakeSome(): void {
+		if (this.fresh.length === 0 || this.thrown) return this.wakeAll();
+		const places = this.ready.length + this.pace.pacer.inFlightLimit - this.taken;
+		for (const wake of this.waiters.splice(0, Math.max(1, places))) wake();
 	}
 
 	private wakeAll(): void {

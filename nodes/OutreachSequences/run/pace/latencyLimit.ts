@@ -1,79 +1,81 @@
 /**
- * The latency limit: how many requests may be in flight to a service, from
- * how fast it answers, as TCP Vegas and BBR keep a window and Netflix's
- * concurrency-limits and Envoy's adaptive concurrency keep a limit. It grows
- * while the service answers as fast as it did lately (a round trip holds),
- * and is cut when answers come back slower: a line formed, at the service or
- * in n8n itself. So a far service gets as many requests at once as it takes
- * to hide the distance, and a busy one about as many as it works on at a
- * time, not a line.
+ * The latency limit: how many requests may be in flight to a service, after
+ * TCP Vegas and BBR, Netflix's concurrency-limits and Envoy's adaptive
+ * concurrency. It grows while more in flight gets more answers a second, and
+ * settles where more no longer does: a far service gets as many at once as
+ * it takes to hide the distance, a busy one about as many as it works on.
  *
- * - The start: one request, as before any answer nothing is known. A service
- *   that never answers gets one at a time until the breaker opens, and a
- *   burst of executions meets a fresh rate limit one request at a time.
- * - Slow start: each answer that held, while the limit was in use, adds to
- *   it so that a round of answers multiplies it by 2^(round trip ÷
- *   DOUBLING_MS), at least by 1.5. So the limit grows as fast per second at
- *   any distance (time-based), and each step is still an answer that came
- *   back without a line (round-based): 1.5 times per round at 3 ms, as the
- *   pacer's slow start was; 3.2 at 100 ms; 322 at 500 ms, where the first
- *   answer opens the limit to what a round trip that long needs.
- * - In slow start, when half the requests in flight (two at least) have
- *   been out for LATE times a round trip that holds, a line formed before
- *   their answers come: the limit goes down to the answers of the last round
- *   trip. One slow request is not a line.
- * - A round is the answers to the requests sent since it began. Its mean
- *   round trip (each counted up to twice the baseline, so that one slow
- *   answer does not make a line), against the lowest round mean lately (the
- *   baseline), says whether a line formed: more than TOLERANCE above it,
- *   plus SLACK_MS.
- * - A line ends slow start and cuts the limit to what the service worked on
- *   without one (Little's law: the requests in flight × the baseline ÷ the
- *   round trip), by half at most. A round without one adds back half the way
- *   to the limit before the cut (BIC), then one request a round.
+ * - The start: one request, as nothing is known: a service that never
+ *   answers gets one at a time until the breaker opens, and a burst of
+ *   executions meets a fresh rate limit one request at a time.
+ * - A round is the answers to the requests sent since it began: their mean
+ *   round trip (each up to twice the baseline, the lowest round mean lately),
+ *   their answers a second (the median of each answer's: the answers during
+ *   its round trip, BBR's delivery rate), and the most requests in flight
+ *   with which one came back on time (within TOLERANCE, plus SLACK_MS).
+ * - Slow start: a round on time, while the limit was in use, takes it to
+ *   those requests × 2^(baseline ÷ DOUBLING_MS), at least × 1.5: as fast per
+ *   second at any distance (time-based), each step a round of answers that
+ *   came back without a line (round-based). 1.5 a round at 3 ms, as the
+ *   pacer's slow start was; 3.2 at 100 ms; at 500 ms the first answer opens
+ *   the limit to what a round trip that long needs. No growth while half the
+ *   requests in flight (two at least) are out LATE times a round trip on
+ *   time, nor after a round trip that grew (n8n's own work, or a line).
+ * - It ends at a line: two rounds in a row whose round trip grew while the
+ *   answers a second grew by less than GROWING.
+ * - Then the limit is the knee: of the last RATE_ROUNDS rounds within
+ *   NEAR_TOP of the most answers a second, the fewest in flight that made
+ *   them (Little's law; past it, requests only wait in line). Once a cycle it
+ *   goes a quarter above the knee for a round, to find more, and a quarter
+ *   below for the next, to let a line drain and a lower knee show (a service
+ *   that slowed or got busier gets fewer), as BBR probes. A cycle is CYCLE
+ *   rounds, or PROBE_ANSWERS answers for a small knee, so that probes put few
+ *   requests in a busy service's line. A round with REGROWING more answers a
+ *   second than usual restarts slow start: the knee was too low.
  */
 
-/** One request that went out: when, its place in the order of sending, and how many were in flight with it. */
-export interface Sent {
-	at: number;
-	seq: number;
-	inFlight: number;
-	/** The limit when it went: it was in use when `inFlight` was at least half of it. */
-	limit: number;
-	/** Ended, answered or not. */
-	done: boolean;
-}
+import type { Sent } from './latencyRound';
+import { Baseline, median, Round } from './latencyRound';
+
+export type { Sent } from './latencyRound';
 
 /** In slow start, the limit may double per this much round trip. */
 export const DOUBLING_MS = 60;
-/** In slow start, at least this is added per answer that held (1.5 times per round). */
+/** In slow start, the limit grows at least by this share a round. */
 const SLOW_START_GROWTH = 0.5;
-/** A round trip up to this share above the baseline still holds … */
-const TOLERANCE = 0.1;
-/** … plus this much: n8n's own event loop adds a few milliseconds to any answer. */
+/** A round trip up to this share above the baseline, plus SLACK_MS, holds. */
+const TOLERANCE = 0.2;
 const SLACK_MS = 5;
-/** In slow start, a request in flight this many times the round trip that holds is a line. */
+/** In slow start, a request in flight this many times the round trip that holds is late. */
 const LATE = 1.25;
-/** The baseline is the lowest round mean in the last one or two of these: a service that slowed for good is not held to its old speed for long. */
-const BASELINE_WINDOW_MS = 10_000;
+/** The knee is taken from this many rounds, of those within NEAR_TOP of their most answers a second. */
+const RATE_ROUNDS = 10;
+const NEAR_TOP = 0.95;
+/** In slow start, a round with this much more than the best answers a second is still growing. */
+const GROWING = 1.25;
+/** After slow start, a round with this much more than the usual answers a second lately (their median) restarts it. */
+const REGROWING = 1.15;
+/** After slow start, a cycle is at least this many rounds (twice as many at most), and this many answers. */
+const CYCLE = 8;
+const PROBE_ANSWERS = 64;
 
 export class LatencyLimit {
 	private value = 1;
 	private slowStart = true;
-	/** The limit before the last cut, which quiet rounds grow back towards. */
-	private beforeCut = 0;
 	private seq = 0;
 	private inFlight = 0;
-	/** The lowest round means of this baseline window and of the one before. */
-	private lowest = { current: Infinity, previous: Infinity, since: 0 };
-	/** The round under way: it ends with the answer to a request sent after `endsAfter`. */
-	private round = newRound(0);
-	/** Answers to requests sent up to here belong to the limit before its last cut. */
-	private cutAfter = 0;
-	/** In slow start: the requests in flight, oldest first, and when the last round trip's answers came. */
+	private delivered = 0;
+	private readonly lowest = new Baseline();
+	private round = new Round(0);
+	/** The last RATE_ROUNDS rounds: their answers a second, and by Little's law the requests in flight that made them. */
+	private readonly rounds: Array<{ rate: number; inFlight: number }> = [];
+	/** In slow start, rounds in a row that showed a line; after it, rounds into the cycle. */
+	private lineRounds = 0;
+	private phase = 0;
+	/** In slow start: the requests in flight, oldest first, and whether half of them are late. */
 	private readonly outstanding: Sent[] = [];
-	private readonly answeredAt: number[] = [];
-	/** Times a line was seen, since the limit was made. */
+	private late = false;
+	/** Times slow start ended at a line, since the limit was made. */
 	lines = 0;
 
 	constructor(
@@ -86,26 +88,26 @@ export class LatencyLimit {
 		return Math.max(1, Math.min(this.ceiling, Math.floor(this.value)));
 	}
 
+	/** Whether slow start ended: the limit is at the knee the service's answers showed. */
+	get settled(): boolean {
+		return !this.slowStart;
+	}
+
 	raiseCeiling(ceiling: number): void {
 		this.ceiling = Math.max(this.ceiling, ceiling);
 	}
 
 	/** Whether one more request may start with `inFlight` under way; if not, it waits for one to end. */
 	allows(inFlight: number): boolean {
-		this.watchOldest(this.now());
 		return inFlight < this.limit;
 	}
 
 	/** A request starts now, with `inFlight` others under way. */
 	started(inFlight: number): Sent {
 		this.inFlight++;
-		const sent: Sent = {
-			at: this.now(),
-			seq: ++this.seq,
-			inFlight: inFlight + 1,
-			limit: this.value,
-			done: false,
-		};
+		const { value: limit, delivered } = this;
+		const at = this.now();
+		const sent = { at, seq: ++this.seq, inFlight: inFlight + 1, limit, delivered, done: false };
 		if (this.slowStart) this.outstanding.push(sent);
 		return sent;
 	}
@@ -118,24 +120,22 @@ export class LatencyLimit {
 		const now = this.now();
 		const rtt = now - sent.at;
 		const baseline = this.baseline();
-		const used = sent.inFlight >= sent.limit / 2;
-		if (this.slowStart) {
-			this.answeredAt.push(now);
-			this.forgetAnswersBefore(now - baseline);
-			if (used && (baseline === Infinity || rtt <= this.threshold())) {
-				const perRound = 2 ** (Math.min(baseline, rtt) / DOUBLING_MS);
-				this.grow(Math.max(SLOW_START_GROWTH, perRound - 1));
-			}
-		}
+		const onTime = baseline === Infinity || rtt <= this.threshold();
 		const round = this.round;
-		if (sent.seq > this.cutAfter) {
-			round.rtt += Math.min(rtt, 2 * baseline);
-			round.inFlight += sent.inFlight;
-			round.answers++;
-			round.used ||= used;
-		}
-		if (sent.seq > round.endsAfter && round.answers > 0) this.endRound(now);
-		this.watchOldest(now);
+		round.add(sent, rtt, ++this.delivered, 2 * baseline, onTime);
+		// A near service: half a request more per answer on time, as the pacer's slow start did.
+		const near = this.perRound(Math.min(baseline, rtt)) <= 1 + SLOW_START_GROWTH;
+		if (this.slowStart && near && onTime && sent.inFlight >= sent.limit / 2)
+			this.value = Math.min(this.ceiling, this.value + SLOW_START_GROWTH);
+		if (sent.seq <= round.endsAfter) return;
+		// Right after slow start ends, a round starts with the first answer of the requests sent since.
+		if (round.afresh) this.round = new Round(this.seq);
+		else this.endRound(now);
+	}
+
+	/** How much slow start multiplies the limit by a round, at this round trip. */
+	private perRound(roundTrip = this.baseline()): number {
+		return Math.max(1 + SLOW_START_GROWTH, 2 ** (roundTrip / DOUBLING_MS));
 	}
 
 	/** The round trip that still holds: the baseline with its tolerance. */
@@ -144,27 +144,74 @@ export class LatencyLimit {
 	}
 
 	private baseline(): number {
-		return Math.min(this.lowest.current, this.lowest.previous);
-	}
-
-	private grow(by: number): void {
-		this.value = Math.min(this.ceiling, this.value + by);
+		return this.lowest.value;
 	}
 
 	private endRound(now: number): void {
-		const { rtt, inFlight, answers, used } = this.round;
-		const mean = rtt / answers;
-		this.round = newRound(this.seq);
-		if (now - this.lowest.since > BASELINE_WINDOW_MS)
-			this.lowest = { current: Infinity, previous: this.lowest.current, since: now };
-		this.lowest.current = Math.min(this.lowest.current, mean);
-		if (mean > this.threshold()) this.cut(((inFlight / answers) * this.baseline()) / mean);
-		else if (!this.slowStart && used) this.grow(Math.max(1, (this.beforeCut - this.value) / 2));
+		const { mean, rate, used, onTime } = this.round;
+		this.round = new Round(this.seq);
+		this.lowest.add(mean, now);
+		// A round with fewer requests than the limit allowed says what was asked, not what the service takes.
+		if (!used) return;
+		const rates = this.rounds.map((round) => round.rate);
+		const before = Math.max(0, ...rates);
+		const usual = rates.length > 0 ? median(rates) : 0;
+		this.rounds.push({ rate, inFlight: rate * mean });
+		if (this.rounds.length > RATE_ROUNDS) this.rounds.shift();
+		if (this.slowStart) return this.slowStartRound(now, mean, rate > before * GROWING, onTime);
+		// The answers of the round after a probe's: more than usual got through, so the knee was too low.
+		if (this.phase % this.cycle() === 1 && rate > usual * REGROWING) {
+			this.slowStart = true;
+			this.lineRounds = 0;
+			return;
+		}
+		this.phase++;
+		this.settle();
 	}
 
-	/** In slow start, half the requests in flight well past a round trip that holds say a line formed: cut to the answers of the last round trip. */
+	private slowStartRound(now: number, mean: number, growing: boolean, onTime: number): void {
+		const longer = mean > this.threshold();
+		// Two rounds in a row, so that one slow round (n8n busy elsewhere) is not taken for a line.
+		this.lineRounds = longer && !growing ? this.lineRounds + 1 : 0;
+		if (this.lineRounds >= 2) return this.endSlowStart();
+		this.watchOldest(now);
+		if (longer || this.late) return;
+		// From what the round showed the service takes (its requests on time), not what went out since.
+		const perRound = this.perRound();
+		if (perRound <= 1 + SLOW_START_GROWTH) return;
+		const grown = Math.max(onTime * perRound, Math.min(this.value * perRound, onTime + 1));
+		this.value = Math.min(this.ceiling, Math.max(this.value, grown));
+	}
+
+	/** The knee: of the last rounds within NEAR_TOP of the most answers a second, the fewest in flight that made them. */
+	private knee(): number {
+		const top = Math.max(...this.rounds.map((round) => round.rate));
+		const near = this.rounds.filter((round) => round.rate >= top * NEAR_TOP);
+		return Math.max(1, Math.round(Math.min(...near.map((round) => round.inFlight))));
+	}
+
+	/** Rounds in a cycle: CYCLE, or enough for PROBE_ANSWERS answers at the knee (twice CYCLE at most). */
+	private cycle(): number {
+		return Math.min(2 * CYCLE, Math.max(CYCLE, Math.ceil(PROBE_ANSWERS / this.knee())));
+	}
+
+	/** The limit at its place in the cycle: a quarter above the knee (one more at least), a quarter below it (one less), or at it. */
+	private settle(): void {
+		const knee = this.knee();
+		const at = this.phase % this.cycle();
+		const value =
+			at === 0
+				? Math.max(knee + 1, Math.round(knee * 1.25))
+				: at === 1
+					? Math.min(knee - 1, Math.floor(knee * 0.75))
+					: knee;
+		this.value = Math.max(1, Math.min(this.ceiling, value));
+	}
+
+	/** In slow start, whether half the requests in flight are well past a round trip that holds. */
 	private watchOldest(now: number): void {
-		if (!this.slowStart || this.baseline() === Infinity) return;
+		this.late = false;
+		if (this.baseline() === Infinity) return;
 		while (this.outstanding.length > 0 && this.outstanding[0].done) this.outstanding.shift();
 		const lateBefore = now - this.threshold() * LATE;
 		let late = 0;
@@ -172,29 +219,17 @@ export class LatencyLimit {
 			if (sent.at >= lateBefore) break;
 			if (!sent.done) late++;
 		}
-		if (late < 2 || late < this.inFlight / 2) return;
-		this.forgetAnswersBefore(now - this.baseline());
-		this.cut(this.answeredAt.length * (1 + TOLERANCE));
+		this.late = late >= 2 && late >= this.inFlight / 2;
 	}
 
-	/** Keeps the answers of the last round trip only. */
-	private forgetAnswersBefore(since: number): void {
-		while (this.answeredAt.length > 0 && this.answeredAt[0] <= since) this.answeredAt.shift();
-	}
-
-	/** A line: the limit goes down to `estimate`, by half at most, and what was under way before does not count again. */
-	private cut(estimate: number): void {
+	/** A line: the limit goes to the knee, and what was under way before does not count. */
+	private endSlowStart(): void {
 		this.lines++;
-		this.beforeCut = this.value;
-		this.value = Math.max(1, Math.min(this.value, Math.max(this.value / 2, estimate)));
-		this.cutAfter = this.seq;
-		this.round = newRound(this.seq);
 		this.slowStart = false;
+		// The cycle starts with rounds at the knee: the line of the overshoot drains first.
+		this.phase = 2;
+		this.settle();
+		this.round = new Round(this.seq, true);
 		this.outstanding.length = 0;
-		this.answeredAt.length = 0;
 	}
-}
-
-function newRound(endsAfter: number) {
-	return { endsAfter, rtt: 0, inFlight: 0, answers: 0, used: false };
 }
