@@ -61,9 +61,9 @@ describe('a busy service: it settles near what the service works on at once', ()
 			run.limits.filter((entry) => entry.at >= from && entry.at < to).map((entry) => entry.limit);
 		const before = Math.max(...at(2000, 4000));
 		expect(before).toBeGreaterThanOrEqual(16);
-		// A few cycles after it got busier, the limit is well under what it was, and no lower than its 6 workers.
+		// A few cycles after it got busier, the limit is well under what it was, and no lower than half its 6 workers (a drain round).
 		expect(Math.max(...at(9000, Infinity))).toBeLessThanOrEqual(before / 2);
-		expect(Math.min(...at(9000, Infinity))).toBeGreaterThanOrEqual(6);
+		expect(Math.min(...at(9000, Infinity))).toBeGreaterThanOrEqual(3);
 	});
 
 	test('a service whose answers slow down (100 ms, then 300 ms from 3 s on) gets no more in flight', () => {

@@ -9,18 +9,21 @@
  *   answers gets one at a time until the breaker opens, and a burst of
  *   executions meets a fresh rate limit one request at a time.
  * - A round is the answers to the requests sent since it began: their mean
- *   round trip (each up to twice the baseline, the lowest round mean lately),
- *   their answers a second (the median of each answer's: the answers during
- *   its round trip, BBR's delivery rate), and the most requests in flight
- *   with which one came back on time (within TOLERANCE, plus SLACK_MS).
- * - Slow start: a round on time, while the limit was in use, takes it to
- *   those requests × 2^(baseline ÷ DOUBLING_MS), at least × 1.5: as fast per
- *   second at any distance (time-based), each step a round of answers that
- *   came back without a line (round-based). 1.5 a round at 3 ms, as the
- *   pacer's slow start was; 3.2 at 100 ms; at 500 ms the first answer opens
- *   the limit to what a round trip that long needs. No growth while half the
- *   requests in flight (two at least) are out LATE times a round trip on
- *   time, nor after a round trip that grew (n8n's own work, or a line).
+ *   round trip (without the slowest, each up to twice the baseline, so that
+ *   one slow answer is no line; the lowest lately is the baseline), their
+ *   answers a second (the median of each answer's: the answers during its
+ *   round trip, BBR's delivery rate), and the most requests in flight with
+ *   which one came back on time (within TOLERANCE of the baseline, plus
+ *   SLACK_MS).
+ * - Slow start: up to DOUBLING_MS away, half a request more per answer on
+ *   time, as the pacer's slow start was. Farther, a round on time, while the
+ *   limit was in use, takes it to those requests × 2^(baseline ÷
+ *   DOUBLING_MS): as fast per second at any distance (time-based), each step
+ *   a round of answers that came back without a line (round-based); 3.2 a
+ *   round at 100 ms, and at 500 ms the first answer opens the limit to what a
+ *   round trip that long needs. No growth while half the requests in flight
+ *   (two at least) are out LATE times a round trip on time, nor after a
+ *   round trip that grew (n8n's own work, or a line).
  * - It ends at a line: two rounds in a row whose round trip grew while the
  *   answers a second grew by less than GROWING.
  * - Then the limit is the knee: of the last RATE_ROUNDS rounds within
@@ -41,6 +44,8 @@ export type { Sent } from './latencyRound';
 
 /** In slow start, the limit may double per this much round trip. */
 export const DOUBLING_MS = 60;
+/** A first answer this slow or slower makes the service far on its own. */
+const FAR_MS = 2.5 * DOUBLING_MS;
 /** In slow start, the limit grows at least by this share a round. */
 const SLOW_START_GROWTH = 0.5;
 /** A round trip up to this share above the baseline, plus SLACK_MS, holds. */
@@ -93,6 +98,11 @@ export class LatencyLimit {
 		return !this.slowStart;
 	}
 
+	/** The knee, once a line made it the limit: the most in flight with which the service got more done. */
+	get held(): number | undefined {
+		return this.lines > 0 && !this.slowStart ? this.knee() : undefined;
+	}
+
 	raiseCeiling(ceiling: number): void {
 		this.ceiling = Math.max(this.ceiling, ceiling);
 	}
@@ -122,9 +132,9 @@ export class LatencyLimit {
 		const baseline = this.baseline();
 		const onTime = baseline === Infinity || rtt <= this.threshold();
 		const round = this.round;
-		round.add(sent, rtt, ++this.delivered, 2 * baseline, onTime);
-		// A near service: half a request more per answer on time, as the pacer's slow start did.
-		const near = this.perRound(Math.min(baseline, rtt)) <= 1 + SLOW_START_GROWTH;
+		round.add(sent, rtt, ++this.delivered, onTime);
+		// A near service (up to DOUBLING_MS): half a request more per answer on time, as the pacer's slow start did.
+		const near = Math.min(baseline, rtt) <= (this.rounds.length > 0 ? DOUBLING_MS : FAR_MS);
 		if (this.slowStart && near && onTime && sent.inFlight >= sent.limit / 2)
 			this.value = Math.min(this.ceiling, this.value + SLOW_START_GROWTH);
 		if (sent.seq <= round.endsAfter) return;
@@ -148,7 +158,8 @@ export class LatencyLimit {
 	}
 
 	private endRound(now: number): void {
-		const { mean, rate, used, onTime } = this.round;
+		const { rate, used, onTime } = this.round;
+		const mean = this.round.roundTrip(2 * this.baseline());
 		this.round = new Round(this.seq);
 		this.lowest.add(mean, now);
 		// A round with fewer requests than the limit allowed says what was asked, not what the service takes.
@@ -177,8 +188,10 @@ export class LatencyLimit {
 		this.watchOldest(now);
 		if (longer || this.late) return;
 		// From what the round showed the service takes (its requests on time), not what went out since.
+		// The first answer's round trip also opened the connection: it alone makes a service far only past FAR.
+		const far = this.baseline() > (this.rounds.length > 1 ? DOUBLING_MS : FAR_MS);
+		if (!far) return;
 		const perRound = this.perRound();
-		if (perRound <= 1 + SLOW_START_GROWTH) return;
 		const grown = Math.max(onTime * perRound, Math.min(this.value * perRound, onTime + 1));
 		this.value = Math.min(this.ceiling, Math.max(this.value, grown));
 	}

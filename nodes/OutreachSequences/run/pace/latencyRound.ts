@@ -1,7 +1,7 @@
 /**
  * What the latency limit (latencyLimit.ts) reads from the answers: a round,
  * the answers to the requests sent since it began, and the baseline, the
- * lowest round mean lately.
+ * lowest round trip of a round lately.
  */
 
 /** One request that went out: when, its place in the order of sending, and how many were in flight with it. */
@@ -17,13 +17,13 @@ export interface Sent {
 	done: boolean;
 }
 
-/** The baseline is the lowest round mean in the last one or two of these: a service that slowed for good is not held to its old speed for long. */
+/** The baseline is the lowest round's round trip in the last one or two of these: a service that slowed for good is not held to its old speed for long. */
 const BASELINE_WINDOW_MS = 10_000;
 
 /** The answers of one round, as they come. */
 export class Round {
 	private readonly rates: number[] = [];
-	private rtt = 0;
+	private readonly roundTrips: number[] = [];
 	answers = 0;
 	/** The most requests in flight with which an answer came back on time. */
 	onTime = 0;
@@ -37,29 +37,32 @@ export class Round {
 		readonly afresh = false,
 	) {}
 
-	/**
-	 * An answer, `delivered` answers so far with it. Its rate is the answers during its round trip
-	 * (BBR's delivery rate); its round trip counts up to `cap`, so that one slow answer is no line.
-	 */
-	add(sent: Sent, rtt: number, delivered: number, cap: number, onTime: boolean): void {
+	/** An answer, `delivered` answers so far with it. Its rate is the answers during its round trip (BBR's delivery rate). */
+	add(sent: Sent, rtt: number, delivered: number, onTime: boolean): void {
 		this.rates.push((delivered - sent.delivered) / Math.max(1, rtt));
-		this.rtt += Math.min(rtt, cap);
+		this.roundTrips.push(rtt);
 		this.answers++;
 		this.used ||= sent.inFlight >= sent.limit / 2;
 		if (onTime) this.onTime = Math.max(this.onTime, sent.inFlight);
 	}
 
-	/** Its mean round trip, and its answers per ms (the median of theirs). */
-	get mean(): number {
-		return this.rtt / this.answers;
+	/**
+	 * Its round trip: the mean of its answers', each counted up to `cap`, and without the slowest of
+	 * three or more, so that one slow answer is no line.
+	 */
+	roundTrip(cap: number): number {
+		const counted = [...this.roundTrips].sort((a, b) => a - b);
+		if (counted.length >= 3) counted.pop();
+		return counted.reduce((sum, rtt) => sum + Math.min(rtt, cap), 0) / counted.length;
 	}
 
+	/** Its answers per ms: the median of its answers'. */
 	get rate(): number {
 		return median(this.rates);
 	}
 }
 
-/** The lowest round mean of this window and of the one before. */
+/** The lowest round trip of a round in this window and in the one before. */
 export class Baseline {
 	private current = Infinity;
 	private previous = Infinity;
