@@ -66,8 +66,7 @@ export class RunLoop {
 			this.ports.sleep,
 			(ms) => this.report.waited(ms),
 		);
-		const heldBackBefore = this.pace.heldBackMs;
-		const openedBefore = this.pace.breaker.opened;
+		const before = this.report.paceBefore(this.pace);
 		try {
 			await this.sendAll(dispatcher);
 		} finally {
@@ -77,8 +76,7 @@ export class RunLoop {
 				const error = lostAnswerText(item.request.subject);
 				this.fail(index, { kind: 'broken', request: item.request, error, sends: item.sends });
 			});
-			this.report.heldBack(this.pace.heldBackMs - heldBackBefore);
-			this.report.breakerOpened(this.pace.breaker.opened - openedBefore);
+			this.report.paceAfter(this.pace, before, this.items.length);
 		}
 	}
 
