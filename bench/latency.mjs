@@ -13,8 +13,9 @@
 // node as another build (the build before a change), in an n8n user folder and
 // sandbox of its own. Per run: the node's own executionTime, the most requests
 // the sandbox had at once, and the p95 of the time requests waited in line.
-// Ratios are taken round by round (BENCH_ROUNDS, default 3), each against this
-// node's own run at 0 ms in the same round. A full run takes about an hour.
+// Ratios are taken round by round (BENCH_ROUNDS, default 3; BENCH_ROUNDS_LARGE,
+// default 1, for sizes over 2,000), each against this node's own run at 0 ms in
+// the same round. A full run takes about an hour.
 // Writes bench/latency-<n8n>.json and .svg, and adds them to bench/results.md.
 import path from 'node:path';
 import { writeFileSync } from 'node:fs';
@@ -31,6 +32,8 @@ const SIZES = list('BENCH_LATENCY_SIZES', '1000,10000');
 const CAPACITIES = list('BENCH_CAPACITIES', '4,16,64');
 const SERVICE_MS = Number(process.env.BENCH_SERVICE_MS ?? 100);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Rounds for sizes over 2,000 (BENCH_ROUNDS_LARGE, default 1): the earlier build takes minutes a run there. */
+const roundsOf = (size) => (size > 2000 ? Number(process.env.BENCH_ROUNDS_LARGE ?? 1) : ROUNDS);
 const apiKey = 'bench-latency-key-7d21c4';
 const capacityItems = (concurrency) => 100 * concurrency;
 if (!LATENCIES.includes(0))
@@ -130,13 +133,16 @@ function cellOf(samples, ideal) {
 	);
 }
 
+// Warm-up: the first n8n start after an install migrates the database.
+for (const runner of runners) await runOnce(runner, archive(''), SIZES[0], { latencyMs: 0 });
+
 const latency = [];
 for (const workload of workloadsOf(benches.ours.sandboxUrl)) {
 	for (const size of SIZES) {
 		const samples = Object.fromEntries(
 			LATENCIES.map((ms) => [ms, Object.fromEntries(runners.map(({ key }) => [key, []]))]),
 		);
-		for (let round = 0; round < ROUNDS; round++) {
+		for (let round = 0; round < roundsOf(size); round++) {
 			for (const ms of LATENCIES)
 				for (const runner of runners) {
 					const run = await runOnce(runner, workload, size, { latencyMs: ms });
@@ -173,6 +179,7 @@ for (const concurrency of CAPACITIES) {
 const result = {
 	...resultHeader(),
 	rounds: ROUNDS,
+	roundsLarge: roundsOf(Infinity),
 	contenders: runners.map(({ key }) => key),
 	tarballs: Object.fromEntries(
 		Object.entries(benches).map(([key, bench]) => [key, bench.tarballName]),
