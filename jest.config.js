@@ -16,4 +16,10 @@ module.exports = {
 	// Every test file starts n8n's engine and its isolated-vm expression sandbox.
 	testTimeout: 60_000,
 	maxWorkers: 2,
+	// Node never frees a test file's modules once it ran under --experimental-vm-modules
+	// (nodejs/node#63186, jestjs/jest#14605): an engine file's copy of n8n-core stays, about
+	// 45 MB, so a worker that ran half the files held 1 to 1.5 GB, took 0.25 to 0.9 s to exit,
+	// and was killed past jest's 500 ms ("A worker process has failed to exit gracefully").
+	// A worker past this heap after a file is replaced before the next one.
+	workerIdleMemoryLimit: '400MB',
 };

@@ -97,6 +97,12 @@ export async function prepare({ version, apiKey, sandboxArgs = [], prefix, tarba
 	const env = n8nEnv(path.join(work, 'user'), {
 		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 	});
+	// n8n's own database settings, as users run it (2.x: a pool of 3 SQLite connections), not the
+	// launcher's single connection: with one, 100 small executions queue every save behind each other.
+	// BENCH_SQLITE_POOL_SIZE=1 runs the benchmarks as they ran before 2026-11-28.
+	if (process.env.BENCH_SQLITE_POOL_SIZE)
+		env.DB_SQLITE_POOL_SIZE = process.env.BENCH_SQLITE_POOL_SIZE;
+	else delete env.DB_SQLITE_POOL_SIZE;
 	await importCredentials(n8n, env, [
 		{
 			id: 'benchOutreach',

@@ -32,8 +32,8 @@ import {
 	burstWorkflow,
 	postJson,
 	probeWorkflow,
+	runBig,
 	spread,
-	startProbe,
 } from './store-parts.mjs';
 import { storeCostTables } from './store-report.mjs';
 
@@ -45,6 +45,9 @@ const PROBE_MS = Number(process.env.BENCH_PROBE_MS ?? 20);
 const EVENTS = Number(process.env.BENCH_BURST_EVENTS ?? 100);
 const RATE = Number(process.env.BENCH_BURST_RATE ?? 5);
 const BURST_ROUNDS = Number(process.env.BENCH_STORE_BURST_ROUNDS ?? 3);
+const HOLD_RUNS = 5;
+/** Before each one-item run: n8n ends what the run before left (its saves, a collection of its garbage). */
+const HOLD_PAUSE_MS = 3000;
 const apiKey = 'bench-store-key-7a31c8';
 const load = () =>
 	os
@@ -98,28 +101,37 @@ const baseline =
 		? await n8nWith('bench-store-baseline', withBurst, process.env.BENCH_BASELINE)
 		: undefined;
 
-/** One big run: the node's time and its items' fate, the sandbox's count, and the probe's figures meanwhile. */
+/** One big run of workflow `id` with `size` items (store-parts.mjs's bigRun), logged. */
 async function bigRun(id, size) {
-	await ours.bench.control('reset', 'POST');
-	const probe = startProbe(ours.server.url, 'store-probe', PROBE_MS);
-	const started = performance.now();
-	const { status, json } = await postJson(`${ours.server.url}/webhook/${id}`, { count: size });
-	const wallMs = performance.now() - started;
-	const { latencies, loopMax } = await probe.stop();
-	const { requests } = await ours.bench.control('summary');
-	if (status !== 200 || json.items !== size || json.failed !== 0)
-		throw new Error(`${id} × ${size}: ${status} ${JSON.stringify(json)}`);
+	const row = await runBig(ours, id, size, PROBE_MS, load);
+	log(
+		`${id} × ${size}: ${(row.ms / 1000).toFixed(1)} s, ${row.skipped} skipped, ${row.sent} sent; probe p50/p99/max ${[row.probe.p50, row.probe.p99, row.probe.max].map((ms) => ms?.toFixed(0)).join('/')} ms; event loop max ${row.loopMax.max?.toFixed(0)} ms; load ${row.load}`,
+	);
+	return row;
+}
+
+/**
+ * How long one store call holds n8n's main process at a row of `entries`: HOLD_RUNS one-item
+ * executions of workflow `id`, each HOLD_PAUSE_MS after the last, whose store calls read and
+ * write the whole row while n8n does little else; n8n's longest event-loop delay during them
+ * (the longest, and the median of the runs'), and the probe's longest answer.
+ */
+async function holdRuns(id, entries) {
+	const runs = [];
+	for (let run = 0; run < HOLD_RUNS; run++) {
+		await new Promise((resolve) => setTimeout(resolve, HOLD_PAUSE_MS));
+		runs.push(await runBig(ours, id, 1, PROBE_MS, load));
+	}
+	const loop = runs.map((run) => run.loopMax.max).filter(Number.isFinite);
 	const row = {
-		ms: json.ms,
-		wallMs,
-		skipped: json.skipped,
-		sent: requests,
-		probe: spread(latencies),
-		loopMax: spread(loopMax),
+		entries,
+		loopMaxMs: Math.max(...loop),
+		loopMedianMs: spread(loop).p50,
+		probeMaxMs: Math.max(...runs.map((run) => run.probe.max).filter(Number.isFinite)),
 		load: load(),
 	};
 	log(
-		`${id} × ${size}: ${(row.ms / 1000).toFixed(1)} s, ${row.skipped} skipped, ${row.sent} sent; probe p50/p99/max ${[row.probe.p50, row.probe.p99, row.probe.max].map((ms) => ms?.toFixed(0)).join('/')} ms; event loop max ${row.loopMax.max?.toFixed(0)} ms; load ${row.load}`,
+		`${id} × 1 at a row of about ${entries}: event loop max ${row.loopMaxMs?.toFixed(0)} ms, median of runs ${row.loopMedianMs?.toFixed(0)} ms`,
 	);
 	return row;
 }
@@ -198,6 +210,11 @@ if (PARTS.includes('skip')) {
 			const without = await bigRun(plainId, size);
 			const first = await bigRun(keyedId(size, round), size);
 			const second = await bigRun(keyedId(size, round), size);
+			// The promise itself: every confirmed key is skipped by the next execution, none sent again.
+			if (second.skipped !== size || second.sent !== 0)
+				throw new Error(
+					`${keyedId(size, round)}: the second execution skipped ${second.skipped} of ${size} and sent ${second.sent} again`,
+				);
 			const withoutAgain = await bigRun(plainId, size);
 			const plainMs = (without.ms + withoutAgain.ms) / 2;
 			result.skip.push({
@@ -209,6 +226,11 @@ if (PARTS.includes('skip')) {
 				withoutAgain,
 				firstRatio: first.ms / plainMs,
 				secondRatio: second.ms / plainMs,
+				// Three entries a key: the keyed row is about full at 50,000; the plain one is empty.
+				hold: {
+					keyed: await holdRuns(keyedId(size, round), 3 * size),
+					plain: await holdRuns(plainId, 0),
+				},
 			});
 			save();
 		}

@@ -194,3 +194,28 @@ export function startProbe(baseUrl, path, everyMs) {
 		},
 	};
 }
+
+/**
+ * One run of the big-run workflow `id` with `size` items, in `target`'s n8n (`{ bench, server }`),
+ * with the probe going: the node's time, its items' fate, the sandbox's count, the probe's figures.
+ */
+export async function runBig({ bench, server }, id, size, probeMs, load) {
+	await bench.control('reset', 'POST');
+	const probe = startProbe(server.url, 'store-probe', probeMs);
+	const started = performance.now();
+	const { status, json } = await postJson(`${server.url}/webhook/${id}`, { count: size });
+	const wallMs = performance.now() - started;
+	const { latencies, loopMax } = await probe.stop();
+	const { requests } = await bench.control('summary');
+	if (status !== 200 || json.items !== size || json.failed !== 0)
+		throw new Error(`${id} × ${size}: ${status} ${JSON.stringify(json)}`);
+	return {
+		ms: json.ms,
+		wallMs,
+		skipped: json.skipped,
+		sent: requests,
+		probe: spread(latencies),
+		loopMax: spread(loopMax),
+		load: load(),
+	};
+}

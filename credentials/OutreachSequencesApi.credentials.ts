@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { credentialTest } from '../nodes/OutreachSequences/describe/credentialTest';
+import { baseUrlRefused, credentialTest } from '../nodes/OutreachSequences/describe/credentialTest';
 import { API_KEY_HEADER, CREDENTIAL_TYPE } from '../nodes/OutreachSequences/describe/names';
 
 export class OutreachSequencesApi implements ICredentialType {
@@ -53,13 +53,18 @@ export class OutreachSequencesApi implements ICredentialType {
 	authenticate = async (
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> => ({
-		...requestOptions,
-		headers: {
-			...requestOptions.headers,
-			[API_KEY_HEADER]: credentials.apiKey ? String(credentials.apiKey) : '',
-		},
-	});
+	): Promise<IHttpRequestOptions> => {
+		// The credential test's own request says what is wrong with the Base URL, in the run's words.
+		const refused = baseUrlRefused(credentials, requestOptions.url);
+		if (refused) throw new Error(refused);
+		return {
+			...requestOptions,
+			headers: {
+				...requestOptions.headers,
+				[API_KEY_HEADER]: credentials.apiKey ? String(credentials.apiKey) : '',
+			},
+		};
+	};
 
 	// n8n sends the test itself, through its proxy settings and SSRF protection, as it sends the node's requests.
 	test: ICredentialTestRequest = credentialTest;

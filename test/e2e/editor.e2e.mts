@@ -3,13 +3,11 @@
 // Opens every operation's parameter panel, the credential form, and runs the
 // credential test with a good and a wrong key, a web page and a server error
 // where the API should answer, a Base URL without http:// and a port where
-// nothing listens, and shows the node's execution hints after a run.
-// Screenshots: artifacts/e2e/screenshots.
-
-import { copyFileSync } from 'node:fs';
-import path from 'node:path';
-
-import type { BrowserContext, Page, Response } from 'playwright-core';
+// nothing listens, and shows the node's execution hints after a run, each
+// measured in lines of the output pane (harness/editor-hints.mts). Issue 45,
+// on a service of its own (harness/editor-recovery.mts): Execute workflow
+// twice creates nothing twice, and the clicks from the first Stop error to a
+// run that holds each sequence once. Screenshots: artifacts/e2e/screenshots.
 
 import { TEST_API_KEYS } from '../harness/keys.mts';
 import { openNode, screenshotPath, useChromium } from './harness/browser.mts';
@@ -19,52 +17,63 @@ import {
 	HINTS_FAILED,
 	HINTS_WORKFLOW,
 	PANELS,
-	REFUSED,
-	SCHEMELESS,
-	WRONG,
 	credentialTests,
+	faultyCredentials,
 	hintsWorkflow,
 } from './harness/editor-cases.mts';
 import {
-	closeToast,
+	ALL_HINTS,
+	allHintsWorkflow,
+	hintsAfterRun,
+	hintsScreenshot,
+	jsonView,
+	keepFigures,
+	nodeHints,
+} from './harness/editor-hints.mts';
+import {
+	executeTwice,
+	readStopError,
+	retryFromExecutions,
+	setUnconfirmed,
+} from './harness/editor-clicks.mts';
+import {
+	FIRST_STOP,
+	RUN_TWICE,
+	expectCreatedBefore,
+	expectFirstStopError,
+	keepClickFigures,
+	recoverySetup,
+	warmPace,
+} from './harness/editor-recovery.mts';
+import { CREATE_NODE, byName, expectEachOnce } from './harness/re-runs.mts';
+import {
+	executeWorkflow,
+	expectCredentialForm,
 	openCredential,
-	pageWithIcons,
-	themedContext,
+	ranWell,
+	themedPages,
 } from './harness/editor-page.mts';
-import { N8N_CURRENT, PACKAGE_NAME, ROOT, exampleWorkflowFiles, freePort } from './harness/n8n.mts';
-import { credentialTestSays, outreachApiCredential } from './harness/credentials.mts';
+import { N8N_CURRENT, PACKAGE_NAME, exampleWorkflowFiles } from './harness/n8n.mts';
+import { credentialTestSays } from './harness/credentials.mts';
 import { useN8n, useSandbox } from './harness/stage.mts';
 
 describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 	const sandbox = useSandbox(TEST_API_KEYS.editor);
-	/** The credentials' Base URLs that the test sentences name. */
-	let schemeless: string;
-	let refusedUrl: string;
-	beforeAll(async () => {
-		schemeless = sandbox().url.replace(/^http:\/\//, '');
-		// A free port: nothing listens there.
-		refusedUrl = `http://127.0.0.1:${await freePort()}`;
+	/** Issue 45's service: its own pace and records. */
+	const recovery = useSandbox(TEST_API_KEYS.editor);
+	const n8n = useN8n(async () => {
+		const { credential, workflows } = recoverySetup(recovery());
+		return {
+			version: N8N_CURRENT,
+			name: 'editor-n8n-start',
+			run: 'server',
+			sandbox: sandbox(),
+			credentials: [...(await faultyCredentials(sandbox())), credential],
+			workflows: [...exampleWorkflowFiles(), hintsWorkflow(), allHintsWorkflow(), ...workflows],
+		};
 	});
-	const n8n = useN8n(() => ({
-		version: N8N_CURRENT,
-		name: 'editor-n8n-start',
-		run: 'server',
-		sandbox: sandbox(),
-		credentials: [
-			outreachApiCredential(WRONG, 'not-the-key', sandbox().url, 'Outreach wrong key'),
-			outreachApiCredential(SCHEMELESS, sandbox().apiKey, schemeless, 'Outreach no scheme'),
-			outreachApiCredential(REFUSED, sandbox().apiKey, refusedUrl, 'Outreach refused'),
-		],
-		workflows: [...exampleWorkflowFiles(), hintsWorkflow()],
-	}));
 	const browser = useChromium();
-	const contexts: Partial<Record<'light' | 'dark', BrowserContext>> = {};
-
-	/** A new page, in the theme's context: each test closes its page, and the contexts last until the browser closes. */
-	async function newPage(theme: 'light' | 'dark'): Promise<{ page: Page; icons: Response[] }> {
-		contexts[theme] ??= await themedContext(browser(), n8n.server, theme);
-		return await pageWithIcons(contexts[theme]);
-	}
+	const newPage = themedPages(browser, () => n8n.server);
 
 	test('on n8n 2.x the running server offers the node as an AI tool', async () => {
 		const response = await fetch(`${n8n.server.url}/types/nodes.json`, {
@@ -111,22 +120,7 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 		// Opening a saved credential runs its test.
 		const dialog = await openCredential(page, n8n.server, GOOD);
 		await dialog.getByText('Connection tested successfully').waitFor({ timeout: 30_000 });
-		await expect(
-			dialog
-				.getByText(/^API Key/)
-				.first()
-				.isVisible(),
-		).resolves.toBe(true);
-		await expect(
-			dialog
-				.getByText(/^Base URL/)
-				.first()
-				.isVisible(),
-		).resolves.toBe(true);
-		const secret = dialog.locator('input[type="password"]');
-		await expect(secret.count()).resolves.toBe(1);
-		await expect(secret.inputValue()).resolves.not.toContain(sandbox().apiKey);
-		await expect(dialog.locator(`input[value="${sandbox().url}"]`).count()).resolves.toBe(1);
+		await expectCredentialForm(dialog, sandbox());
 		await page.screenshot({ path: screenshotPath('credential-form-good-key') });
 		const requests = await sandbox().requests();
 		expect(requests.map((request) => `${request.method} ${request.url}`)).toContain(
@@ -137,8 +131,7 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 
 	// Opening a saved credential runs its test; n8n shows the test's message under "More details":
 	// a rule's sentence, or n8n's own words where it has none (harness/credentials.mts).
-	const says = credentialTestSays(N8N_CURRENT);
-	test.each(credentialTests(says))(
+	test.each(credentialTests(credentialTestSays(N8N_CURRENT)))(
 		'the credential test says what went wrong: $shot',
 		async ({ id, shot, fault, result, reached }) => {
 			await sandbox().reset();
@@ -162,16 +155,8 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 	test('Execute workflow on an example runs the node against the sandbox, as the README tells users to do', async () => {
 		await sandbox().reset();
 		const { page } = await newPage('light');
-		await page.goto(`${n8n.server.url}/workflow/outreach-get-use-case`);
-		await page
-			.locator('[data-test-id="canvas-node"][data-node-name="Get Use Case"]')
-			.waitFor({ timeout: 60_000 });
-		await page.locator('[data-test-id="execute-workflow-button"]').click();
-		await page
-			.locator(
-				'[data-test-id="canvas-node"][data-node-name="Get Use Case"] [data-test-id="canvas-node-status-success"]',
-			)
-			.waitFor({ timeout: 60_000 });
+		await executeWorkflow(page, n8n.server, 'outreach-get-use-case', 'Get Use Case');
+		await ranWell(page, 'Get Use Case');
 		await page.screenshot({ path: screenshotPath('example-executed') });
 		const requests = await sandbox().requests();
 		expect(requests.map((request) => `${request.method} ${request.url}`)).toEqual([
@@ -184,48 +169,22 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 	test('after a run the output pane shows the Retry On Fail and failed-items hints', async () => {
 		await sandbox().reset();
 		const { page } = await newPage('light');
-		await page.setViewportSize({ width: 1400, height: 900 });
-		await page.goto(`${n8n.server.url}/workflow/${HINTS_WORKFLOW}`);
-		const canvasNode = page.locator(
-			'[data-test-id="canvas-node"][data-node-name="Archive Contact"]',
-		);
-		await canvasNode.waitFor({ timeout: 60_000 });
-		await page.locator('[data-test-id="execute-workflow-button"]').click();
 		// On Error › Continue: the run succeeds, with the failed item as an output item.
-		await canvasNode
-			.locator('[data-test-id="canvas-node-status-success"]')
-			.waitFor({ timeout: 60_000 });
-		await canvasNode.dblclick();
+		const hints = await hintsAfterRun(page, n8n.server, HINTS_WORKFLOW, ['Archive Contact']);
+		await page.locator('[data-test-id="canvas-node"][data-node-name="Archive Contact"]').dblclick();
 		const output = page.locator('[data-test-id="output-panel"]');
-		await output.waitFor();
-		const retry = output
-			.locator('[data-test-id="node-hint"]')
-			.filter({ hasText: 'Retry On Fail is on:' });
-		const failed = output.locator('[data-test-id="node-hint"]').filter({
-			hasText: `${HINTS_FAILED} of ${HINTS_CONTACTS.length} items failed`,
-		});
-		await retry.waitFor({ timeout: 30_000 });
-		await failed.waitFor();
-		await expect(retry.isVisible()).resolves.toBe(true);
-		await expect(failed.isVisible()).resolves.toBe(true);
-		await expect(failed.innerText()).resolves.toContain(
-			'refused by the service, which did not act on it',
+		keepFigures('archive-contact', hints);
+		const texts = hints['Archive Contact'].map((hint) => hint.text);
+		expect(texts[0]).toMatch(/^Retry On Fail is on: /);
+		expect(texts[1]).toMatch(
+			new RegExp(
+				`^${HINTS_FAILED} of ${HINTS_CONTACTS.length} items failed: item 0 \\("zz-404"\\)\\. The service did not act on it`,
+			),
 		);
 		// The table takes its columns from the first item only; JSON shows both items as they are.
 		await page.screenshot({ path: screenshotPath('execution-hints-table') });
-		await output
-			.locator('[data-test-id="ndv-run-data-display-mode"]')
-			.getByText('JSON', { exact: true })
-			.click();
-		await output.locator('[data-test-id="ndv-json-actions"]').waitFor();
-		await expect(output.innerText()).resolves.toMatch(/"outcome":\s*"notActed"/);
-		// The "Workflow executed successfully" toast covers the output pane's corner: close it if it is still up.
-		await closeToast(page, 'Workflow executed successfully');
-		const shot = screenshotPath('execution-hints');
-		await page.screenshot({ path: shot });
-		// README's picture is refreshed on request only, so a test run leaves the working tree as it was.
-		if (process.env.UPDATE_DOCS_SCREENSHOTS === '1')
-			copyFileSync(shot, path.join(ROOT, 'docs', 'execution-hints.png'));
+		await expect(jsonView(output)).resolves.toMatch(/"outcome":\s*"notActed"/);
+		await hintsScreenshot(page);
 		// What the warning is about: with On Error › Continue, n8n retries the whole node when
 		// its first output item has an `error`. The failed contact went out Max Tries (3) times;
 		// the one archived the first time came from the record in the later tries.
@@ -236,6 +195,54 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 				.map((id) => `POST /v1/contacts/${id}/archive`)
 				.sort(),
 		);
+		for (const hint of hints['Archive Contact']) expect(hint.lines).toBeLessThanOrEqual(3);
+		await page.close();
+	});
+
+	test('every hint reads in at most three lines of the output pane at 1440×900', async () => {
+		await sandbox().reset();
+		for (const fault of ALL_HINTS.faults) await sandbox().addFault(fault);
+		const { page } = await newPage('light');
+		const nodes = Object.keys(ALL_HINTS.starts);
+		const hints = await hintsAfterRun(page, n8n.server, ALL_HINTS.workflow, nodes);
+		keepFigures('all-hints', hints);
+		await page.screenshot({ path: screenshotPath('all-hints') });
+		for (const node of nodes)
+			expect(hints[node].map((hint) => hint.text.slice(0, 24))).toEqual(ALL_HINTS.starts[node]);
+		for (const hint of Object.values(hints).flat()) expect(hint.lines).toBeLessThanOrEqual(3);
+		await page.close();
+	});
+
+	test('#45 Execute workflow twice with nothing set: the second run creates nothing again, and says when and in which execution', async () => {
+		const { workflow, names: list } = RUN_TWICE;
+		await recovery().reset();
+		const { page } = await newPage('light');
+		const [first, second] = await executeTwice(page, n8n, workflow);
+		const held = await byName(recovery());
+		expectEachOnce(held, list);
+		expect(Object.fromEntries(held.sent)).toEqual({ T1: 1, T2: 1, T3: 1 });
+		const hints = await nodeHints(page, CREATE_NODE);
+		expectCreatedBefore({ first, second, held, hints });
+		await page.close();
+	});
+
+	test('#45 from the first Stop error to a run that holds each sequence once: at most 10 clicks', async () => {
+		const { workflow, names: list, faults } = FIRST_STOP;
+		await warmPace(n8n, recovery());
+		for (const fault of faults) await recovery().addFault(fault);
+		const { page } = await newPage('light');
+		const { clicks, stopped, ...error } = await readStopError(page, n8n, workflow);
+		// The user checks in the service (no click): S4 is there, S7 is not, as the error's example decides.
+		const checked = await byName(recovery());
+		await setUnconfirmed(page, n8n, clicks, { workflow, expression: FIRST_STOP.expression });
+		const retry = await retryFromExecutions(page, n8n, clicks, { workflow, failed: stopped });
+		const after = await byName(recovery());
+		keepClickFigures(clicks, error, retry, after);
+		expectFirstStopError(error, checked);
+		expect(retry.status).toBe('success');
+		expectEachOnce(after, list);
+		expect([after.sent.get('S4'), after.sent.get('S7')]).toEqual([1, 2]);
+		expect(clicks.made.length).toBeLessThanOrEqual(10);
 		await page.close();
 	});
 });

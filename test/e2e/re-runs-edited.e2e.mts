@@ -7,7 +7,10 @@
 // and S4 and S7 are not sent again on their own. Then the user sets Unconfirmed
 // Earlier Try by expression (S4 counts as done, S7 is sent again), saves, and
 // retries: the execution succeeds, and each sequence exists exactly once.
-// The untagged tests are the harness's part, and pass on any build; those
+// Before that, in the same chain, an Unconfirmed Earlier Try expression that
+// fails for S4 (issue 43): S4 fails, unsent, saying why, and the run stops
+// there (On Error = Stop), sending nothing; the next retry of that retry
+// still knows every item. The untagged tests are the harness's part, and pass on any build; those
 // marked #36 encode the new behaviour. Figures: artifacts/e2e/re-runs-figures.json.
 import { TEST_API_KEYS } from '../harness/keys.mts';
 import type { SandboxProcess } from '../harness/sandbox.mts';
@@ -40,6 +43,19 @@ const EVENT = names(10);
 const TIMEZONE = 'Europe/Berlin';
 /** Request Options › Unconfirmed Earlier Try, decided per item. */
 const PER_ITEM = "={{ $json.name === 'S4' ? 'countAsDone' : 'sendAgain' }}";
+/** The same, with a mistake that fails for S4 alone: it names a node the workflow lacks (renamed, say). */
+const FAILS_FOR_S4 =
+	"={{ $json.name === 'S4' ? $('Check in service').item.json.say : 'sendAgain' }}";
+
+/** Saves Request Options › Unconfirmed Earlier Try on the node, as the editor does. */
+const saveUnconfirmed = (n8n: Parameters<typeof saveNode>[0], value: string) =>
+	saveNode(n8n, WORKFLOW, CREATE_NODE, (node) => {
+		const options = (node.parameters?.requestOptions ?? {}) as Record<string, unknown>;
+		node.parameters = {
+			...node.parameters,
+			requestOptions: { ...options, unconfirmedEarlierTry: value },
+		};
+	});
 
 const parametersOf = (execution: Execution) =>
 	execution.workflowData.nodes.find((node) => node.name === CREATE_NODE)?.parameters;
@@ -68,6 +84,7 @@ describe.each(N8N_NODE_LINES)('n8n %s: an edited retry', (version) => {
 	/** The executions the tests pass on: the failed one, its edited retry, and the retry of that. */
 	let failed: Execution;
 	let edited: Execution;
+	let mistaken: Execution;
 	let decided: Execution;
 
 	test('a Timezone added and saved through PATCH /rest/workflows/<id>: Executions › Retry with loadWorkflow true runs the saved node', async () => {
@@ -103,19 +120,38 @@ describe.each(N8N_NODE_LINES)('n8n %s: an edited retry', (version) => {
 		expect(edited.status).toBe('error');
 	});
 
-	test('Unconfirmed Earlier Try set by expression and saved: Executions › Retry of the edited retry runs it', async () => {
-		await saveNode(n8n, WORKFLOW, CREATE_NODE, (node) => {
-			const options = (node.parameters?.requestOptions ?? {}) as Record<string, unknown>;
-			node.parameters = {
-				...node.parameters,
-				requestOptions: { ...options, unconfirmedEarlierTry: PER_ITEM },
-			};
+	test('Unconfirmed Earlier Try by an expression that fails for S4, saved: Executions › Retry of the edited retry runs it', async () => {
+		await saveUnconfirmed(n8n, FAILS_FOR_S4);
+		const retried = await retryExecution(n8n, WORKFLOW, edited.id, true);
+		mistaken = await waitForEnd(n8n, retried.id);
+		recordFigures(SUITE, version, 'then an expression that fails for S4, saved, retried', {
+			...figuresOf(await byName(sandbox())),
+			retry: mistaken.status,
 		});
+		expect(mistaken.mode).toBe('retry');
+	});
+
+	test('#43 the expression fails S4, unsent, saying so, and the run stops on it: nothing is sent', async () => {
+		const after = await byName(sandbox());
+		expect(mistaken.status).toBe('error');
+		expect(mistaken.data.resultData.error?.message).toMatch(
+			/^Not sent: the expression in Request Options › Unconfirmed Earlier Try failed for this item/,
+		);
+		expect({ S4: after.sent.get('S4'), S7: after.sent.get('S7') }).toEqual({ S4: 1, S7: 1 });
+		expect(after.created.get('S7')).toBeUndefined();
+		expect({ sentTwice: twice(after.sent), createdTwice: twice(after.created) }).toEqual({
+			sentTwice: [],
+			createdTwice: [],
+		});
+	});
+
+	test('Unconfirmed Earlier Try set by expression and saved: Executions › Retry of the failed retry runs it', async () => {
+		await saveUnconfirmed(n8n, PER_ITEM);
 		// Saved as the editor saves it. (n8n drops, when it runs a node, an option the node does not declare.)
 		const saved = await getWorkflow(n8n, WORKFLOW);
 		const node = saved.nodes.find((candidate) => candidate.name === CREATE_NODE);
 		expect(node?.parameters?.requestOptions).toEqual({ unconfirmedEarlierTry: PER_ITEM });
-		const retried = await retryExecution(n8n, WORKFLOW, edited.id, true);
+		const retried = await retryExecution(n8n, WORKFLOW, mistaken.id, true);
 		decided = await waitForEnd(n8n, retried.id);
 		recordFigures(SUITE, version, 'then Unconfirmed Earlier Try per item, saved, retried', {
 			...figuresOf(await byName(sandbox())),
@@ -131,6 +167,8 @@ describe.each(N8N_NODE_LINES)('n8n %s: an edited retry', (version) => {
 		for (const { name } of EVENT)
 			expect({ name, held: after.created.get(name) }).toEqual({ name, held: 1 });
 		expect(after.sent.get('S4')).toBe(1);
+		// S7 went out twice in all (its first try failed before the service wrote it), this retry not at all.
+		expect(after.sent.get('S7')).toBe(2);
 		expect(twice(after.sent).filter((name) => name !== 'S7')).toEqual([]);
 		// S7 went out from the saved node: with its Timezone.
 		const s7 = (await sandbox().requests()).filter((request) => request.body.includes('"S7"'));

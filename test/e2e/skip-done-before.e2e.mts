@@ -5,8 +5,10 @@
 // (`POST /rest/workflows/<id>/run`, as the editor calls it), with a create
 // that fails before it is written in the first run: it goes out in the
 // second, and every other item is skipped there, visibly. Each sequence
-// exists exactly once. Tests marked #36 encode the new behaviour; the others
-// are the harness's part. Figures: artifacts/e2e/re-runs-figures.json.
+// exists exactly once. At volume (issue 43): 10,000 archives keyed by the
+// contact's ID, then the same call again: the second execution skips every
+// one and sends nothing. Tests marked #36 and #43 encode the new behaviour;
+// the others are the harness's part. Figures: artifacts/e2e/re-runs-figures.json.
 import { TEST_API_KEYS } from '../harness/keys.mts';
 import { lastOutput, runManually } from './harness/editor-rest.mts';
 import { recordFigures } from './harness/figures.mts';
@@ -25,11 +27,14 @@ import {
 	type ByName,
 } from './harness/re-runs.mts';
 import { useN8n, useSandbox, type Execution } from './harness/stage.mts';
+import { archiveCount, archivesKeyed } from './harness/keyed-volume.mts';
 
 const WEBHOOK = 'outreach-skip-done-before';
 const MANUAL = 'outreach-skip-done-before-manual';
 const SUITE = 'skip-done-before';
 const MANUAL_NAMES = names(5, 'manual-');
+const VOLUME = 'outreach-skip-done-before-volume';
+const VOLUME_ITEMS = 10_000;
 
 type Item = Record<string, unknown>;
 
@@ -54,7 +59,10 @@ function expectSkippedBut(
 }
 
 describe.each(N8N_NODE_LINES)('n8n %s: Skip Items Done Before', (version) => {
-	const sandbox = useSandbox(TEST_API_KEYS.skipDoneBefore);
+	const sandbox = useSandbox(TEST_API_KEYS.skipDoneBefore, [
+		'--bulk-contacts',
+		String(VOLUME_ITEMS),
+	]);
 	const n8n = useN8n(() => ({
 		version,
 		name: `${SUITE}-${version}`,
@@ -63,8 +71,9 @@ describe.each(N8N_NODE_LINES)('n8n %s: Skip Items Done Before', (version) => {
 		workflows: [
 			createsWhatTheEventLists(WEBHOOK, KEYED),
 			createsTheseNames(MANUAL, MANUAL_NAMES, KEYED),
+			archivesKeyed(VOLUME),
 		],
-		publish: [WEBHOOK],
+		publish: [WEBHOOK, VOLUME],
 		ready: [`/webhook/${WEBHOOK}`],
 	}));
 	afterAll(() => {
@@ -143,4 +152,27 @@ describe.each(N8N_NODE_LINES)('n8n %s: Skip Items Done Before', (version) => {
 		expectSkippedBut(second, after, MANUAL_NAMES, 'manual-3');
 		expect(runs[1].status).toBe('success');
 	});
+
+	test(`#43 ${VOLUME_ITEMS.toLocaleString('en-US')} keyed archives, then the same call again: the second execution skips every one and sends nothing`, async () => {
+		await sandbox().reset();
+		const first = await archiveCount(n8n, VOLUME, VOLUME_ITEMS);
+		const sentFirst = (await sandbox().summary()).requests;
+		await sandbox().reset();
+		const second = await archiveCount(n8n, VOLUME, VOLUME_ITEMS);
+		const sentSecond = (await sandbox().summary()).requests;
+		recordFigures(SUITE, version, `${VOLUME_ITEMS} keyed archives, twice`, {
+			first,
+			sentFirst,
+			second,
+			sentSecond,
+		});
+		expect({ first, sentFirst }).toEqual({
+			first: { items: VOLUME_ITEMS, skipped: 0, failed: 0 },
+			sentFirst: VOLUME_ITEMS,
+		});
+		expect({ second, sentSecond }).toEqual({
+			second: { items: VOLUME_ITEMS, skipped: VOLUME_ITEMS, failed: 0 },
+			sentSecond: 0,
+		});
+	}, 600_000);
 });

@@ -20,7 +20,7 @@ import { createInterface } from 'node:readline';
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { seedData } from '../../sandbox/seed.mts';
-import { createEngine, PACKAGE_DIR, stopExpressionEngine } from '../harness/engine.mts';
+import { createEngine, PACKAGE_DIR, stopEngine } from '../harness/engine.mts';
 import type { Engine } from '../harness/engine.mts';
 import { TEST_API_KEYS } from '../harness/keys.mts';
 import { runFixture } from '../harness/workflows.mts';
@@ -111,7 +111,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	sandbox?.kill();
-	await stopExpressionEngine();
+	await stopEngine();
 	if (copy) rmSync(copy, { recursive: true, force: true });
 });
 

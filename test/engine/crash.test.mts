@@ -25,7 +25,7 @@ test('the retry of a crashed try sends nothing it sent; what it confirmed is out
 	const confirmed = (name: string) =>
 		`The outreach service already created the sequence "${name}" in an earlier try of this execution that n8n could not finish (it stopped or crashed), so it was not sent again. Its answer was lost with that try: find it in the outreach service.`;
 	const unknown = (name: string) =>
-		`The request to create the sequence "${name}" was sent in an earlier try of this execution that n8n could not finish (it stopped or crashed), and no answer came back, so the outreach service may have carried it out. It was not sent again.`;
+		`The request to create the sequence "${name}" went out in an earlier try of this execution that n8n could not finish (it stopped or crashed) and got no answer: check in the outreach service whether it was created. It was not sent again.`;
 	const said = retried.all.map((item) => String(item.json.reason ?? item.json.error));
 	// The first group's confirmations went with the second group's marks; later ones wait up to a second.
 	expect(said.slice(0, 4)).toEqual([0, 1, 2, 3].map((index) => confirmed(nameOf(index))));

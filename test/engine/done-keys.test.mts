@@ -108,13 +108,16 @@ test('items with the same key in one run are each sent; an empty key fails its i
 	});
 });
 
-test('without a key the option changes nothing: every run sends every item', async () => {
+test('without a key the option changes nothing: the second run skips what the first created lately, as without it, and the store is untouched', async () => {
 	const withoutKey = {
 		...byName(3),
 		parameters: { requestOptions: { skipDoneBefore: { keySettings: { key: '' } } } },
 	};
 	await runFixture(env.engine, env.sandbox, FIXTURE, withoutKey);
-	await runFixture(env.engine, env.sandbox, FIXTURE, withoutKey);
-	expect(await sentCounts(env.sandbox)).toEqual({ S1: 2, S2: 2, S3: 2 });
+	const second = await runFixture(env.engine, env.sandbox, FIXTURE, withoutKey);
+	expect(await sentCounts(env.sandbox)).toEqual({ S1: 1, S2: 1, S3: 1 });
+	expect(second.all.map((item) => item.json.reason)).toEqual(
+		Array(3).fill(expect.stringMatching(/^This node created the sequence "S\d" \d+ seconds? ago/)),
+	);
 	expect((await processedRows()).size).toBe(0);
 });

@@ -54,7 +54,12 @@ test('a JSON body is either sent byte for byte, or refused before any request', 
 				await env.sandbox.reset();
 				const run = await runFixture(env.engine, env.sandbox, 'sequence-create-json', {
 					items: texts.map((body) => ({ body })),
-					parameters: { jsonBody: '={{ $json.body }}' },
+					// Each property run is a new execution: the node's recent creates would skip a body an
+					// earlier run created. This test is about the body alone.
+					parameters: {
+						jsonBody: '={{ $json.body }}',
+						requestOptions: { repeatRecentCreates: true },
+					},
 					onError: 'continueRegularOutput',
 				});
 				expect(run.all).toHaveLength(texts.length);
@@ -112,6 +117,8 @@ test('schedule numbers: whole numbers and text that spells one are sent as numbe
 			const run = await runFixture(env.engine, env.sandbox, 'sequence-create-fields', {
 				items: values.map((hour, index) => ({ name: `Hostile ${index}`, hour })),
 				parameters: {
+					// Runs repeat a create on purpose: the recent creates would skip it.
+					requestOptions: { repeatRecentCreates: true },
 					schedules: {
 						schedule: [
 							{

@@ -82,6 +82,7 @@ test('every option of Request Options is in this test, each with what "Add Optio
 			'allowUnauthorizedCerts',
 			'batching',
 			'rateLimitHandling',
+			'repeatRecentCreates',
 			'skipDoneBefore',
 			'timeout',
 			'unconfirmedEarlierTry',

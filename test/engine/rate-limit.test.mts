@@ -109,12 +109,12 @@ describe('limits', () => {
 		expect(Date.now() - started).toBeLessThan(4000);
 		expect(run.all[0].json.id).toBe('c-42');
 		expect(run.all[1].json.error).toBe(
-			'The outreach service is rate-limiting requests (HTTP 429). It asked to wait 5 seconds (Retry-After: 5). The item was sent once; that wait (5 seconds) is longer than the 2 seconds that Request Options › Rate Limit Handling › Max Wait (Seconds) allows, so it was not sent again.',
+			'The outreach service is rate-limiting requests (HTTP 429). It asked to wait 5 seconds (Retry-After: 5). The item was sent once; the wait it asked for is longer than the 2 seconds that Request Options › Rate Limit Handling › Max Wait (Seconds) allows, so it was not sent again.',
 		);
 	});
 
 	const exhausted =
-		'The outreach service is rate-limiting requests (HTTP 429): Too many. It asked to wait 0 seconds (Retry-After: 0). The item was sent 3 times, the most that Request Options › Rate Limit Handling › Max Retries per Item (2) allows; the service last asked to wait 0 seconds.';
+		'The outreach service is rate-limiting requests (HTTP 429): Too many. It asked to wait 0 seconds (Retry-After: 0). The item was sent 3 times, the most that Request Options › Rate Limit Handling › Max Retries per Item (2) allows.';
 
 	test.each<OnError>(['stopWorkflow', 'continueRegularOutput', 'continueErrorOutput'])(
 		'Max Retries per Item used up, On Error = %s: the item fails after exactly 1 + retries sends',

@@ -51,10 +51,10 @@ test('Retry On Fail: a 503 without Retry-After and a 303 to a create fail mayHav
 	expect(factsOf(run.all[3])).toMatchObject({ statusCode: 303, outcome: 'mayHaveActed' });
 	// n8n ran the node again (the first item had failed): both failed again, unsent, with their earlier words.
 	expect(run.all[0].json.error).toMatch(
-		/^The outreach service failed \(HTTP 503\) to create the sequence "S1": gateway\. It may have carried the request out: check before sending it again\. n8n ran the node again, and the node did not send it again/,
+		/^The outreach service failed \(HTTP 503\) to create the sequence "S1": gateway\. It may have carried the request out: check before sending it again\. n8n ran the node again, and it was not sent again: once checked, say what to do in Request Options › Unconfirmed Earlier Try\.$/,
 	);
 	expect(run.all[3].json.error).toMatch(
-		/^The outreach service answered the request to create the sequence "S4" by pointing to its result elsewhere \(HTTP 303 to \/v1\/sequences\/elsewhere\).* n8n ran the node again, and the node did not send it again/,
+		/^The outreach service answered the request to create the sequence "S4" by pointing to its result elsewhere \(HTTP 303 to \/v1\/sequences\/elsewhere\).* n8n ran the node again, and it was not sent again: once checked/,
 	);
 });
 

@@ -1,11 +1,14 @@
 // What n8n's CLI supplies around each run of the engine tests
 // (test/harness/engine.mts), besides node and credential types: the
 // additional data of an execution (lifecycle hooks, base URLs), the
-// expression engine in its isolated-vm sandbox, and the engine's early log.
+// expression engine in its isolated-vm sandbox, the engine's early log, and
+// what n8n does at shutdown (stopEngine).
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 
+import { Container } from '@n8n/di';
 import { ExecutionLifecycleHooks } from 'n8n-core';
+import { SSHClientsManager } from 'n8n-core/dist/execution-engine/ssh-clients-manager.js';
 import type {
 	ICredentialsHelper,
 	IWorkflowBase,
@@ -15,11 +18,15 @@ import { Expression, LoggerProxy } from 'n8n-workflow';
 
 import { ENGINE_LOG } from './n8n-log.mts';
 
+/** Each run's execution ID, as n8n's CLI numbers executions. */
+let executions = 0;
+
 export function makeAdditionalData(
 	credentialsHelper: ICredentialsHelper,
 	workflowData: IWorkflowBase,
 ): IWorkflowExecuteAdditionalData {
 	return {
+		executionId: String(++executions),
 		credentialsHelper,
 		hooks: new ExecutionLifecycleHooks('manual', 'test-execution', workflowData),
 		executeWorkflow: async () => {
@@ -60,7 +67,18 @@ export function startExpressionEngine(): Promise<void> {
 	return expressionEngineReady;
 }
 
-export async function stopExpressionEngine(): Promise<void> {
+/**
+ * What n8n does at shutdown, at the end of a test file: the expression
+ * engine is disposed, and n8n-core's SSH clients manager stops its
+ * cleanup interval. Every execution context makes that manager (an
+ * unref'd 60 s setInterval), and the interval holds the test file's whole
+ * copy of n8n-core, about 45 MB a file, until the jest worker ends: a
+ * worker that ran every engine file held 1 GB or more, and freeing it
+ * took longer than the 500 ms jest gives a worker to exit ("A worker
+ * process has failed to exit gracefully").
+ */
+export async function stopEngine(): Promise<void> {
+	Container.get(SSHClientsManager).onShutdown();
 	if (expressionEngineReady) {
 		await expressionEngineReady;
 		await Expression.disposeExpressionEngine();

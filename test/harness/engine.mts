@@ -17,6 +17,7 @@ import type {
 	IWorkflowBase,
 	IConnections,
 	ExecutionError,
+	WorkflowExecuteMode,
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
@@ -28,11 +29,11 @@ import {
 	captureEngineLog,
 	makeAdditionalData,
 	startExpressionEngine,
-	stopExpressionEngine,
+	stopEngine,
 } from './engine-runtime.mts';
 import { processedRows } from './processed-store.mts';
 
-export { CREDENTIAL_TYPE, NODE_TYPE, TEST_NODE_TYPES, stopExpressionEngine };
+export { CREDENTIAL_TYPE, NODE_TYPE, TEST_NODE_TYPES, stopEngine };
 /** The package folder, which n8n-core loads as it loads a community package. */
 export const PACKAGE_DIR = ROOT;
 
@@ -52,9 +53,11 @@ export interface RunResult {
 }
 
 export interface Engine {
+	/** A new execution, started as `mode` says: by hand (Execute workflow) by default. */
 	run(
 		workflow: WorkflowFixture,
 		credentials: Record<string, ICredentialDataDecryptedObject>,
+		mode?: WorkflowExecuteMode,
 	): Promise<RunResult>;
 	/**
 	 * Executions › Retry of a failed run, as n8n's ExecutionService.retry does
@@ -139,13 +142,11 @@ export async function createEngine(packageDir = PACKAGE_DIR): Promise<Engine> {
 	return {
 		nodeType: nodeTypes.getByNameAndVersion(NODE_TYPE),
 		credentialType: credentialTypes[CREDENTIAL_TYPE],
-		async run(fixture, credentials) {
+		async run(fixture, credentials, mode = 'manual') {
 			const { workflow, additionalData } = prepare(fixture, credentials);
 			const startNode =
 				fixture.nodes.find((node) => node.type === TEST_NODE_TYPES.items) ?? fixture.nodes[0];
-			return resultOf(
-				await new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode }),
-			);
+			return resultOf(await new WorkflowExecute(additionalData, mode).run({ workflow, startNode }));
 		},
 
 		async retry(failed, fixture, credentials) {

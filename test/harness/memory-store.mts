@@ -2,7 +2,10 @@
 // n8n's store for processed items keeps it: keys in order of recording, no
 // lock. `staleWrite` replays a write made from an older read, as another
 // execution's can land in n8n: whatever was recorded since that read is lost.
-import type { ProcessedStore } from '../../nodes/OutreachSequences/run/memory/processedStore.ts';
+import type {
+	Clearing,
+	ProcessedStore,
+} from '../../nodes/OutreachSequences/run/memory/processedStore.ts';
 
 export class MemoryStore implements ProcessedStore {
 	row: string[] = [];
@@ -25,12 +28,12 @@ export class MemoryStore implements ProcessedStore {
 		}
 	}
 
-	async clearIfOnly(count: number): Promise<boolean> {
+	async clearIfOnly(count: number): Promise<Clearing> {
 		this.calls++;
-		if (this.row.length !== count) return false;
+		if (this.row.length !== count) return { cleared: false, length: this.row.length };
 		this.row = [];
 		this.cleared++;
-		return true;
+		return { cleared: true };
 	}
 
 	/** What the row holds now, for a write made later from this read. */

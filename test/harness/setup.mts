@@ -1,10 +1,10 @@
 // One engine and one sandbox per test file; between tests, the sandbox's data
-// is reset, and the node forgets the pace it learned from the service, as a
-// new n8n process would.
+// is reset, and the node forgets the pace it learned from the service and the
+// creates it made lately, as a new n8n process would.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
-import { PACKAGE_DIR, createEngine, stopExpressionEngine } from './engine.mts';
+import { PACKAGE_DIR, createEngine, stopEngine } from './engine.mts';
 import type { Engine } from './engine.mts';
 import { SandboxProcess } from './sandbox.mts';
 
@@ -22,10 +22,11 @@ export function useEnvironment(): Environment {
 	afterEach(async () => {
 		await environment.sandbox?.reset();
 		forgetLearnedPaces();
+		forgetRecentCreates();
 	});
 	afterAll(async () => {
 		await environment.sandbox?.close();
-		await stopExpressionEngine();
+		await stopEngine();
 	});
 	return environment;
 }
@@ -38,4 +39,22 @@ export function forgetLearnedPaces(): void {
 		forgetServices: () => void;
 	};
 	servicePace.forgetServices();
+}
+
+/** The node's own module, told to forget the creates it made lately (run/memory/recentCreates.ts). */
+function forgetRecentCreates(): void {
+	const recentCreates = createRequire(import.meta.url)(
+		path.join(
+			PACKAGE_DIR,
+			'dist',
+			'nodes',
+			'OutreachSequences',
+			'run',
+			'memory',
+			'recentCreates.js',
+		),
+	) as {
+		forgetRecentCreates: () => void;
+	};
+	recentCreates.forgetRecentCreates();
 }

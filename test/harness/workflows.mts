@@ -9,6 +9,7 @@ import type {
 	INode,
 	INodeExecutionData,
 	INodeParameters,
+	WorkflowExecuteMode,
 } from 'n8n-workflow';
 
 import type { Engine, RunResult, WorkflowFixture } from './engine.mts';
@@ -48,6 +49,8 @@ export interface RunOptions {
 	 * half of a 10,000-item run's time, for a test that reads only the node's outputs.
 	 */
 	withoutReaders?: true;
+	/** How the execution was started; by hand (Execute workflow) by default. */
+	mode?: WorkflowExecuteMode;
 }
 
 export interface FixtureRun extends RunResult {
@@ -97,7 +100,7 @@ export async function runFixture(
 	options: RunOptions,
 ): Promise<FixtureRun> {
 	const { workflow, credentials } = prepared(sandbox, name, options);
-	return withOutputs(await engine.run(workflow, credentials));
+	return withOutputs(await engine.run(workflow, credentials, options.mode));
 }
 
 /**

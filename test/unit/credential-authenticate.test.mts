@@ -7,6 +7,8 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { OutreachSequencesApi } from '../../credentials/OutreachSequencesApi.credentials.ts';
+import { CREDENTIAL_TEST_PATH } from '../../nodes/OutreachSequences/describe/credentialTest.ts';
+import { normalizeBaseUrl } from '../../nodes/OutreachSequences/describe/validation.ts';
 
 const credential = new OutreachSequencesApi();
 const authenticate = credential.authenticate as (
@@ -48,4 +50,49 @@ test("without a key, the header is empty, as the generic block's expression gave
 		const sent = await authenticate(credentials, { url: `${baseUrl}/v1/x` });
 		expect(sent.headers).toEqual({ 'X-API-Key': '' });
 	}
+});
+
+describe("the credential test's own request: a Base URL the run refuses, in the run's words, before anything is sent", () => {
+	const test_ = { url: CREDENTIAL_TEST_PATH, baseURL: '' };
+
+	test('no http:// or https://, and the other Base URLs the run refuses, each in its sentence', async () => {
+		for (const wrong of [
+			'localhost:4010',
+			'',
+			'https://user:pass@api.example.com',
+			'https://a.example.com/?x',
+		]) {
+			const said = normalizeBaseUrl(wrong);
+			if (said.ok) throw new Error(`the run takes ${wrong}`);
+			await expect(authenticate({ apiKey: 'key-1', baseUrl: wrong }, test_)).rejects.toThrow(
+				new Error(said.problem),
+			);
+		}
+		await expect(
+			authenticate({ apiKey: 'key-1', baseUrl: 'localhost:4010' }, test_),
+		).rejects.toThrow(
+			'The credential\'s Base URL "localhost:4010" has no http:// or https:// at the start. Add the one the service uses, for example https://localhost:4010.',
+		);
+	});
+
+	test('a Base URL that holds the key does not show it', async () => {
+		await expect(
+			authenticate({ apiKey: 'key-12345', baseUrl: 'key-12345' }, test_),
+		).rejects.toThrow(
+			'The credential\'s Base URL "[API key]" has no http:// or https:// at the start.',
+		);
+	});
+
+	test('any other request, and the test with a Base URL the run takes, go on as before', async () => {
+		for (const [credentials, request] of [
+			[{ apiKey: 'key-1', baseUrl: 'localhost:4010' }, { url: 'https://elsewhere.example.com/x' }],
+			[
+				{ apiKey: 'key-1', baseUrl },
+				{ url: CREDENTIAL_TEST_PATH, baseURL: baseUrl },
+			],
+		] as const) {
+			const sent = await authenticate(credentials, { ...request });
+			expect(sent).toEqual({ ...request, headers: { 'X-API-Key': 'key-1' } });
+		}
+	});
 });

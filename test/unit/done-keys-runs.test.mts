@@ -2,11 +2,8 @@
 // written as it goes, for a crashed run's next execution; claims that do not
 // lapse in a long run; a claim replaced by another write; what giving keys
 // back costs n8n.
-import {
-	doneEntry,
-	REMOVE_COMPARISONS,
-	SETTLE_MS,
-} from '../../nodes/OutreachSequences/run/memory/doneKeyClaim.ts';
+import { doneEntry, SETTLE_MS } from '../../nodes/OutreachSequences/run/memory/doneKeyClaim.ts';
+import { REMOVE_COMPARISONS } from '../../nodes/OutreachSequences/run/memory/processedStore.ts';
 import { NODE_ROW } from '../harness/node-store.mts';
 import {
 	DAY,

@@ -62,6 +62,8 @@ const WITHOUT_IT: Record<string, unknown> = {
 	// An empty Key: no item is skipped, and the window is read only with a key.
 	'requestOptions.skipDoneBefore.keySettings.key': '',
 	'requestOptions.skipDoneBefore.keySettings.windowMinutes': DEFAULT_WINDOW_MINUTES,
+	// Off: a create this node made lately is not made again, as without the option.
+	'requestOptions.repeatRecentCreates': false,
 	// An empty text field is not sent, as if it were not added.
 	'additionalFields.description': '',
 	'additionalFields.criteria': '',

@@ -1,17 +1,21 @@
 // The execution hints of re-runs: what an earlier try's record answered, items
-// a done key skipped, the safe way on after failed items of a create, and
-// Unconfirmed Earlier Try left at one value for every item.
+// a done key skipped, what failed items of a create say, and Unconfirmed
+// Earlier Try left at one value for every item.
 import {
 	executionHints,
 	failedItemsHint,
 } from '../../nodes/OutreachSequences/run/outcome/hints.ts';
 import {
+	createdLatelyHint,
 	earlierTryHint,
 	keyHint,
+	keysPushedOutHint,
 	unconfirmedForAllHint,
 } from '../../nodes/OutreachSequences/run/outcome/reRunHints.ts';
+import { safeWayOn } from '../../nodes/OutreachSequences/run/outcome/reRunTexts.ts';
 import type { RunSummary } from '../../nodes/OutreachSequences/run/outcome/runReport.ts';
-import { clean, create } from './hints-helpers.mts';
+import { HINT_BUDGET } from '../../nodes/OutreachSequences/run/outcome/words.ts';
+import { clean, create, failing } from './hints-helpers.mts';
 
 const events = (counts: Partial<RunSummary['earlierTry']>) => ({
 	...clean,
@@ -23,42 +27,49 @@ test("when n8n ran the node again: what the earlier try's record answered", () =
 	expect(earlierTryHint(events({ answered: 34 }))).toEqual({
 		type: 'info',
 		location: 'outputPane',
-		message:
-			'n8n ran this node again (Retry On Fail, or Executions › Retry). 34 items the service had already carried out were not sent again: their output is the answer the service gave then.',
+		message: 'n8n ran this node again: 34 items carried out in an earlier try were not sent again.',
 	});
 	expect(earlierTryHint(events({ answered: 1 }))?.message).toBe(
-		'n8n ran this node again (Retry On Fail, or Executions › Retry). 1 item the service had already carried out was not sent again: its output is the answer the service gave then.',
+		'n8n ran this node again: 1 item carried out in an earlier try was not sent again.',
 	);
 });
 
 test('an edited retry: the items kept although their request changed are named by their IDs', () => {
 	const message = earlierTryHint({
-		...events({ kept: 7 }),
+		...events({ answered: 3, kept: 7 }),
 		keptIds: ['a', 'b', 'c', 'd', 'e', 'f', 'g'],
 	})?.message;
-	expect(message).toContain("7 items were kept although the node's settings changed since");
-	expect(message).toContain('(IDs: a, b, c, d, e and 2 more)');
+	expect(message).toBe(
+		'n8n ran this node again: 10 items carried out in an earlier try were not sent again. 7 kept their earlier answer though the settings changed (a, b and 5 more).',
+	);
 });
 
-test('items whose outcome is unknown: failed again, unsent, or as the user said', () => {
-	const message = earlierTryHint(
-		events({ failedAgain: 1, sentAgain: 2, countedAsDone: 3 }),
-	)?.message;
-	expect(message).toContain(
-		'1 item an earlier try sent without a confirmation was not sent again: check it in the outreach service, then set Request Options › Unconfirmed Earlier Try.',
+test('items whose outcome is unknown: as the user said; one that failed again is the failed-items hint', () => {
+	expect(earlierTryHint(events({ sentAgain: 2, countedAsDone: 3 }))?.message).toBe(
+		'n8n ran this node again. 3 items were counted as done and 2 sent again, as Request Options › Unconfirmed Earlier Try says.',
 	);
-	expect(message).toContain(
-		'2 items were sent again, as Request Options › Unconfirmed Earlier Try says.',
+	expect(earlierTryHint(events({ sentAgain: 1 }))?.message).toContain(
+		'1 item was sent again, as Request Options › Unconfirmed Earlier Try says.',
 	);
-	expect(message).toContain(
-		'3 items were counted as done, as Request Options › Unconfirmed Earlier Try says.',
-	);
+	// Failed again, unsent: not this hint's (said once, by the failed-items hint).
+	expect(earlierTryHint(events({ failedAgain: 1 }))).toBeUndefined();
 	const failed = failedItemsHint(
-		{ ...clean, failed: { ...clean.failed, unknownBefore: 1 } },
-		create,
+		{
+			...failing({ 4: 'unknownBefore' }, ['', '', '', '', 'S5']),
+			earlierTry: { ...clean.earlierTry, failedAgain: 1 },
+		},
+		{ ...create, subject: { noun: 'sequence', verb: 'create', done: 'created' } },
 	);
-	expect(failed?.message).toContain(
-		'1 was not sent again: an earlier try, or another execution with the same key, sent it or is sending it now, and the service may have carried it out (outcome "mayHaveActed")',
+	expect(failed?.message).toMatch(
+		/^1 of 10 items failed: item 4 \("S5"\) may have been created: check before sending it again\./,
+	);
+});
+
+test("after a crash, what the user said comes before what the items' outputs say themselves", () => {
+	expect(
+		earlierTryHint(events({ answered: 100, answerLost: 60, countedAsDone: 40 }))?.message,
+	).toBe(
+		'n8n ran this node again: 160 items carried out in an earlier try were not sent again. 40 items were counted as done, as Request Options › Unconfirmed Earlier Try says.',
 	);
 });
 
@@ -69,50 +80,67 @@ test('items a done key skipped', () => {
 	);
 });
 
-test('after failed items of a create, the hint says the safe way on, with and without the done keys', () => {
+test('after failed items, the hint says what to do with them, not what running the workflow again does (the stop error says that)', () => {
 	const subject = { noun: 'sequence', verb: 'create', done: 'created' };
-	const failed = { ...clean, failed: { ...clean.failed, mayHaveActed: 1 } };
-	expect(failedItemsHint(failed, { ...create, subject })?.message).toMatch(
-		/ Executions › Retry keeps what was already created; Execute workflow starts over and creates it again, unless Request Options › Skip Items Done Before was set for this run\.$/,
+	const failed = failing({ 1: 'mayHaveActed' });
+	for (const setting of [{}, { doneKeys: true }, { recentCreates: true }]) {
+		const message = failedItemsHint(failed, { ...create, subject, ...setting })?.message;
+		expect(message).not.toContain('Executions › Retry');
+		expect(message).not.toContain('Skip Items Done Before');
+	}
+});
+
+test('the safe way on, as the stop error says it: with the done keys, the recent creates, or neither', () => {
+	const subject = { noun: 'sequence', verb: 'create', done: 'created' };
+	expect(safeWayOn(subject, {})).toBe(
+		'Executions › Retry keeps what was already created; Execute workflow starts over and creates it again, unless Request Options › Skip Items Done Before was set for this run.',
 	);
-	expect(failedItemsHint(failed, { ...create, subject, doneKeys: true })?.message).toMatch(
-		/ Executions › Retry keeps what was already created, and so does Request Options › Skip Items Done Before when the workflow runs again\.$/,
+	expect(safeWayOn(subject, { doneKeys: true })).toBe(
+		'Executions › Retry keeps what was already created, and so does Request Options › Skip Items Done Before when the workflow runs again.',
 	);
-	expect(failedItemsHint(failed, { ...create, readOnly: true, subject })?.message).not.toContain(
-		'Executions › Retry',
-	);
-	// Failed items that went on as output: the execution succeeded, and n8n offers no Retry for it.
-	expect(failedItemsHint(failed, { ...create, subject, continues: true })?.message).toMatch(
-		/ Running the workflow again creates again what was already created, unless Request Options › Skip Items Done Before was set for this run\.$/,
-	);
-	expect(
-		failedItemsHint(failed, { ...create, subject, continues: true, doneKeys: true })?.message,
-	).toMatch(
-		/ Running the workflow again does not create again what was created: Request Options › Skip Items Done Before skips it\.$/,
+	expect(safeWayOn(subject, { recentCreates: true })).toBe(
+		'Executions › Retry keeps what was already created, and so does Execute workflow within 10 minutes.',
 	);
 });
 
 test('items carried out in an earlier try whose answers were lost are not failures: the re-run hint counts them', () => {
-	const summary = { ...clean, earlierTry: { ...clean.earlierTry, answerLost: 2 } };
+	const summary = { ...clean, earlierTry: { ...clean.earlierTry, answered: 3, answerLost: 2 } };
 	expect(failedItemsHint(summary, create)).toBeUndefined();
 	expect(earlierTryHint(summary)?.message).toBe(
-		'n8n ran this node again (Retry On Fail, or Executions › Retry). 2 items the service had already carried out were not sent again; their answers were too large to keep or lost in a crash, so their output says so ("skipped": true).',
+		'n8n ran this node again: 5 items carried out in an earlier try were not sent again. 2 of them had no answer kept: their output says "skipped": true.',
 	);
 });
 
-test('Unconfirmed Earlier Try left at one value for every item: a warning, that it decides unchecked on a later retry', () => {
+test('Unconfirmed Earlier Try left at one value for every item: a warning, to set it back, as a later retry would decide unchecked', () => {
 	expect(unconfirmedForAllHint(create)).toBeUndefined();
 	expect(unconfirmedForAllHint({ ...create, unconfirmedForAll: 'countAsDone' })).toEqual({
 		type: 'warning',
 		location: 'outputPane',
 		message:
-			'Request Options › Unconfirmed Earlier Try is Count as Done for every item: when n8n runs this node again, an item whose outcome is unknown is counted as done without a check, and is never sent. Set it back to Fail once the retry it was meant for has run, or decide per item with an expression.',
+			'Set Request Options › Unconfirmed Earlier Try back to Fail after this retry: at Count as Done for every item, a later retry counts every unchecked item as done.',
 	});
-	expect(unconfirmedForAllHint({ ...create, unconfirmedForAll: 'sendAgain' })?.message).toContain(
-		'is sent again without a check, and may be carried out twice',
+	expect(unconfirmedForAllHint({ ...create, unconfirmedForAll: 'sendAgain' })?.message).toBe(
+		'Set Request Options › Unconfirmed Earlier Try back to Fail after this retry: at Send Again for every item, a later retry sends every unchecked item again, and may carry it out twice.',
 	);
 	expect(
 		unconfirmedForAllHint({ ...create, readOnly: true, unconfirmedForAll: 'sendAgain' }),
 	).toBeUndefined();
 	expect(executionHints(clean, { ...create, unconfirmedForAll: 'sendAgain' })).toHaveLength(1);
+});
+
+test('every re-run hint fits in three lines of the output pane', () => {
+	const longest = [
+		earlierTryHint({
+			...events({ answered: 49_000, kept: 500, answerLost: 400, countedAsDone: 50, sentAgain: 50 }),
+			keptIds: [
+				'seq-0a1b2c3d-4e5f-6789-abcd-ef0123456789',
+				'seq-1a1b2c3d-4e5f-6789-abcd-ef0123456789',
+			],
+		}),
+		keyHint(events({ keyDoneBefore: 50_000 })),
+		createdLatelyHint(events({ createdLately: 50_000 })),
+		keysPushedOutHint(49_000, 50_000, 50_000, 16_666),
+		unconfirmedForAllHint({ ...create, unconfirmedForAll: 'sendAgain' }),
+	];
+	for (const hint of longest) expect(hint?.message.length).toBeLessThanOrEqual(HINT_BUDGET);
 });

@@ -1,175 +1,222 @@
 // The execution hints' texts, for each case the issue names, and none for a
-// clean run. The hints of re-runs: hints-re-run.test.mts.
+// clean run: each says first what happened and what to do, names the first
+// failed items, says no fact twice and fits in three lines of the output
+// pane (HINT_BUDGET; test/e2e/editor.e2e.mts measures the lines). The hints of
+// re-runs: hints-re-run.test.mts; of passing faults and the breaker:
+// hints-faults.test.mts.
 import {
 	executionHints,
 	failedItemsHint,
-	passingFaultsHint,
 	pushedBackHint,
+	RETRY_ON_FAIL_TEXT,
 	retryOnFailHint,
 } from '../../nodes/OutreachSequences/run/outcome/hints.ts';
-import { clean, create } from './hints-helpers.mts';
+import { HINT_BUDGET } from '../../nodes/OutreachSequences/run/outcome/words.ts';
+import { clean, create, failing, sequence } from './hints-helpers.mts';
 
 test('a clean run shows no hint', () => {
 	expect(executionHints(clean, create)).toEqual([]);
 });
 
-test('the service pushed back and every item succeeded in the end', () => {
-	const hint = pushedBackHint({
-		...clean,
-		pushBacks: 2,
-		waitedRequests: 7,
-		longestWaitMs: 2000,
-		heldBackMs: 3500,
-		retriedItems: 3,
-	});
-	expect(hint).toEqual({
-		type: 'info',
-		location: 'outputPane',
-		message:
-			'The outreach service pushed back 2 times (HTTP 429 or 503, or rate-limit headers that said its quota was used up). 7 requests waited before going out: 3.5 seconds in all, the longest wait 2 seconds. 3 items were sent again; all of them succeeded. All 10 items succeeded.',
-	});
-});
-
-test('the service pushed back and some retried items still failed', () => {
-	const hint = pushedBackHint({
-		...clean,
-		pushBacks: 1,
-		waitedRequests: 1,
-		longestWaitMs: 1000,
-		heldBackMs: 1000,
-		retriedItems: 4,
-		retriedFailed: 1,
-		failed: { ...clean.failed, rejected: 1 },
-	});
-	expect(hint?.message).toBe(
-		'The outreach service pushed back 1 time (HTTP 429 or 503, or rate-limit headers that said its quota was used up). 1 request waited before going out: 1 second in all, the longest wait 1 second. 4 items were sent again; 1 of them did not succeed. 1 of 10 items failed.',
-	);
-});
-
-test('items the service pushed back on that were not sent again say why', () => {
-	const hint = pushedBackHint({
-		...clean,
-		pushBacks: 3,
-		notSentAgain: { disabled: 0, exhausted: 1, waitTooLong: 2 },
-		failed: { ...clean.failed, rejected: 3 },
-	});
-	expect(hint?.message).toBe(
-		'The outreach service pushed back 3 times (HTTP 429 or 503, or rate-limit headers that said its quota was used up). 3 items were not sent again (Request Options › Rate Limit Handling): 2 because the service asked for a longer wait than Max Wait (Seconds) allows, 1 after Max Retries per Item. 3 of 10 items failed.',
-	);
-	expect(
-		pushedBackHint({
+describe('the service pushed back', () => {
+	test('every item succeeded in the end: what it did, and how long requests waited', () => {
+		const hint = pushedBackHint({
 			...clean,
+			pushBacks: 2,
+			waitedRequests: 7,
+			longestWaitMs: 2000,
+			heldBackMs: 3500,
+			retriedItems: 3,
+		});
+		expect(hint).toEqual({
+			type: 'info',
+			location: 'outputPane',
+			message:
+				'The outreach service pushed back 2 times (HTTP 429, 503 or rate-limit headers): 3 items were sent again. 7 requests waited 3.5 seconds in all, at most 2 seconds. All 10 items succeeded.',
+		});
+	});
+
+	test('some items failed: the count of failed items is left to the failed-items hint', () => {
+		const summary = {
+			...failing({ 2: 'rejected' }),
 			pushBacks: 1,
-			notSentAgain: { disabled: 1, exhausted: 0, waitTooLong: 0 },
-			failed: { ...clean.failed, rejected: 1 },
-		})?.message,
-	).toContain(
-		'1 item was not sent again (Request Options › Rate Limit Handling): 1 because Wait and Retry is off.',
-	);
+			waitedRequests: 1,
+			longestWaitMs: 1000,
+			heldBackMs: 1000,
+			retriedItems: 4,
+			retriedFailed: 1,
+		};
+		const message = pushedBackHint(summary)?.message;
+		expect(message).toBe(
+			'The outreach service pushed back 1 time (HTTP 429, 503 or rate-limit headers): 4 items were sent again. 1 request waited 1 second in all, at most 1 second.',
+		);
+		expect(message).not.toMatch(/failed|succeeded/);
+		expect(failedItemsHint(summary, create)?.message).toMatch(/^1 of 10 items failed: item 2/);
+	});
+
+	test('items it pushed back on that were not sent again point to Rate Limit Handling; their errors say why', () => {
+		const summary = {
+			...failing({ 1: 'rejected', 2: 'rejected', 3: 'rejected' }),
+			pushBacks: 3,
+			retriedItems: 2,
+			notSentAgain: { disabled: 0, exhausted: 1, waitTooLong: 2 },
+		};
+		expect(pushedBackHint(summary)?.message).toBe(
+			'The outreach service pushed back 3 times (HTTP 429, 503 or rate-limit headers): 2 items were sent again, and 3 were not, as Request Options › Rate Limit Handling says.',
+		);
+		expect(
+			pushedBackHint({
+				...summary,
+				retriedItems: 0,
+				notSentAgain: { ...summary.notSentAgain, waitTooLong: 0 },
+			})?.message,
+		).toContain(': 1 item was not sent again, as Request Options › Rate Limit Handling says.');
+	});
+
+	test('a run slowed only by a pace other executions learned says so', () => {
+		expect(
+			pushedBackHint({ ...clean, waitedRequests: 3, longestWaitMs: 500, heldBackMs: 900 })?.message,
+		).toBe(
+			'The outreach service had pushed back before this run, so the node kept to its pace. 3 requests waited 0.9 seconds in all, at most 0.5 seconds. All 10 items succeeded.',
+		);
+	});
 });
 
-test('a run slowed only by a pace other executions learned says so', () => {
-	expect(
-		pushedBackHint({ ...clean, waitedRequests: 3, longestWaitMs: 500, heldBackMs: 900 })?.message,
-	).toBe(
-		'The outreach service had pushed back before this run, so the node went at the pace the service set. 3 requests waited before going out: 0.9 seconds in all, the longest wait 0.5 seconds. All 10 items succeeded.',
-	);
-});
+describe('failed items', () => {
+	test('some may have been created: those first, the first by its name, and to check them; then the others by number, and the expression that says which', () => {
+		const summary = failing({ 0: 'mayHaveActed', 2: 'rejected' }, ['S1', 'S2', 'S3']);
+		const hint = failedItemsHint(summary, { ...create, subject: sequence });
+		expect(hint).toEqual({
+			type: 'warning',
+			location: 'outputPane',
+			message:
+				'2 of 10 items failed: item 0 ("S1") may have been created: check before sending it again. Item 2 was not; {{ $json.message.outcome }} says which.',
+		});
+	});
 
-test('failed items, grouped by cause, with what to check before sending again', () => {
-	const hint = failedItemsHint(
-		{
-			...clean,
-			failed: { ...clean.failed, notSent: 1, rejected: 2, unreached: 1, mayHaveActed: 3 },
-		},
-		create,
-	);
-	expect(hint?.type).toBe('warning');
-	expect(hint?.location).toBe('outputPane');
-	expect(hint?.message).toBe(
-		'7 of 10 items failed. 2 were refused by the service, which did not act on them (outcome "notActed"); 1 was never sent: the input or the credential did not pass validation (outcome "notActed"); 1 never reached the service: the connection was refused, or its host or certificate failed (outcome "notActed"); 3 may have been carried out: the service timed out, reset the connection or failed with HTTP 5xx after they were sent (outcome "mayHaveActed"). Before sending those items again, check in the outreach service whether they were carried out, or they may be carried out twice. Each item\'s error says what happened, and {{ $json.message.outcome }} its outcome.',
-	);
-});
+	test('an earlier try left the outcome unknown: it may have been done too', () => {
+		const message = failedItemsHint(
+			failing({ 3: 'unknownBefore', 4: 'mayHaveActed' }, ['', '', '', 'S4', 'S5']),
+			{ ...create, subject: sequence },
+		)?.message;
+		expect(message).toBe(
+			'2 of 10 items failed: items 3 ("S4") and 4 may have been created: check before sending them again. {{ $json.message.outcome }} is "mayHaveActed" for them.',
+		);
+	});
 
-test('only the groups that happened are named', () => {
-	const message = failedItemsHint(
-		{ ...clean, items: 1, failed: { ...clean.failed, rejected: 1 } },
-		create,
-	)?.message;
-	expect(message).toBe(
-		'1 of 1 item failed. 1 was refused by the service, which did not act on it (outcome "notActed"). Each item\'s error says what happened, and {{ $json.message.outcome }} its outcome.',
-	);
-	expect(message).not.toContain('mayHaveActed');
-});
+	test('many of both, with long names: the others by count where their numbers do not fit', () => {
+		const names = Array.from({ length: 50 }, (_, index) => `Spring follow-up, part ${index}`);
+		const failed = Object.fromEntries(
+			Array.from({ length: 40 }, (_, index) => [
+				index + 10,
+				index % 3 === 0 ? ('rejected' as const) : ('mayHaveActed' as const),
+			]),
+		);
+		expect(
+			failedItemsHint(failing(failed, names, 50), { ...create, subject: sequence })?.message,
+		).toBe(
+			'40 of 50 items failed: items 11 ("Spring follow-up, part …"), 12, 14 and 23 more may have been created: check before sending them again. 14 were not; {{ $json.message.outcome }} says which.',
+		);
+	});
 
-test('for an operation that changes nothing, sending again is said to be safe', () => {
-	const message = failedItemsHint(
-		{ ...clean, failed: { ...clean.failed, mayHaveActed: 1 } },
-		{ retryOnFail: false, readOnly: true },
-	)?.message;
-	expect(message).toContain('This operation changes nothing, so sending those again is safe.');
-	expect(message).not.toContain('check in the outreach service');
+	test('none the service acted on: by number, the first by its name, and that sending them again is safe', () => {
+		expect(failedItemsHint(failing({ 0: 'rejected' }, ['zz-404'], 2), create)?.message).toBe(
+			'1 of 2 items failed: item 0 ("zz-404"). The service did not act on it: sending it again is safe. Its error says why, and {{ $json.message.outcome }} its outcome.',
+		);
+		// Items whose requests were never made have no name: their numbers, as ranges.
+		expect(
+			failedItemsHint(
+				failing({ 3: 'notSent', 4: 'notSent', 5: 'n8nRefused', 7: 'serviceDown' }),
+				create,
+			)?.message,
+		).toMatch(/^4 of 10 items failed: items 3 to 5 and 7\. The service did not act on them:/);
+	});
+
+	test('n8n refused the requests: the hint counts them, and sends the user to their errors, not to sending again', () => {
+		expect(
+			failedItemsHint(failing({ 0: 'n8nRefused', 1: 'n8nRefused' }, ['uc-1'], 2), {
+				...create,
+				readOnly: true,
+			})?.message,
+		).toBe(
+			'2 of 2 items failed: items 0 ("uc-1") and 1. n8n refused 2 requests by its settings for where requests may go: their errors say what an administrator can set.',
+		);
+	});
+
+	test('for an operation that changes nothing, sending again is safe whatever happened', () => {
+		const message = failedItemsHint(failing({ 1: 'mayHaveActed' }), {
+			...create,
+			readOnly: true,
+		})?.message;
+		expect(message).toBe(
+			'1 of 10 items failed: item 1. Sending it again is safe: this operation changes nothing. Its error says why, and {{ $json.message.outcome }} its outcome.',
+		);
+	});
+
+	test('no fact twice: the tally once among all hints, each item named once', () => {
+		const summary = {
+			...failing({ 0: 'mayHaveActed', 2: 'rejected', 5: 'rejected' }, ['S1', 'S2', 'S3']),
+			pushBacks: 2,
+			retriedItems: 2,
+			notSentAgain: { disabled: 0, exhausted: 0, waitTooLong: 2 },
+		};
+		const hints = executionHints(summary, { ...create, retryOnFail: true, subject: sequence });
+		const all = hints.map((hint) => hint.message).join(' ');
+		expect(all.match(/of 10 items failed/g)).toHaveLength(1);
+		expect(all.match(/"S1"/g)).toHaveLength(1);
+		expect(all.match(/\{\{ \$json\.message\.outcome \}\}/g)).toHaveLength(1);
+	});
 });
 
 test('Retry On Fail: a warning for operations that change something, none for Get Use Case', () => {
 	const warning = retryOnFailHint({ retryOnFail: true, readOnly: false });
-	expect(warning).toMatchObject({ type: 'warning', location: 'outputPane' });
-	// Two sentences: what n8n does, and what the node sends again (only what the service refused).
-	expect(warning?.message.match(/\.(\s|$)/g)).toHaveLength(2);
-	expect(warning?.message).toMatch(
-		/^Retry On Fail is on: n8n runs this node again, with every item/,
+	expect(warning).toEqual({ type: 'warning', location: 'outputPane', message: RETRY_ON_FAIL_TEXT });
+	// What n8n does, and what goes out again: only what the service refused.
+	expect(RETRY_ON_FAIL_TEXT).toMatch(
+		/^Retry On Fail is on: n8n runs this node again with every item, and only items the service refused go out again\./,
 	);
-	expect(warning?.message).toContain('Only items the service refused go out again');
-	expect(warning?.message).not.toContain('twice');
 	expect(retryOnFailHint({ retryOnFail: true, readOnly: true })).toBeUndefined();
 	expect(retryOnFailHint(create)).toBeUndefined();
 });
 
 test('a clean run with Retry On Fail on shows only that warning; a failed run shows it first', () => {
-	expect(
-		executionHints(clean, { retryOnFail: true, readOnly: false }).map((hint) =>
-			hint.message.slice(0, 25),
-		),
-	).toEqual(['Retry On Fail is on: n8n ']);
+	expect(executionHints(clean, { retryOnFail: true, readOnly: false })).toHaveLength(1);
 	const failed = executionHints(
-		{ ...clean, pushBacks: 1, failed: { ...clean.failed, rejected: 1 } },
+		{ ...failing({ 1: 'rejected' }), pushBacks: 1 },
 		{ retryOnFail: true, readOnly: false },
 	);
-	expect(failed.map((hint) => hint.type)).toEqual(['warning', 'warning', 'info']);
+	expect(failed.map((hint) => [hint.type, hint.message.slice(0, 14)])).toEqual([
+		['warning', 'Retry On Fail '],
+		['warning', '1 of 10 items '],
+		['info', 'The outreach s'],
+	]);
 });
 
-describe('passing faults and the breaker', () => {
-	test('items sent again after a passing fault: an info hint, and the push-back hint stays silent', () => {
-		const summary = { ...clean, retriedItems: 3, transientRetried: 3 };
-		expect(passingFaultsHint(summary)).toEqual({
-			type: 'info',
-			location: 'outputPane',
-			message:
-				'3 items met a passing fault (HTTP 5xx other than 503, a reset or refused connection, or a timeout) and were sent again after a short wait of their own; the other items went on.',
-		});
-		expect(pushedBackHint(summary)).toBeUndefined();
-	});
-
-	test('the breaker opened and its probe got an answer: the run went on', () => {
-		expect(passingFaultsHint({ ...clean, breakerOpened: 1 })?.message).toBe(
-			'The service looked down: most recent requests to it got no useful answer, so the node stopped sending, paused, and sent one request as a probe. The probe got an answer, so the run went on.',
-		);
-	});
-
-	test('the probe failed too: a warning, with how many items were not sent', () => {
-		const summary = { ...clean, breakerOpened: 1, failed: { ...clean.failed, serviceDown: 7 } };
-		expect(passingFaultsHint(summary)).toMatchObject({
-			type: 'warning',
-			message: expect.stringMatching(
-				/The probe failed too, so 7 items were not sent, or not sent again\. Send them again once the service is back\.$/,
-			),
-		});
-		expect(failedItemsHint(summary, create)?.message).toContain(
-			'7 were not sent, or not sent again, because the service looked down',
-		);
-	});
-
-	test('a clean run: nothing', () => {
-		expect(passingFaultsHint(clean)).toBeUndefined();
-	});
+test('every hint fits in three lines of the output pane, names and counts at their longest', () => {
+	const names = Array.from(
+		{ length: 50 },
+		(_, index) => `Spring follow-up for the Q${index} accounts`,
+	);
+	const ends = Object.fromEntries(
+		Array.from({ length: 40 }, (_, index) => [
+			index + 10,
+			index % 3 === 0 ? ('rejected' as const) : ('mayHaveActed' as const),
+		]),
+	);
+	const summary = {
+		...failing(ends, names, 50_000),
+		pushBacks: 12_345,
+		waitedRequests: 37_000,
+		longestWaitMs: 60_000,
+		heldBackMs: 4_500_000,
+		retriedItems: 20_000,
+		transientRetried: 10_000,
+		breakerOpened: 3,
+		notSentAgain: { disabled: 1, exhausted: 100, waitTooLong: 200 },
+	};
+	for (const readOnly of [false, true]) {
+		const hints = executionHints(summary, { retryOnFail: true, readOnly, subject: sequence });
+		expect(hints.length).toBeGreaterThanOrEqual(3);
+		for (const hint of hints) expect(hint.message.length).toBeLessThanOrEqual(HINT_BUDGET);
+	}
 });

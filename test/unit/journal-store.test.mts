@@ -1,8 +1,11 @@
 // The journal (run/memory/journal.ts) against n8n's store when it fails or
 // loses a write: it fails closed, and a try whose marks another execution's
-// write took out writes them all again.
+// write took out writes them all again. Beside another execution's many
+// marks, a try takes its own out in calls that each cost n8n little.
 import { GROUP_SPAN_MS, Journal } from '../../nodes/OutreachSequences/run/memory/journal.ts';
+import { REMOVE_COMPARISONS } from '../../nodes/OutreachSequences/run/memory/processedStore.ts';
 import { MemoryStore } from '../harness/memory-store.mts';
+import { NODE_ROW, nodeStore } from '../harness/node-store.mts';
 
 const identities = Array.from({ length: 10 }, (_, index) => `id-${index}`);
 /** The row's marks, without the try's sentinel (every write carries it). */
@@ -69,4 +72,32 @@ test("another execution's write at the same moment, or its clear, takes this try
 	now += GROUP_SPAN_MS;
 	await journal.beforeSend(4);
 	expect(store.calls).toBe(calls + 1);
+});
+
+test("a try of 3,000 items that ends beside another execution's 20,000 marks takes out only its own, in calls that each cost n8n at most REMOVE_COMPARISONS", async () => {
+	const { store, rows } = nodeStore(150_000);
+	const theirs = Array.from({ length: 20_000 }, (_, index) => `sent:their-${index}`);
+	await store.checkAndRecord(theirs);
+	const ours = Array.from({ length: 3000 }, (_, index) => `ours-${index}`);
+	let now = 0;
+	const journal = new Journal(
+		store,
+		ours,
+		ours.length,
+		() => undefined,
+		() => now,
+	);
+	await journal.beforeSend(0);
+	now += GROUP_SPAN_MS;
+	for (let index = 0; index < ours.length; index++) journal.confirmed(index);
+	now += GROUP_SPAN_MS;
+	journal.confirmed(0);
+	const from = rows.calls.length;
+	await journal.clear();
+	const removals = rows.calls.slice(from).filter((call) => call.call === 'remove');
+	// Every mark of this try (3,000 sent, 3,000 confirmed, its sentinel) went, in more than one call.
+	expect(removals.reduce((sum, call) => sum + call.keys, 0)).toBe(2 * 3000 + 1);
+	expect(removals.length).toBeGreaterThan(1);
+	for (const call of removals) expect(call.compared).toBeLessThanOrEqual(REMOVE_COMPARISONS);
+	expect(rows.keysOf(NODE_ROW).sort()).toEqual([...theirs].sort());
 });

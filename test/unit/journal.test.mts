@@ -1,11 +1,8 @@
 // The journal (run/memory/journal.ts): marks written as a run goes, so that
 // a retry after a crash knows what the crashed try sent and what the service
 // confirmed; a try that ends takes its marks out.
-import {
-	GROUP_SPAN_MS,
-	Journal,
-	ONE_STEP_FROM,
-} from '../../nodes/OutreachSequences/run/memory/journal.ts';
+import { GROUP_SPAN_MS, Journal } from '../../nodes/OutreachSequences/run/memory/journal.ts';
+import { FEW_KEYS } from '../../nodes/OutreachSequences/run/memory/processedStore.ts';
 import { MemoryStore } from '../harness/memory-store.mts';
 
 const identities = Array.from({ length: 10 }, (_, index) => `id-${index}`);
@@ -131,13 +128,13 @@ test('a crash leaves the marks; a retry reads them without taking any out one by
 	expect(store.row).toHaveLength(1);
 });
 
-test("a try of many items that ends alone in the store takes the row out in one step; beside another execution's marks, or with few, only its own, in one call", async () => {
+test("a try of more than a few keys that ends alone in the store takes the row out in one step; with few, only its own, in one call; beside another execution's marks, only its own", async () => {
 	const alone = new MemoryStore();
-	const many = Array.from({ length: ONE_STEP_FROM }, (_, index) => `id-${index}`);
+	const many = Array.from({ length: FEW_KEYS }, (_, index) => `id-${index}`);
 	const journal = new Journal(
 		alone,
 		many,
-		ONE_STEP_FROM,
+		FEW_KEYS,
 		() => undefined,
 		() => 0,
 	);

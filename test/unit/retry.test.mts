@@ -205,7 +205,22 @@ describe('notSentAgainText', () => {
 			notSentAgainText(text, { reason: 'waitTooLong', attempts: 2, askedMs: 90_500, ...limits })
 				.message,
 		).toBe(
-			'The outreach service is rate-limiting requests (HTTP 429). The item was sent 2 times; that wait (90.5 seconds) is longer than the 60 seconds that Request Options › Rate Limit Handling › Max Wait (Seconds) allows, so it was not sent again.',
+			'The outreach service is rate-limiting requests (HTTP 429). The item was sent 2 times; the wait it asked for (90.5 seconds) is longer than the 60 seconds that Request Options › Rate Limit Handling › Max Wait (Seconds) allows, so it was not sent again.',
+		);
+	});
+
+	test("a wait the failure's own text says already is not said again", () => {
+		const said = {
+			...text,
+			message: `${text.message} It asked to wait 90.5 seconds (Retry-After: 91).`,
+			waitSaid: true,
+		};
+		const limited = { attempts: 2, askedMs: 90_500, ...limits };
+		expect(notSentAgainText(said, { reason: 'waitTooLong', ...limited }).message).toBe(
+			'The outreach service is rate-limiting requests (HTTP 429). It asked to wait 90.5 seconds (Retry-After: 91). The item was sent 2 times; the wait it asked for is longer than the 60 seconds that Request Options › Rate Limit Handling › Max Wait (Seconds) allows, so it was not sent again.',
+		);
+		expect(notSentAgainText(said, { reason: 'exhausted', ...limited }).message).toMatch(
+			/Max Retries per Item \(10\) allows\.$/,
 		);
 	});
 

@@ -24,6 +24,7 @@ test('a clean run reports nothing', () => {
 			unknownBefore: 0,
 			serviceDown: 0,
 		},
+		failedItems: { mayHave: [], notActed: [], labels: {} },
 		earlierTry: {
 			answered: 0,
 			kept: 0,
@@ -32,6 +33,7 @@ test('a clean run reports nothing', () => {
 			failedAgain: 0,
 			sentAgain: 0,
 			keyDoneBefore: 0,
+			createdLately: 0,
 		},
 		keptIds: [],
 	});
@@ -69,6 +71,25 @@ test('waits, push-backs and retried items are counted; a retried item that still
 	expect(summary.transientRetried).toBe(1);
 });
 
+test('the failed items by index, those the service may have carried out apart, the first two of each with their names', () => {
+	const ends = [
+		ok,
+		'rejected',
+		'mayHaveActed',
+		'notSent',
+		'unknownBefore',
+		'rejected',
+		'mayHaveActed',
+	] as const;
+	const labels = ['S1', 'S2', 'S3', undefined, 'S5', 'S6', 'S7'];
+	expect(new RunReport().summarize([...ends], labels).failedItems).toEqual({
+		mayHave: [2, 4, 6],
+		notActed: [1, 3, 5],
+		// Item 3 has no name (its request was never made); items 5 and 6 come after the first two of their kind.
+		labels: { 1: 'S2', 2: 'S3', 4: 'S5' },
+	});
+});
+
 test('what came of items an earlier try or execution handled: counted by event, with the IDs of those kept', () => {
 	const report = new RunReport();
 	report.earlierTry('answered', 'seq-1');
@@ -79,6 +100,7 @@ test('what came of items an earlier try or execution handled: counted by event, 
 	report.earlierTry('failedAgain');
 	report.earlierTry('keyDoneBefore');
 	report.earlierTry('answerLost');
+	report.earlierTry('createdLately');
 	const summary = report.summarize([ok]);
 	expect(summary.earlierTry).toEqual({
 		answered: 2,
@@ -88,6 +110,7 @@ test('what came of items an earlier try or execution handled: counted by event, 
 		failedAgain: 1,
 		sentAgain: 0,
 		keyDoneBefore: 1,
+		createdLately: 1,
 	});
 	expect(summary.keptIds).toEqual(['seq-3', '4']);
 });

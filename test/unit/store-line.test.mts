@@ -38,7 +38,7 @@ test('a one-step clear counts and clears in one turn: a write that comes meanwhi
 	const { rows, first, second } = twoExecutions(NODE_ROW);
 	await first.checkAndRecord(['a', 'b']);
 	const [cleared] = await Promise.all([first.clearIfOnly?.(2), second.checkAndRecord(['c'])]);
-	expect(cleared).toBe(true);
+	expect(cleared).toEqual({ cleared: true });
 	expect(rows.rows.get(NODE_ROW)).toHaveLength(1);
 });
 

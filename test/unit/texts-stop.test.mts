@@ -1,17 +1,11 @@
 // The texts of a run that ends early: what a stopped run says it did before it
 // stopped, and an item an earlier try carried out (run/outcome/reRunTexts.ts);
 // and an item the breaker kept from being sent (run/outcome/serviceDownTexts.ts).
+import { itemNumbers, namedItems } from '../../nodes/OutreachSequences/run/outcome/itemList.ts';
 import { answerLostItem } from '../../nodes/OutreachSequences/run/outcome/reRunTexts.ts';
-import {
-	itemNumbers,
-	stepsAfterStop,
-	stopText,
-} from '../../nodes/OutreachSequences/run/outcome/stopTexts.ts';
+import { stepsAfterStop, stopText } from '../../nodes/OutreachSequences/run/outcome/stopTexts.ts';
 import { serviceDownText } from '../../nodes/OutreachSequences/run/outcome/serviceDownTexts.ts';
 import { contact, sequence } from './texts-helpers.mts';
-
-const KEPT =
-	"The service's answers are kept with this execution: when n8n runs the node again (Executions › Retry, or Retry On Fail), those are not created again.";
 
 describe('what a stopped run says it did before it stopped', () => {
 	const none = { mayHave: [], notDone: [], neverSent: [] };
@@ -21,22 +15,45 @@ describe('what a stopped run says it did before it stopped', () => {
 		expect(itemNumbers([2, 3])).toBe('2 and 3');
 		expect(itemNumbers([2, 3, 5, 6, 7, 9])).toBe('2, 3, 5 to 7 and 9');
 		expect(itemNumbers([0, 2, 4, 6, 8, 10, 11, 12])).toBe('0, 2, 4, 6, 8 and 3 more');
+		expect(itemNumbers([0, 2, 4, 6, 8], 2)).toBe('0, 2 and 3 more');
 	});
 
-	test('the scenario of a first Stop: 2 of 10 created, by name and ID; 2 may have been; the rest never sent; the steps', () => {
+	test('as the hints name them: the first by its name, where it has one, then three parts and a count', () => {
+		expect(namedItems([3], { 3: 'S4' })).toBe('item 3 ("S4")');
+		expect(namedItems([3, 6], { 3: 'S4', 6: 'S7' })).toBe('items 3 ("S4") and 6');
+		expect(namedItems([3, 6, 7, 8, 10, 12], { 3: 'S4' })).toBe(
+			'items 3 ("S4"), 6 to 8, 10 and 1 more',
+		);
+		expect(namedItems([3, 6, 7, 8, 10, 12], {})).toBe('items 3, 6 to 8, 10 and 1 more');
+		expect(namedItems([0], { 0: 'Spring follow-up for the Q3 accounts' })).toBe(
+			'item 0 ("Spring follow-up for th…")',
+		);
+	});
+
+	test('the scenario of a first Stop: the steps first, which name what may have been created; then 2 of 10 created, by name and ID; the rest never sent', () => {
 		const done = [
 			{ name: 'Seq 01', id: 'seq-1' },
 			{ name: 'Seq 02', id: 'seq-2' },
 		];
-		const facts = { subject: sequence, items: 10, stoppedAt: 2, kept: true, done };
+		const facts = { subject: sequence, items: 10, stoppedAt: 2, done };
 		const mayHave = [2, 3];
 		expect(
 			stopText(
 				{ ...facts, ...none, mayHave, neverSent: [4, 5, 6, 7, 8, 9] },
-				stepsAfterStop(sequence, mayHave),
+				{ text: stepsAfterStop(sequence, mayHave), namesMayHave: true },
 			),
 		).toBe(
-			`2 of 10 sequences were created before item 2 failed: "Seq 01" (seq-1), "Seq 02" (seq-2). Items 2 and 3 may have been created: the outreach service did not confirm them. Items 4 to 9 were never sent. ${KEPT} To go on: check in the outreach service whether items 2 and 3 were created, set Request Options › Unconfirmed Earlier Try to Count as Done (they were) or Send Again (they were not), save, and use Executions › Retry with the currently saved workflow: nothing created is sent again. Items that differ take an expression, for example {{ $itemIndex === 2 ? 'countAsDone' : 'sendAgain' }}.`,
+			`To go on: check in the outreach service whether items 2 and 3 were created, set Request Options › Unconfirmed Earlier Try to Count as Done (they were) or Send Again (they were not), save, and use Executions › Retry with the currently saved workflow: nothing created is sent again. Items that differ take an expression, for example {{ $itemIndex === 2 ? 'countAsDone' : 'sendAgain' }}. 2 of 10 sequences were created: "Seq 01" (seq-1), "Seq 02" (seq-2). Items 4 to 9 were never sent.`,
+		);
+	});
+
+	test('a way on that does not name them: the items that may have been created are named after what was', () => {
+		const text = stopText(
+			{ subject: sequence, items: 3, stoppedAt: 1, done: [{ id: 'seq-1' }], ...none, mayHave: [1] },
+			{ text: 'WAY ON', namesMayHave: false },
+		);
+		expect(text).toBe(
+			'WAY ON 1 of 3 sequences was created: seq-1. Item 1 may have been created: the outreach service did not confirm it.',
 		);
 	});
 
@@ -44,19 +61,22 @@ describe('what a stopped run says it did before it stopped', () => {
 		const done = Array.from({ length: 34 }, (_, index) => ({ id: `seq-${index + 1}` }));
 		expect(
 			stopText(
-				{ subject: sequence, items: 40, stoppedAt: 23, kept: false, done, ...none, notDone: [30] },
-				'WAY ON',
+				{ subject: sequence, items: 40, stoppedAt: 23, done, ...none, notDone: [30] },
+				{ text: 'WAY ON', namesMayHave: false },
 			),
 		).toBe(
-			'34 of 40 sequences were created before item 23 failed: seq-1, seq-2, seq-3, seq-4, seq-5 and 29 more. Item 30 failed and was not created. WAY ON',
+			'WAY ON 34 of 40 sequences were created: seq-1, seq-2, seq-3, seq-4, seq-5 and 29 more. Item 30 failed and was not created.',
 		);
 	});
 
 	test('one item, no IDs (an operation that changes nothing), one may have been, and the steps for one item', () => {
 		const fetched = { noun: 'use case', verb: 'get', done: 'fetched' };
 		expect(
-			stopText({ subject: fetched, items: 2, stoppedAt: 1, kept: false, done: [{}], ...none }, ''),
-		).toBe('1 of 2 use cases was fetched before item 1 failed.');
+			stopText(
+				{ subject: fetched, items: 2, stoppedAt: 1, done: [{}], ...none },
+				{ text: '', namesMayHave: false },
+			),
+		).toBe('1 of 2 use cases was fetched.');
 		expect(stepsAfterStop(contact, [0])).toBe(
 			'To go on: check in the outreach service whether item 0 was archived, set Request Options › Unconfirmed Earlier Try to Count as Done (it was) or Send Again (it was not), save, and use Executions › Retry with the currently saved workflow: nothing archived is sent again.',
 		);
@@ -78,10 +98,13 @@ describe('what a stopped run says it did before it stopped', () => {
 describe('an item the breaker kept from being sent', () => {
 	const down = { failed: 6, of: 6, labels: { timeout: 4, 'HTTP 502': 2 } };
 
-	test('never sent: why, in counts of what failed, and that it can be sent again later', () => {
-		expect(serviceDownText(down, 0, undefined, sequence).message).toBe(
-			'Not sent: the last 6 requests to the outreach service failed with no useful answer (4 timeouts and 2 answers with HTTP 502), the last of them a probe sent after a 1 second pause. The request to create the sequence was not sent; send it again once the service is back.',
-		);
+	test('never sent: what happened and what to do first; why, in counts of what failed, in the details', () => {
+		expect(serviceDownText(down, 0, undefined, sequence)).toEqual({
+			message:
+				'Not sent: the outreach service looked down, so the node stopped sending to it. Send the request to create the sequence once the service is back.',
+			description:
+				'The last 6 requests to the outreach service failed with no useful answer (4 timeouts and 2 answers with HTTP 502), the last of them a probe sent after a 1 second pause. This item never reached the service.',
+		});
 	});
 
 	test('sent before: its own failure first, then why it was not sent again', () => {
@@ -97,8 +120,9 @@ describe('an item the breaker kept from being sent', () => {
 		});
 		expect(text).toEqual({
 			message:
-				'The outreach service failed (HTTP 502) to get use case "uc-1". The item was sent once; it was not sent again: 5 of the last 8 requests to the outreach service failed with no useful answer (5 reset connections), the last of them a probe sent after a 1 second pause.',
-			description: 'details',
+				'The outreach service failed (HTTP 502) to get use case "uc-1". The item was sent once, and not again: the outreach service looked down.',
+			description:
+				'5 of the last 8 requests to the outreach service failed with no useful answer (5 reset connections), the last of them a probe sent after a 1 second pause.\n\ndetails',
 		});
 	});
 });

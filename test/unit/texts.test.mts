@@ -3,7 +3,7 @@
 import type { Subject } from '../../nodes/OutreachSequences/describe/types.ts';
 import { networkFailure } from '../../nodes/OutreachSequences/run/http/failure.ts';
 import type { Failure } from '../../nodes/OutreachSequences/run/http/failure.ts';
-import { redact } from '../../nodes/OutreachSequences/run/n8n/itemError.ts';
+import { redact } from '../../nodes/OutreachSequences/describe/secret.ts';
 import {
 	pushedBackLogLine,
 	quotaLogLine,

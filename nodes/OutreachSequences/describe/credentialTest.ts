@@ -14,9 +14,13 @@
 import type {
 	IAuthenticateRuleResponseCode,
 	IAuthenticateRuleResponseSuccessBody,
+	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	IgnoreStatusErrorConfig,
 } from 'n8n-workflow';
+
+import { redact } from './secret';
+import { normalizeBaseUrl } from './validation';
 
 /** The contract has no ping endpoint; this use case does not exist. */
 export const CREDENTIAL_TEST_PATH = '/v1/use_cases/n8n-credential-test';
@@ -61,6 +65,25 @@ const EXCEPT: IgnoreStatusErrorConfig = { ignore: true, except: FAILING_STATUSES
  * throws on every status but 2xx, and NOT_REFUSED_BEFORE_GATE says the 404.
  */
 export const IGNORE_STATUS_ERRORS = `={{ typeof $execution === 'object' ? ${JSON.stringify(EXCEPT)} : false }}`;
+
+/**
+ * What the test says of a Base URL the node's run refuses (no http:// or
+ * https://, a user name, "?" or "#", empty): the run's own sentence, before
+ * anything is sent. The credential's authenticate, which n8n calls on the
+ * test's request path, throws it for the test's request (`url`), and n8n
+ * shows an error's message as the test's: otherwise its words would be
+ * ERR_INVALID_URL (2.x) or Invalid URL (1.x). A refused connection can't
+ * be worded so: nothing of a declarative test runs after the request fails,
+ * and n8n 2.x answers with the network code first (docs/errors.md).
+ */
+export function baseUrlRefused(
+	credentials: ICredentialDataDecryptedObject,
+	url: string,
+): string | undefined {
+	if (url !== CREDENTIAL_TEST_PATH) return undefined;
+	const checked = normalizeBaseUrl(credentials.baseUrl);
+	return checked.ok ? undefined : redact(checked.problem, credentials.apiKey);
+}
 
 /**
  * The Base URL as the run sends to it (normalizeBaseUrl in validation.ts):

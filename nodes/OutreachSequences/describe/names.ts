@@ -59,6 +59,7 @@ export const Field = {
 	keySettings: 'keySettings',
 	doneKey: 'key',
 	windowMinutes: 'windowMinutes',
+	repeatRecentCreates: 'repeatRecentCreates',
 	toolDescription: 'toolDescription',
 } as const;
 
@@ -109,6 +110,7 @@ export interface RequestOptionsValue {
 	[Field.skipDoneBefore]?: {
 		[Field.keySettings]?: { [Field.doneKey]?: string; [Field.windowMinutes]?: number };
 	};
+	[Field.repeatRecentCreates]?: boolean;
 }
 
 /** One row of Sequence › Create's Schedules, as stored. */

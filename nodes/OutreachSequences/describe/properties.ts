@@ -7,6 +7,7 @@ import {
 	DEFAULT_TIMEOUT_MS,
 	MAX_IN_FLIGHT,
 	NO_PAUSE_MS,
+	RECENT_CREATES_MINUTES,
 } from './defaults';
 import { defaultUnconfirmed, Field, Operation, Unconfirmed } from './names';
 
@@ -182,6 +183,14 @@ export const requestOptionsProperty: INodeProperties = {
 			],
 			displayOptions: onlyForChanges,
 		}),
+		{
+			displayName: 'Repeat Recent Creates',
+			name: Field.repeatRecentCreates,
+			type: 'boolean',
+			default: false,
+			description: `Whether to create again a sequence this node created with the very same details less than ${RECENT_CREATES_MINUTES} minutes ago. Off: running the workflow again by hand, or a webhook delivered twice, creates nothing twice.`,
+			displayOptions: { show: { '/operation': [Operation.Create] } },
+		},
 		{
 			displayName: 'Timeout (Ms)',
 			name: Field.timeout,

@@ -63,5 +63,10 @@ export interface OperationDefinition {
 	properties: INodeProperties[];
 	/** Changes nothing at the service, so it may be sent again after a 500, 502, 504, reset or timeout. */
 	readOnly?: boolean;
+	/**
+	 * Each request makes something new: a second one makes a second (a sequence). Running the
+	 * workflow again by hand or by a webhook does not send again what the node made lately.
+	 */
+	makesNew?: boolean;
 	buildRequest: (read: ItemReader, itemIndex: number) => OutreachRequest;
 }

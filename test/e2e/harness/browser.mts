@@ -83,6 +83,21 @@ export function sharedContext(
 	return () => (context ??= signedInContext(browser(), server(), options));
 }
 
+/** The node `name` on the editor's canvas. */
+export const canvasNode = (page: Page, name: string) =>
+	page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`);
+
+/** Opens the workflow `workflow` in the editor, once its node `node` is on the canvas. */
+export async function openWorkflow(
+	page: Page,
+	server: N8nServer,
+	workflow: string,
+	node: string,
+): Promise<void> {
+	await page.goto(`${server.url}/workflow/${workflow}`);
+	await canvasNode(page, node).waitFor({ timeout: 60_000 });
+}
+
 /** Opens the workflow `workflow` in the editor, and its node `node`'s panel. */
 export async function openNode(
 	page: Page,
@@ -90,9 +105,7 @@ export async function openNode(
 	workflow: string,
 	node: string,
 ): Promise<void> {
-	await page.goto(`${server.url}/workflow/${workflow}`);
-	const canvasNode = page.locator(`[data-test-id="canvas-node"][data-node-name="${node}"]`);
-	await canvasNode.waitFor({ timeout: 60_000 });
-	await canvasNode.dblclick();
+	await openWorkflow(page, server, workflow, node);
+	await canvasNode(page, node).dblclick();
 	await page.locator('[data-test-id="ndv"]').waitFor();
 }

@@ -11,6 +11,7 @@ import { NODE_TYPE, ROOT, type ExecuteRun } from './n8n.mts';
 import type { N8n } from './stage.mts';
 
 export {
+	CREATE,
 	earlierTryAnsweredHint,
 	failuresWarning,
 	hintsOf,

@@ -26,7 +26,7 @@ export type Say = 'countAsDone' | 'sendAgain';
 
 /** What the first retry's Stop error says (stopError.ts, reRunTexts.ts). */
 export interface StopSays {
-	/** The item it stopped at, as n8n numbers items, from 0; undefined when no item was done before it. */
+	/** The item it stopped at, as n8n numbers items, from 0. */
 	stoppedAt: number | undefined;
 	/** How many items it output as done before it stopped. */
 	done: number;
@@ -38,15 +38,13 @@ export interface StopSays {
 
 export function stopSays(execution: Execution): StopSays {
 	const text = errorText(execution);
-	const done = /(\d+) of \d+ sequences? (?:was|were) created before item (\d+) failed/.exec(text);
+	const done = /(\d+) of \d+ sequences? (?:was|were) created/.exec(text);
 	const listed = /(\d+) items failed: items/.exec(text);
 	return {
-		stoppedAt: done ? Number(done[2]) : undefined,
+		stoppedAt: execution.data.resultData.error?.context?.itemIndex,
 		done: done ? Number(done[1]) : 0,
 		failed: listed ? Number(listed[1]) : 1,
-		unknownFromCrash: /was sent in an earlier try .*could not finish.* no answer came back/s.test(
-			text,
-		),
+		unknownFromCrash: /went out in an earlier try .*could not finish.* got no answer/s.test(text),
 	};
 }
 

@@ -37,16 +37,24 @@ export const SAYS = {
 	unknownHost: `The host "${new URL(UNKNOWN_HOST_URL).host}" in the credential's Base URL could not be found: the DNS lookup failed.`,
 };
 
-type TestResult = { status: 'OK' | 'Error'; message: string };
+type TestResult = { status: 'OK' | 'Error'; message: string | RegExp };
 const ok = (message: string): TestResult => ({ status: 'OK', message });
-const error = (message: string): TestResult => ({ status: 'Error', message });
+const error = (message: string | RegExp): TestResult => ({ status: 'Error', message });
+
+/**
+ * The run's sentence for a Base URL without http:// or https://
+ * (describe/validation.ts), which the test says on both lines: here for the
+ * sandbox's address without its scheme.
+ */
+const SCHEMELESS =
+	/^The credential's Base URL "127\.0\.0\.1:\d+" has no http:\/\/ or https:\/\/ at the start\. Add the one the service uses, for example https:\/\/127\.0\.0\.1:\d+\.$/;
 
 /**
  * What the credential test shows on each n8n line. n8n 2.x (from 2.20) runs
- * every rule of the test; its own words are a network code, or n8n's for a
- * URL it can't send to. n8n 1.x applies no status rule to the request of a
- * credential (its error keeps no response), so each status is in its words,
- * and the 404 a good key gets fails the test.
+ * every rule of the test; its own words are a network code. n8n 1.x applies
+ * no status rule to the request of a credential (its error keeps no
+ * response), so each status is in its words, and the 404 a good key gets
+ * fails the test. On both, a Base URL the run refuses is the run's sentence.
  */
 export function credentialTestSays(version: string) {
 	if (major(version) >= 2)
@@ -58,7 +66,7 @@ export function credentialTestSays(version: string) {
 			webPage404: error(NOT_THE_API),
 			webPage200: error(NOT_THE_API),
 			redirect: error(redirected(302)),
-			schemeless: error('ERR_INVALID_URL'),
+			schemeless: error(SCHEMELESS),
 			refused: error('ECONNREFUSED'),
 			unknownHost: error('ENOTFOUND'),
 		};
@@ -70,7 +78,7 @@ export function credentialTestSays(version: string) {
 		webPage404: error('The resource you are requesting could not be found'),
 		webPage200: error(NOT_THE_API),
 		redirect: error('Request failed with status code 302'),
-		schemeless: error('Invalid URL'),
+		schemeless: error(SCHEMELESS),
 		refused: error('The service refused the connection - perhaps it is offline'),
 		unknownHost: error(
 			'The connection cannot be established, this usually occurs due to an incorrect host (domain) value',

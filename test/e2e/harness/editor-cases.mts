@@ -5,8 +5,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import type { credentialTestSays } from './credentials.mts';
-import { ROOT } from './n8n.mts';
+import type { SandboxProcess } from '../../harness/sandbox.mts';
+import type { StoredCredential } from '../../../scripts/n8n/user-folder.mts';
+import { outreachApiCredential, type credentialTestSays } from './credentials.mts';
+import { ROOT, freePort } from './n8n.mts';
 import { workflowOf, type WorkflowNode } from './workflows.mts';
 import { SANDBOX_CREDENTIAL_ID } from './stage.mts';
 
@@ -14,6 +16,22 @@ export const GOOD = SANDBOX_CREDENTIAL_ID;
 export const WRONG = 'outreachWrongKey';
 export const SCHEMELESS = 'outreachSchemeless';
 export const REFUSED = 'outreachRefused';
+
+/** The credentials the credential tests open besides the sandbox's: a wrong key, a Base URL without http://, a port where nothing listens. */
+export async function faultyCredentials(sandbox: SandboxProcess): Promise<StoredCredential[]> {
+	const { apiKey, url } = sandbox;
+	return [
+		outreachApiCredential(WRONG, 'not-the-key', url, 'Outreach wrong key'),
+		outreachApiCredential(SCHEMELESS, apiKey, url.replace(/^http:\/\//, ''), 'Outreach no scheme'),
+		// A free port: nothing listens there.
+		outreachApiCredential(
+			REFUSED,
+			apiKey,
+			`http://127.0.0.1:${await freePort()}`,
+			'Outreach refused',
+		),
+	];
+}
 
 /** One example workflow per operation (examples/ is what `npm start` imports), and the labels its panel shows. */
 export const PANELS = [

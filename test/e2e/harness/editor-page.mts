@@ -1,11 +1,11 @@
 // What the editor suite does in a page of n8n's editor, beside openNode
 // (browser.mts): a page signed in as the owner in the light or dark theme,
 // with the responses of the node's icons it loads; a saved credential's
-// dialog; and a toast put away.
+// dialog, and what it shows; Execute workflow; and a toast put away.
 import type { Browser, BrowserContext, Locator, Page, Response } from 'playwright-core';
 
 import { PACKAGE_NAME, type N8nServer } from './n8n.mts';
-import { signedInContext } from './browser.mts';
+import { canvasNode, openWorkflow, signedInContext } from './browser.mts';
 
 /**
  * A context signed in as the owner with the editor in `theme`. The suite keeps
@@ -27,6 +27,30 @@ export async function themedContext(
 	return context;
 }
 
+/**
+ * New pages, each in its theme's context, made on first use: a test closes
+ * its page, and the contexts last until the browser closes.
+ */
+export function themedPages(browser: () => Browser, server: () => N8nServer) {
+	const contexts: Partial<Record<'light' | 'dark', BrowserContext>> = {};
+	return async (theme: 'light' | 'dark') => {
+		contexts[theme] ??= await themedContext(browser(), server(), theme);
+		return await pageWithIcons(contexts[theme]);
+	};
+}
+
+/** Opens a workflow as openWorkflow does (page, server, workflow, node), and clicks Execute workflow. */
+export async function executeWorkflow(...open: Parameters<typeof openWorkflow>): Promise<void> {
+	await openWorkflow(...open);
+	await open[0].locator('[data-test-id="execute-workflow-button"]').click();
+}
+
+/** Waits until the canvas shows that the node `node` ran and succeeded. */
+export const ranWell = (page: Page, node: string) =>
+	canvasNode(page, node)
+		.locator('[data-test-id="canvas-node-status-success"]')
+		.waitFor({ timeout: 90_000 });
+
 /** A new page in `context`, and the responses of the node's icons it loads. */
 export async function pageWithIcons(
 	context: BrowserContext,
@@ -46,6 +70,19 @@ export async function openCredential(page: Page, server: N8nServer, id: string):
 	const dialog = page.locator('[data-test-id="credential-edit-dialog"]');
 	await dialog.waitFor({ timeout: 60_000 });
 	return dialog;
+}
+
+/** The credential dialog shows API Key, masked (the key is nowhere in the page), and Base URL as stored. */
+export async function expectCredentialForm(
+	dialog: Locator,
+	{ apiKey, url }: { apiKey: string; url: string },
+): Promise<void> {
+	for (const label of [/^API Key/, /^Base URL/])
+		await expect(dialog.getByText(label).first().isVisible()).resolves.toBe(true);
+	const secret = dialog.locator('input[type="password"]');
+	await expect(secret.count()).resolves.toBe(1);
+	await expect(secret.inputValue()).resolves.not.toContain(apiKey);
+	await expect(dialog.locator(`input[value="${url}"]`).count()).resolves.toBe(1);
 }
 
 /** Closes the toast that says `text` if it is still up, and waits until it is gone. */

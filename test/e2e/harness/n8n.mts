@@ -103,7 +103,13 @@ export interface NodeRun {
 
 export interface ExecuteRun {
 	runData: Record<string, NodeRun[]>;
-	error?: { message?: string; description?: string; node?: { name?: string } };
+	error?: {
+		message?: string;
+		description?: string;
+		node?: { name?: string };
+		/** The item the error is about, as n8n numbers items, from 0. */
+		context?: { itemIndex?: number };
+	};
 	lastNodeExecuted?: string;
 }
 

@@ -36,29 +36,30 @@ export interface Hint {
 	message: string;
 }
 
+/** What a create's hint calls its items (the default is an archive's). */
+export const CREATE = { noun: 'sequence', verb: 'create', done: 'created' };
+
 /**
  * The warning a run with these failures should show, from the hint texts
- * (unit-tested on their own) and counts that come from the test's inputs and
- * faults: what the real run has to get right is which group each item is in.
+ * (unit-tested on their own) and the failed items the test's inputs and
+ * faults make: each by its index, with its group and the name or ID the
+ * hint names it by. What the real run has to get right is which group each
+ * item is in, and its name.
  */
 export function failuresWarning(
 	items: number,
-	failed: Partial<Record<FailureGroup, number>>,
+	failed: Record<number, readonly [FailureGroup, string?]>,
 	readOnly = false,
 	write = { noun: 'contact', verb: 'archive', done: 'archived' },
 ): Hint {
-	const ends: Array<FailureGroup | undefined> = Object.entries(failed).flatMap(([group, count]) =>
-		Array.from({ length: count ?? 0 }, () => group as FailureGroup),
-	);
-	while (ends.length < items) ends.push(undefined);
-	// A write's hint ends with the safe way on, in its verb.
+	const ends = Array.from({ length: items }, (_, index) => failed[index]?.[0]);
+	const labels = Array.from({ length: items }, (_, index) => failed[index]?.[1]);
+	// A write's hint says what may have been done in its verb.
 	const subject = readOnly ? undefined : write;
-	// The workflows go on with failed items as output (On Error › Continue).
-	const hint = failedItemsHint(new RunReport().summarize(ends), {
+	const hint = failedItemsHint(new RunReport().summarize(ends, labels), {
 		retryOnFail: false,
 		readOnly,
 		subject,
-		continues: true,
 	});
 	if (!hint) throw new Error('no failures, no warning');
 	return { type: 'warning', location: 'outputPane', message: hint.message };

@@ -163,6 +163,7 @@ export const sequenceCreate: OperationDefinition = {
 	resource: Resource.Sequence,
 	operation: Operation.Create,
 	operationId: 'createSequence',
+	makesNew: true,
 	option: {
 		name: 'Create',
 		action: 'Create a sequence',

@@ -30,8 +30,6 @@ import type { ProcessedStore } from './processedStore';
 export const SETTLE_MS = 1000;
 /** How often a claim that another write replaced is made again, before its items are not sent. */
 export const MAX_CLAIM_ROUNDS = 3;
-/** How many key comparisons one removal may cost n8n: about 50 ms (n8n looks for each key in the whole row). */
-export const REMOVE_COMPARISONS = 5_000_000;
 
 /** What becomes of an item's key: send it, it was done before, or its outcome is unknown (another run met it and has not confirmed it). */
 export type KeyVerdict = 'send' | 'doneBefore' | 'unknownBefore';
@@ -71,17 +69,6 @@ export interface Claim {
 	added: number;
 }
 
-/** Takes `entries` out, a few at a time, so that no call costs n8n more than REMOVE_COMPARISONS at a row of `rowLength`. */
-export async function removeInChunks(
-	store: ProcessedStore,
-	entries: string[],
-	rowLength: number,
-): Promise<void> {
-	const chunk = Math.max(1, Math.floor(REMOVE_COMPARISONS / Math.max(1, rowLength)));
-	for (let from = 0; from < entries.length; from += chunk)
-		await store.remove(entries.slice(from, from + chunk));
-}
-
 /** Claims `keys` (distinct) in this bucket; `rowLength`: about how long the row is, to size removals. */
 export async function claimKeys(
 	store: ProcessedStore,
@@ -111,7 +98,7 @@ export async function claimKeys(
 			claim.verdicts.set(key, found ? 'doneBefore' : 'unknownBefore');
 			if (!found) forged.push(done(key));
 		}
-		if (forged.length > 0) await removeInChunks(store, forged, rowLength);
+		if (forged.length > 0) await store.remove(forged, rowLength);
 		const stood = seen.has(tag);
 		if (stood) {
 			// The tag is still there: no write made from an older read replaced this round's claim.

@@ -13,7 +13,7 @@
  * - given back (refused, or never sent): its claim and the D_{b-1} the claim
  *   wrote are taken out. That is the only removal of many entries, and n8n
  *   takes each out at the cost of the row's length (keys × row): it goes in
- *   chunks that each cost n8n about 50 ms (removeInChunks).
+ *   calls that each cost n8n about 50 ms (ProcessedStore.remove).
  * A run that goes on into the last REFRESH_LEAD_MS of its bucket writes C of
  * the next bucket for the keys it has not settled, so that its claims do not
  * lapse; those keys then cost up to 2 entries more (C and D of that bucket).
@@ -25,7 +25,7 @@
  * all of it at each call, in its main process.
  */
 import type { Claim, DoneKeySettings } from './doneKeyClaim';
-import { bucketOf, claimEntry, claimKeys, doneEntry, removeInChunks } from './doneKeyClaim';
+import { bucketOf, claimEntry, claimKeys, doneEntry } from './doneKeyClaim';
 import type { ProcessedStore } from './processedStore';
 import { ROW_MAX_ENTRIES } from './processedStore';
 
@@ -197,6 +197,6 @@ export class DoneKeys {
 				entries.push(claimEntry(this.settings, at, key), doneEntry(this.settings, at - 1, key));
 			return entries;
 		});
-		await removeInChunks(this.store, live, this.rowLength);
+		await this.store.remove(live, (await this.store.count?.()) ?? this.rowLength);
 	}
 }

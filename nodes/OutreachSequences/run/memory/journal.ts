@@ -21,9 +21,7 @@
  * failed knows nothing, so it sends nothing (memory.ts).
  */
 import type { ProcessedStore } from './processedStore';
-
-/** From this many keys, a try that ends alone in the store takes the whole row out in one step. */
-export const ONE_STEP_FROM = 1000;
+import { FEW_KEYS } from './processedStore';
 
 /** A group is what went out in this long, so that a crash finds few items marked that were not sent. */
 export const GROUP_SPAN_MS = 1000;
@@ -78,11 +76,11 @@ export class Journal {
 				.map(confirmedKey);
 			const confirmedThere =
 				asked.length > 0 ? await this.store.checkAndRecord(asked) : new Set<string>();
-			// Checking recorded a confirmation for each item sent without one: those few go out again
-			// at once. The sent marks it recorded stay until this try ends (taking thousands out one
-			// by one costs the row's length each): they say "about to be sent", as this try will.
+			// Checking recorded a confirmation for each item sent without one: those go out again at
+			// once. The sent marks it recorded stay until this try ends: they say "about to be sent",
+			// as this try will.
 			const fresh = asked.filter((key) => !confirmedThere.has(key));
-			if (fresh.length > 0) await this.store.remove(fresh);
+			if (fresh.length > 0) await this.store.remove(fresh, await this.store.count?.());
 			return { sentThere, confirmedThere };
 		});
 		if (!seen) return undefined;
@@ -157,11 +155,12 @@ export class Journal {
 		const keys = [...this.written];
 		this.written.clear();
 		await this.guard(async () => {
-			// Many keys, alone in the store: the row goes in one step, as taking thousands out one by
-			// one costs n8n the row's length for each. A few go in one call, not two (count, then
-			// delete): a small execution's calls wait in line at n8n's database with every other's.
-			if (keys.length > ONE_STEP_FROM && (await this.store.clearIfOnly?.(keys.length))) return;
-			await this.store.remove(keys);
+			// A few keys go in one call, not two (count, then delete): a small execution's calls wait in
+			// line at n8n's database with every other's. More, alone in the row, go in one step; beside
+			// others' keys, in calls that each cost n8n at most REMOVE_COMPARISONS (processedStore.ts).
+			if (keys.length <= FEW_KEYS) return await this.store.remove(keys);
+			const clearing = await this.store.clearIfOnly?.(keys.length);
+			if (!clearing?.cleared) await this.store.remove(keys, clearing?.length);
 		});
 	}
 

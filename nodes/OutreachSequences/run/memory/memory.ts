@@ -3,10 +3,11 @@
  * (earlier tries of this execution, memory/record.ts, in the node's
  * context), the journal (a try n8n could not finish, memory/journal.ts) and
  * the done keys (earlier executions, memory/doneKeys.ts), both in n8n's
- * store for processed items. Before an item is sent, it says what to do with
+ * store for processed items, and the creates this node made lately, in this
+ * n8n process (memory/recentCreates.ts). Before an item is sent, it says what to do with
  * it instead (memory/reRun.ts); at the end, it keeps what the run did.
  */
-import type { IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { Field } from '../../describe/names';
@@ -24,6 +25,7 @@ import { storeFailedText } from '../outcome/reRunTexts';
 import type { Connection } from '../http/transport';
 import { crashedTry, forRecord, openRecord, runIndexOf } from './memoryParts';
 import { keyOutcomeOf, openKeys } from './memoryKeys';
+import { openRecent } from './memoryRecent';
 import { processedStoreOf } from './store';
 
 export interface Memory {
@@ -31,8 +33,8 @@ export interface Memory {
 	prior(index: number, request: OutreachRequest): Prior | undefined;
 	/** Before item `index` goes out (the journal's mark). */
 	beforeSend(index: number): Promise<void> | undefined;
-	/** The service confirmed item `index`. */
-	confirmed(index: number): void;
+	/** The service confirmed item `index`, answering `json`. */
+	confirmed(index: number, json: IDataObject): void;
 	/** The run ended: keep what it did (`kept`: n8n may run the node again), `words` being each failed item's. */
 	finish(
 		items: ItemState[],
@@ -41,10 +43,10 @@ export interface Memory {
 	): Promise<void>;
 	/** Request Options › Skip Items Done Before is set. */
 	doneKeysSet: boolean;
+	/** Running the workflow again by hand or by a webhook skips what this run creates, for a while (recentCreates.ts). */
+	recentCreates: boolean;
 	/** Warnings for the output pane from opening the memory (keys pushed out of the row). */
 	hints: NodeExecutionHint[];
-	/** The record is kept for this run (not for Get Use Case, nor for a tool call). */
-	keepsRecord: boolean;
 	/** An earlier try of this execution left something for this run: in the record, or in the journal. */
 	earlierTry: boolean;
 }
@@ -55,18 +57,23 @@ const NONE: Memory = {
 	confirmed: () => undefined,
 	finish: async () => undefined,
 	doneKeysSet: false,
+	recentCreates: false,
 	hints: [],
-	keepsRecord: false,
 	earlierTry: false,
 };
 
-/** The memory of this run. Get Use Case, which changes nothing, and a tool call, the caller's to repeat, keep none. */
+/**
+ * The memory of this run. Get Use Case, which changes nothing, and a tool
+ * call, the caller's to repeat, keep none. `meanwhile`: what the run does
+ * while its keys' claim settles (memoryKeys.ts).
+ */
 export async function openMemory(
 	context: IExecuteFunctions,
 	definition: OperationDefinition,
 	connection: Connection,
 	asTool: boolean,
 	groupSize: number,
+	meanwhile?: (ms: number) => Promise<void>,
 ): Promise<Memory> {
 	if (definition.readOnly || asTool) return NONE;
 	const node = context.getNode();
@@ -94,8 +101,12 @@ export async function openMemory(
 		`${scope.operation}\n${scope.baseUrl}\n${scope.credentialId}`,
 		`${context.getExecutionId()}:${node.id}:${runIndex}:${Math.random()}`,
 		warn,
+		meanwhile,
 	);
 	const keySettings = runKeys?.settings;
+	const recent = definition.makesNew
+		? openRecent(context, connection.baseUrl, scope.credentialId, keySettings !== undefined)
+		: undefined;
 	const keys = runKeys?.keys ?? [];
 	const doneKeys = runKeys?.doneKeys;
 	const keyProblem = runKeys?.problem;
@@ -140,8 +151,8 @@ export async function openMemory(
 	});
 	return {
 		doneKeysSet: keySettings !== undefined,
+		recentCreates: recent?.skipsLately === true,
 		hints: runKeys?.hint ? [runKeys.hint] : [],
-		keepsRecord: record !== undefined,
 		earlierTry: recordKnows || crashed.size > 0,
 		prior(index, request) {
 			const earlier =
@@ -161,7 +172,7 @@ export async function openMemory(
 			events[index] = prior?.event;
 			if (journalProblem) return unsent(index, journalProblem);
 			if (prior && prior.kind !== 'send') return prior;
-			if (!keySettings) return prior;
+			if (!keySettings) return recent?.prior(index, request) ?? prior;
 			if (keyProblem) return unsent(index, keyProblem);
 			const key = keys[index];
 			if (key === undefined)
@@ -174,12 +185,14 @@ export async function openMemory(
 				throw notSentError(index, storeFailedText(reasonOf(error)));
 			});
 		},
-		confirmed: (index) => {
+		confirmed: (index, json) => {
 			const key = keys[index];
 			if (key !== undefined) doneKeys?.confirmed(key);
 			journal?.confirmed(index);
+			recent?.confirmed(index, json);
 		},
 		async finish(loopItems, words, kept) {
+			recent?.finish();
 			if (record && kept)
 				record.keep(
 					loopItems.map((item, index) =>

@@ -53,12 +53,17 @@ export async function keysOf(
 	return keys;
 }
 
-/** Request Options › Skip Items Done Before for this run, its keys claimed; undefined when its Key is empty. */
+/**
+ * Request Options › Skip Items Done Before for this run, its keys claimed;
+ * undefined when its Key is empty. `meanwhile`: what the run does while the
+ * claim settles (SETTLE_MS), by default nothing.
+ */
 export async function openKeys(
 	context: IExecuteFunctions,
 	scope: string,
 	tag: string,
 	warn: (what: string) => (error: unknown) => void,
+	meanwhile: (ms: number) => Promise<void> = sleep,
 ): Promise<RunKeys | undefined> {
 	const settings = keySettingsOf(context, context.getNode());
 	if (!settings) return undefined;
@@ -78,7 +83,7 @@ export async function openKeys(
 		const doneKeys = await DoneKeys.claim(
 			store,
 			distinct,
-			{ scope, windowMs: settings.windowMs, tag, now: Date.now, sleep },
+			{ scope, windowMs: settings.windowMs, tag, now: Date.now, sleep: meanwhile },
 			before ?? DONE_KEYS_MAX_ENTRIES,
 			failed,
 		);

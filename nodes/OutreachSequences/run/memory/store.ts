@@ -7,8 +7,8 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import type { ProcessedStore } from './processedStore';
-import { ROW_MAX_ENTRIES } from './processedStore';
+import type { Clearing, ProcessedStore } from './processedStore';
+import { REMOVE_COMPARISONS, ROW_MAX_ENTRIES } from './processedStore';
 import { aloneInLine, recordInLine, removeInLine } from './storeLine';
 
 /**
@@ -80,10 +80,14 @@ export function processedStoreOver(
 				});
 				return new Set(processed.map(String));
 			}),
-		remove: (keys) =>
-			removeInLine(row, keys, async (all) => {
+		async remove(keys, rowLength = maxEntries) {
+			const chunk = Math.max(1, Math.floor(REMOVE_COMPARISONS / Math.max(1, rowLength)));
+			const call = async (all: string[]) => {
 				await removeProcessed.call(helpers, all, scope, options);
-			}),
+			};
+			for (let from = 0; from < keys.length; from += chunk)
+				await removeInLine(row, keys.slice(from, from + chunk), call, chunk);
+		},
 		count: () =>
 			aloneInLine(row, async () => {
 				if (typeof getProcessedDataCount !== 'function') return undefined;
@@ -91,15 +95,16 @@ export function processedStoreOver(
 			}),
 		// The count and the clear in one turn: no other execution's write comes between them.
 		clearIfOnly: (count) =>
-			aloneInLine(row, async () => {
+			aloneInLine(row, async (): Promise<Clearing> => {
 				if (
 					typeof getProcessedDataCount !== 'function' ||
 					typeof clearAllProcessedItems !== 'function'
 				)
-					return false;
-				if ((await getProcessedDataCount.call(helpers, scope, options)) !== count) return false;
+					return { cleared: false };
+				const length = await getProcessedDataCount.call(helpers, scope, options);
+				if (length !== count) return { cleared: false, length };
 				await clearAllProcessedItems.call(helpers, scope, options);
-				return true;
+				return { cleared: true };
 			}),
 	};
 }

@@ -6,6 +6,8 @@
  * so calls of one kind that wait together go as one: the records waiting
  * behind a call are made in one call with all their keys, and so are the
  * removals. 100 executions that each mark an item make two calls, not 100.
+ * A removal costs n8n its keys times the row's length, so removals go
+ * together only up to the keys the first of them may take out in one call.
  */
 
 /** How a call waiting in line goes: with others of its kind, or alone. */
@@ -14,6 +16,8 @@ type Kind = 'record' | 'remove' | 'alone';
 interface Waiting {
 	kind: Kind;
 	keys: string[];
+	/** The most keys one call of this kind may carry. */
+	limit: number;
 	/** n8n's call, with these keys (or, for a batch, every waiting call's). */
 	call: (keys: string[]) => Promise<unknown>;
 	resolve: (value: unknown) => void;
@@ -23,10 +27,16 @@ interface Waiting {
 /** The calls waiting on each row; a row is in the map while its line drains. */
 const lines = new Map<string, Waiting[]>();
 
-function join(row: string, kind: Kind, keys: string[], call: Waiting['call']): Promise<unknown> {
+function join(
+	row: string,
+	kind: Kind,
+	keys: string[],
+	call: Waiting['call'],
+	limit = Infinity,
+): Promise<unknown> {
 	return new Promise((resolve, reject) => {
 		const line = lines.get(row);
-		const waiting = { kind, keys, call, resolve, reject };
+		const waiting = { kind, keys, limit, call, resolve, reject };
 		if (line) return void line.push(waiting);
 		lines.set(row, [waiting]);
 		void drain(row);
@@ -39,7 +49,10 @@ async function drain(row: string): Promise<void> {
 	while (line.length > 0) {
 		const [first] = line;
 		let size = 1;
-		if (first.kind !== 'alone') while (line[size]?.kind === first.kind) size++;
+		let carried = first.keys.length;
+		if (first.kind !== 'alone')
+			while (line[size]?.kind === first.kind && carried + line[size].keys.length <= first.limit)
+				carried += line[size++].keys.length;
 		const batch = line.splice(0, size);
 		try {
 			const keys = batch.length === 1 ? first.keys : [...new Set(batch.flatMap((w) => w.keys))];
@@ -72,14 +85,15 @@ export function recordInLine(
 	return join(row, 'record', keys, call) as Promise<Set<string>>;
 }
 
-/** Takes `keys` out of the row, in its line. */
+/** Takes `keys` out of the row, in its line, with removals waiting beside it up to `limit` keys in all. */
 export function removeInLine(
 	row: string | undefined,
 	keys: string[],
 	call: (keys: string[]) => Promise<void>,
+	limit: number,
 ): Promise<void> {
 	if (row === undefined) return call(keys);
-	return join(row, 'remove', keys, call) as Promise<void>;
+	return join(row, 'remove', keys, call, limit) as Promise<void>;
 }
 
 /** Any other call on the row, alone in its turn. */

@@ -8,7 +8,7 @@
  * (stopError.ts). What the run has to say goes to the output pane as
  * execution hints (outcome/hints.ts).
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { RequestOptionsValue } from '../../describe/names';
@@ -17,21 +17,20 @@ import type { FailedItemShape, ItemFailure } from '../outcome/failedItem';
 import { failedItemShape, failureFacts } from '../outcome/failedItem';
 import type { HintSetting } from '../outcome/hints';
 import { executionHints } from '../outcome/hints';
-import type { EarlierFailure } from '../memory/record';
 import { itemReader } from './itemReader';
 import { RunReport } from '../outcome/runReport';
 import { sharedPaceLogLine } from '../outcome/logLines';
 import { RunLoop } from '../loop/loop';
+import { RequestsAhead } from '../loop/requestsAhead';
 import { retryPolicyOf } from '../loop/retry';
 import type { RetryPolicy } from '../loop/retry';
 import { servicePace } from '../pace/servicePace';
 import type { Connection } from '../http/transport';
 import { send } from '../http/transport';
-import { itemError } from './itemError';
 import type { Memory } from '../memory/memory';
 import { openMemory } from '../memory/memory';
 import { KEYS_BETWEEN_TURNS } from '../memory/memoryKeys';
-import { addHints, Failed, groupOf, outputOf } from './output';
+import { addHints, Failed, groupOf, labelOf, outputOf, resultsOf, wordsOf } from './output';
 import {
 	batchingOf,
 	callerTypeOf,
@@ -103,7 +102,12 @@ function failEveryItem(run: Run, error: unknown): INodeExecutionData[][] {
 }
 
 /** Runs the loop over every item at the service's shared pace; the memory answers, marks and hears each item. */
-async function runLoop(run: Run, connection: Connection, memory: Memory): Promise<RunLoop> {
+async function runLoop(
+	run: Run,
+	connection: Connection,
+	memory: Memory,
+	ahead: RequestsAhead,
+): Promise<RunLoop> {
 	const { context, definition, options } = run;
 	const batching = batchingOf(options);
 	const pace = servicePace(
@@ -130,12 +134,12 @@ async function runLoop(run: Run, connection: Connection, memory: Memory): Promis
 		},
 		{
 			pace,
-			prepare: definition.buildRequest.bind(definition, itemReader(context)),
+			prepare: (index) => ahead.take(index),
 			prior: (index, request) => memory.prior(index, request),
 			beforeSend: (index) => memory.beforeSend(index),
 			send: async (request, index) => {
 				const attempt = await send(context, connection, request);
-				if (attempt.ok) memory.confirmed(index);
+				if (attempt.ok) memory.confirmed(index, attempt.json);
 				return attempt;
 			},
 			cancelled: () => run.cancelSignal?.aborted === true,
@@ -154,7 +158,7 @@ async function runLoop(run: Run, connection: Connection, memory: Memory): Promis
 		pace.leave();
 		// It threw, and n8n may run the node again: what each send did is kept first, and the error goes on.
 		if (!ended) {
-			const results = resultsOf(run, loop, connection);
+			const results = resultsOf(run.context.getNode(), loop, connection, run.policy);
 			await memory
 				.finish(loop.items, (index) => wordsOf(results[index]), true)
 				.catch((reason: unknown) =>
@@ -165,29 +169,6 @@ async function runLoop(run: Run, connection: Connection, memory: Memory): Promis
 		}
 	}
 	return loop;
-}
-
-/** Each item's end: the service's answer, a failure, or undefined when it was never reached. */
-function resultsOf(run: Run, loop: RunLoop, connection: Connection) {
-	const node = run.context.getNode();
-	return loop.items.map((item, index): IDataObject | Failed | undefined => {
-		if (item.state === 'done') return item.json;
-		if (item.state !== 'failed') return undefined;
-		const error = itemError(node, index, item.failure, connection, run.policy);
-		return new Failed(error, failureFacts(item.failure));
-	});
-}
-
-/** A failed item's words and facts, as the record keeps them for a re-run. */
-function wordsOf(result: IDataObject | Failed | undefined): EarlierFailure | undefined {
-	if (!(result instanceof Failed)) return undefined;
-	const { statusCode, networkError } = result.facts;
-	return {
-		message: result.error.message,
-		description: result.error.description ?? '',
-		statusCode,
-		networkError,
-	};
 }
 
 export async function runOperation(
@@ -201,27 +182,34 @@ export async function runOperation(
 	} catch (error) {
 		return failEveryItem(run, error);
 	}
+	// While Skip Items Done Before's claim settles, the items' requests are made ahead.
+	const ahead = new RequestsAhead(
+		run.itemCount,
+		definition.buildRequest.bind(definition, itemReader(context)),
+	);
 	const memory = await openMemory(
 		context,
 		definition,
 		connection,
 		run.asTool,
 		Math.min(batchingOf(run.options).groupSize, JOURNAL_FIRST_GROUP),
+		async (ms) =>
+			await ahead.during(ms, { now: Date.now, turn: async () => await sleep(0), sleep }),
 	);
 	addHints(context, memory.hints);
-	const loop = await runLoop(run, connection, memory);
+	const loop = await runLoop(run, connection, memory, ahead);
 	const setting: HintSetting = {
 		...run.setting,
 		subject: loop.items.find((item) => 'request' in item)?.request?.subject,
 		doneKeys: memory.doneKeysSet,
-		continues: run.failuresBecomeItems,
+		recentCreates: memory.recentCreates,
 	};
 
 	// A retry that stops counts what earlier tries did with the items it did not reach. Each lookup
 	// evaluates the item's parameters, so n8n's event loop gets a turn as between keys (memoryKeys.ts).
 	if (loop.firstFailure !== undefined && memory.earlierTry)
 		await loop.settle((index) => ((index + 1) % KEYS_BETWEEN_TURNS === 0 ? sleep(0) : undefined));
-	const results = resultsOf(run, loop, connection);
+	const results = resultsOf(run.context.getNode(), loop, connection, run.policy);
 	const stopAt = loop.firstFailure;
 	const stopped = stopAt === undefined ? undefined : results[stopAt];
 	const complete = results.filter((result) => result !== undefined);
@@ -236,7 +224,7 @@ export async function runOperation(
 	await memory.finish(loop.items, (index) => wordsOf(results[index]), kept);
 	if (stopped instanceof Failed)
 		throw withRetryOnFailWarning(
-			withDoneBeforeStop(stopped.error, loop.items, stopAt ?? 0, memory.keepsRecord, setting),
+			withDoneBeforeStop(stopped.error, loop.items, stopAt ?? 0, setting),
 			setting,
 		);
 	if (endsInError)
@@ -244,6 +232,7 @@ export async function runOperation(
 			context.getNode(),
 			'The execution was stopped before every item was sent.',
 		);
-	addHints(context, executionHints(loop.report.summarize(loop.items.map(groupOf)), setting));
+	const summary = loop.report.summarize(loop.items.map(groupOf), loop.items.map(labelOf));
+	addHints(context, executionHints(summary, setting));
 	return outputOf(complete, run.shape);
 }

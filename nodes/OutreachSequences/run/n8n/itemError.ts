@@ -13,12 +13,7 @@ import { describeFailure, notSentAgainText } from '../outcome/texts';
 import { serviceDownText } from '../outcome/serviceDownTexts';
 import { unconfirmedFailedText, unknownBeforeText } from '../outcome/reRunTexts';
 import type { Connection } from '../http/transport';
-
-/** Replace every occurrence of the API key, so no error text can carry it. */
-export function redact(text: string, secret: unknown): string {
-	if (typeof secret !== 'string' || secret.length < 4) return text;
-	return text.split(secret).join('[API key]');
-}
+import { redact } from '../../describe/secret';
 
 /** An error the node or n8n made for this item (bad input, a bad credential), tied to the item. */
 function asItemError(

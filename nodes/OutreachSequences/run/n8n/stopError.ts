@@ -1,7 +1,7 @@
 /**
  * The error that stops the workflow (On Error = Stop) says, besides what
- * failed: what the service did before it, whether n8n will do that again,
- * the safe way to go on, and, with Retry On Fail on, what n8n's tries do.
+ * failed: the safe way to go on, what the service did, and, with Retry On
+ * Fail on, what n8n's tries do.
  */
 import type { HintSetting } from '../outcome/hints';
 import { RETRY_ON_FAIL_TEXT } from '../outcome/hints';
@@ -22,12 +22,11 @@ function append<T extends Described>(error: T, text: string): T {
 	return error;
 }
 
-/** What was done before the stop, what may have been, what was not, whether n8n will do it again, and the way on: a paragraph before the details. */
+/** The way on, then what was done, what may have been, what was not and what was never sent: a paragraph before the details. */
 export function withDoneBeforeStop<T extends Described>(
 	error: T,
 	items: ItemState[],
 	stoppedAt: number,
-	kept: boolean,
 	setting: HintSetting,
 ): T {
 	const subject = setting.subject;
@@ -51,21 +50,17 @@ export function withDoneBeforeStop<T extends Described>(
 	const stopped = items[stoppedAt];
 	// An item an earlier try left unknown says the steps in its own message: they are not said twice.
 	const stepsInMessage = stopped?.state === 'failed' && stopped.failure.kind === 'unknownBefore';
-	const wayOn =
-		setting.readOnly || mayHave.length === 0 || stepsInMessage
-			? safeWayOn(subject, setting.doneKeys === true)
-			: stepsAfterStop(subject, mayHave);
-	const facts = {
-		subject,
-		items: items.length,
-		stoppedAt,
-		kept,
-		done,
-		mayHave,
-		notDone,
-		neverSent,
+	const steps = !setting.readOnly && mayHave.length > 0 && !stepsInMessage;
+	const wayOn = {
+		text: setting.readOnly
+			? ''
+			: steps
+				? stepsAfterStop(subject, mayHave)
+				: safeWayOn(subject, setting),
+		namesMayHave: steps,
 	};
-	const text = stopText(facts, setting.readOnly ? '' : wayOn);
+	const facts = { subject, items: items.length, stoppedAt, done, mayHave, notDone, neverSent };
+	const text = stopText(facts, wayOn);
 	return text ? prepend(error, text) : error;
 }
 

@@ -2,16 +2,18 @@
  * The execution hints n8n shows in the node's output pane after a run: what
  * slowed the run down, which items failed and whether the service may have
  * acted on them, and a warning when Retry On Fail is on. Pure functions of a
- * run's summary (runReport.ts); a clean run gets none.
+ * run's summary (runReport.ts); a clean run gets none. Each hint's first
+ * sentence says what happened and what to do, and a hint fits in three lines
+ * of the output pane (HINT_BUDGET): the details are in each item's output
+ * below it, and in docs/hints.md.
  */
 import type { NodeExecutionHint } from 'n8n-workflow';
 
 import type { Subject } from '../../describe/types';
-import { earlierTryHint, keyHint, unconfirmedForAllHint } from './reRunHints';
-import { safeWayOn, UNCONFIRMED_OPTION } from './reRunTexts';
-import { refusedItemsText } from './refusal';
+import { namedItems } from './itemList';
+import { createdLatelyHint, earlierTryHint, keyHint, unconfirmedForAllHint } from './reRunHints';
 import type { RunSummary } from './runReport';
-import { duration } from './words';
+import { capitalize, duration, fitted } from './words';
 
 /** What the hints need to know of the node besides the run. */
 export interface HintSetting {
@@ -23,13 +25,11 @@ export interface HintSetting {
 	subject?: Subject;
 	/** Request Options › Skip Items Done Before is set. */
 	doneKeys?: boolean;
-	/** Failed items go on as output (On Error › Continue): the execution can't be retried, only run again. */
-	continues?: boolean;
+	/** Running the workflow again by hand or by a webhook skips what this run created, for a while (memory/recentCreates.ts). */
+	recentCreates?: boolean;
 	/** Request Options › Unconfirmed Earlier Try, when it is one value for every item other than Fail. */
 	unconfirmedForAll?: 'sendAgain' | 'countAsDone';
 }
-
-const SERVICE = 'the outreach service';
 
 /** Where a failed item's outcome is, in either Continue mode (failedItem.ts). */
 export const OUTCOME_EXPRESSION = '{{ $json.message.outcome }}';
@@ -38,132 +38,95 @@ function count(value: number, one: string, many: string): string {
 	return `${value} ${value === 1 ? one : many}`;
 }
 
-function was(value: number): string {
-	return value === 1 ? 'was' : 'were';
-}
-
-/** The service pushed back, or its pace held this run's requests back: how much, and how the retried items ended. */
-export function pushedBackHint(summary: RunSummary): NodeExecutionHint | undefined {
-	const { pushBacks, waitedRequests, retriedItems, retriedFailed, transientRetried } = summary;
-	const onlyTransient = retriedItems <= transientRetried;
-	if (
-		pushBacks === 0 &&
-		waitedRequests === 0 &&
-		onlyTransient &&
-		notSentAgainText(summary) === undefined
-	)
-		return undefined;
-	const sentences: string[] = [];
-	if (pushBacks > 0) {
-		sentences.push(
-			`The outreach service pushed back ${count(pushBacks, 'time', 'times')} (HTTP 429 or 503, or rate-limit headers that said its quota was used up).`,
-		);
-	} else if (waitedRequests > 0) {
-		sentences.push(
-			`The outreach service had pushed back before this run, so the node went at the pace the service set.`,
-		);
-	}
-	if (waitedRequests > 0) {
-		sentences.push(
-			`${count(waitedRequests, 'request', 'requests')} waited before going out: ${duration(summary.heldBackMs)} in all, the longest wait ${duration(summary.longestWaitMs)}.`,
-		);
-	}
-	if (retriedItems > 0) {
-		const one = retriedItems === 1;
-		const ending =
-			retriedFailed === 0
-				? one
-					? 'it succeeded'
-					: 'all of them succeeded'
-				: one
-					? 'it did not succeed'
-					: `${retriedFailed} of them did not succeed`;
-		sentences.push(`${count(retriedItems, 'item was', 'items were')} sent again; ${ending}.`);
-	}
-	const notSentAgain = notSentAgainText(summary);
-	if (notSentAgain) sentences.push(notSentAgain);
-	const failed = totalFailed(summary);
-	sentences.push(
-		failed === 0
-			? `All ${count(summary.items, 'item', 'items')} succeeded.`
-			: `${failed} of ${summary.items} ${summary.items === 1 ? 'item' : 'items'} failed.`,
-	);
-	return { type: 'info', location: 'outputPane', message: sentences.join(' ') };
-}
-
-/** Why items the service pushed back on were not sent again, as Request Options › Rate Limit Handling decided. */
-function notSentAgainText(summary: RunSummary): string | undefined {
-	const { disabled, exhausted, waitTooLong } = summary.notSentAgain;
-	const reasons: string[] = [];
-	if (waitTooLong > 0)
-		reasons.push(
-			`${waitTooLong} because the service asked for a longer wait than Max Wait (Seconds) allows`,
-		);
-	if (exhausted > 0) reasons.push(`${exhausted} after Max Retries per Item`);
-	if (disabled > 0) reasons.push(`${disabled} because Wait and Retry is off`);
-	const total = disabled + exhausted + waitTooLong;
-	if (total === 0) return undefined;
-	return `${count(total, 'item was', 'items were')} not sent again (Request Options › Rate Limit Handling): ${reasons.join(', ')}.`;
-}
+const them = (value: number) => (value === 1 ? 'it' : 'them');
 
 function totalFailed(summary: RunSummary): number {
 	return Object.values(summary.failed).reduce((sum, count) => sum + count, 0);
 }
 
-/** Items failed: how many, grouped by cause, and what to check before sending again those the service may have acted on. */
+/** The service pushed back, or its pace held this run's requests back: how much, and what came of the items it pushed back on. */
+export function pushedBackHint(summary: RunSummary): NodeExecutionHint | undefined {
+	const { pushBacks, waitedRequests, retriedItems, transientRetried } = summary;
+	const { disabled, exhausted, waitTooLong } = summary.notSentAgain;
+	const notSentAgain = disabled + exhausted + waitTooLong;
+	const retried = retriedItems - transientRetried;
+	if (pushBacks === 0 && waitedRequests === 0 && retried <= 0 && notSentAgain === 0)
+		return undefined;
+	const sentAgain = [
+		retried > 0 ? `${count(retried, 'item was', 'items were')} sent again` : '',
+		notSentAgain > 0
+			? `${retried > 0 ? `${notSentAgain} ${notSentAgain === 1 ? 'was' : 'were'} not` : `${count(notSentAgain, 'item was', 'items were')} not sent again`}, as Request Options › Rate Limit Handling says`
+			: '',
+	]
+		.filter(Boolean)
+		.join(', and ');
+	const first =
+		pushBacks > 0
+			? `The outreach service pushed back ${count(pushBacks, 'time', 'times')} (HTTP 429, 503 or rate-limit headers)${sentAgain ? `: ${sentAgain}` : ''}.`
+			: waitedRequests > 0
+				? 'The outreach service had pushed back before this run, so the node kept to its pace.'
+				: `${capitalize(sentAgain)}.`;
+	const waited =
+		waitedRequests > 0
+			? `${count(waitedRequests, 'request', 'requests')} waited ${duration(summary.heldBackMs)} in all, at most ${duration(summary.longestWaitMs)}.`
+			: undefined;
+	// The count of failed items is the failed-items hint's: said once.
+	const allSucceeded =
+		totalFailed(summary) === 0
+			? `All ${count(summary.items, 'item', 'items')} succeeded.`
+			: undefined;
+	return { type: 'info', location: 'outputPane', message: fitted(first, waited, allSucceeded) };
+}
+
+/**
+ * Items failed: how many, the first by number and name, and what to do: check
+ * those the service may have carried out before sending them again; the
+ * others can be sent again. Why each failed is its own error, below.
+ */
 export function failedItemsHint(
 	summary: RunSummary,
 	setting: HintSetting,
 ): NodeExecutionHint | undefined {
 	const failed = totalFailed(summary);
 	if (failed === 0) return undefined;
-	const { notSent, n8nRefused, rejected, unreached, mayHaveActed, serviceDown } = summary.failed;
-	const { unknownBefore } = summary.failed;
-	const groups: string[] = [];
-	const notActed = '(outcome "notActed")';
-	if (rejected > 0)
-		groups.push(
-			`${rejected} ${was(rejected)} refused by the service, which did not act on ${rejected === 1 ? 'it' : 'them'} ${notActed}`,
-		);
-	if (notSent > 0)
-		groups.push(
-			`${notSent} ${was(notSent)} never sent: the input or the credential did not pass validation ${notActed}`,
-		);
-	if (n8nRefused > 0) groups.push(refusedItemsText(n8nRefused));
-	if (unreached > 0)
-		groups.push(
-			`${unreached} never reached the service: the connection was refused, or its host or certificate failed ${notActed}`,
-		);
-	if (mayHaveActed > 0) {
-		groups.push(
-			`${mayHaveActed} may have been carried out: the service timed out, reset the connection or failed with HTTP 5xx after ${mayHaveActed === 1 ? 'it was' : 'they were'} sent (outcome "mayHaveActed")`,
-		);
+	const { mayHave, notActed, labels } = summary.failedItems;
+	const tally = `${failed} of ${summary.items} ${summary.items === 1 ? 'item' : 'items'} failed`;
+	let message: string;
+	if (mayHave.length > 0 && !setting.readOnly) {
+		const done = setting.subject?.done ?? 'carried out';
+		const check = `${tally}: ${namedItems(mayHave, labels)} may have been ${done}: check before sending ${them(mayHave.length)} again.`;
+		const says = `${OUTCOME_EXPRESSION} says which.`;
+		// The others by number, or by count where their numbers do not fit.
+		const others =
+			notActed.length === 0
+				? [`${OUTCOME_EXPRESSION} is "mayHaveActed" for ${them(mayHave.length)}.`]
+				: [
+						`${capitalize(namedItems(notActed, {}))} ${notActed.length === 1 ? 'was' : 'were'} not; ${says}`,
+						`${notActed.length} ${notActed.length === 1 ? 'was' : 'were'} not; ${says}`,
+					];
+		message =
+			others.map((sentence) => fitted(check, sentence)).find((text) => text !== check) ?? check;
+	} else {
+		const all = [...mayHave, ...notActed].sort((a, b) => a - b);
+		const refused = summary.failed.n8nRefused;
+		// n8n would refuse those again: what to change is n8n's, and their errors say what.
+		const byN8n = `n8n refused ${refused === 1 ? '1 request' : `${refused} requests`} by its settings for where requests may go: ${refused === 1 ? 'its error says' : 'their errors say'} what an administrator can set.`;
+		const safe = setting.readOnly
+			? `Sending ${them(failed)} again is safe: this operation changes nothing.`
+			: `The service did not act on ${them(failed)}: sending ${them(failed)} again is safe.`;
+		const why = `${failed === 1 ? 'Its error says why' : "Each one's error says why"}, and ${OUTCOME_EXPRESSION} its outcome.`;
+		const head = `${tally}: ${namedItems(all, labels)}.`;
+		message =
+			refused === failed
+				? fitted(head, byN8n)
+				: fitted(head, safe, ...(refused > 0 ? [byN8n] : []), why);
 	}
-	if (unknownBefore > 0) {
-		groups.push(
-			`${unknownBefore} ${was(unknownBefore)} not sent again: an earlier try, or another execution with the same key, sent ${unknownBefore === 1 ? 'it' : 'them'} or is sending ${unknownBefore === 1 ? 'it' : 'them'} now, and the service may have carried ${unknownBefore === 1 ? 'it' : 'them'} out (outcome "mayHaveActed"); check in ${SERVICE}, then say what to do in ${UNCONFIRMED_OPTION}`,
-		);
-	}
-	if (serviceDown > 0) {
-		groups.push(
-			`${serviceDown} ${was(serviceDown)} not sent, or not sent again, because the service looked down`,
-		);
-	}
-	let message = `${failed} of ${summary.items} ${summary.items === 1 ? 'item' : 'items'} failed. ${capitalize(groups.join('; '))}.`;
-	if (mayHaveActed > 0) {
-		message += setting.readOnly
-			? ' This operation changes nothing, so sending those again is safe.'
-			: ` Before sending ${mayHaveActed === 1 ? 'that item' : 'those items'} again, check in ${SERVICE} whether ${mayHaveActed === 1 ? 'it was' : 'they were'} carried out, or ${mayHaveActed === 1 ? 'it' : 'they'} may be carried out twice.`;
-	}
-	message += ` Each item's error says what happened, and ${OUTCOME_EXPRESSION} its outcome.`;
-	if (!setting.readOnly && setting.subject)
-		message += ` ${safeWayOn(setting.subject, setting.doneKeys === true, setting.continues === true)}`;
 	return { type: 'warning', location: 'outputPane', message };
 }
 
 /** The warning for Retry On Fail, which re-runs every item of the node. */
 export const RETRY_ON_FAIL_TEXT =
-	'Retry On Fail is on: n8n runs this node again, with every item, when it fails or when its first item fails. Only items the service refused go out again: those it carried out, or may have, are not sent again, and the node already resends on its own what the service pushed back on (HTTP 429, and 503 with Retry-After).';
+	'Retry On Fail is on: n8n runs this node again with every item, and only items the service refused go out again. The node resends what the service pushed back on by itself.';
 
 export function retryOnFailHint(setting: HintSetting): NodeExecutionHint | undefined {
 	if (!setting.retryOnFail || setting.readOnly) return undefined;
@@ -174,32 +137,28 @@ export function retryOnFailHint(setting: HintSetting): NodeExecutionHint | undef
  * Faults that were not push-backs (HTTP 500, 502, 504, resets, timeouts,
  * refused connections): the items sent again after a backoff of their own,
  * and whether the service's breaker opened, and what came of its probe.
+ * How many items were not sent is the failed-items hint's to say.
  */
 export function passingFaultsHint(summary: RunSummary): NodeExecutionHint | undefined {
 	const { transientRetried, breakerOpened } = summary;
-	const notSent = summary.failed.serviceDown;
-	if (transientRetried === 0 && breakerOpened === 0 && notSent === 0) return undefined;
-	const sentences: string[] = [];
-	if (transientRetried > 0) {
-		sentences.push(
-			`${count(transientRetried, 'item', 'items')} met a passing fault (HTTP 5xx other than 503, a reset or refused connection, or a timeout) and ${transientRetried === 1 ? 'was' : 'were'} sent again after a short wait of ${transientRetried === 1 ? 'its' : 'their'} own; the other items went on.`,
-		);
-	}
-	if (breakerOpened > 0 || notSent > 0) {
-		sentences.push(
-			'The service looked down: most recent requests to it got no useful answer, so the node stopped sending, paused, and sent one request as a probe.',
-		);
-		sentences.push(
-			notSent > 0
-				? `The probe failed too, so ${count(notSent, 'item was', 'items were')} not sent, or not sent again. Send ${notSent === 1 ? 'it' : 'them'} again once the service is back.`
-				: 'The probe got an answer, so the run went on.',
-		);
-	}
-	return {
-		type: notSent > 0 ? 'warning' : 'info',
-		location: 'outputPane',
-		message: sentences.join(' '),
-	};
+	const down = summary.failed.serviceDown > 0;
+	if (transientRetried === 0 && breakerOpened === 0 && !down) return undefined;
+	const retried =
+		transientRetried > 0
+			? `${count(transientRetried, 'item was', 'items were')} sent again after a passing fault (HTTP 500, 502 or 504, a reset or refused connection, or a timeout).`
+			: undefined;
+	const message = down
+		? fitted(
+				'The outreach service looked down, and a probe after a pause failed too, so the node stopped sending: send what it did not send once the service is back.',
+				retried,
+			)
+		: breakerOpened > 0
+			? fitted(
+					'The outreach service looked down, so the node paused and sent one request as a probe: it got an answer, and the run went on.',
+					retried,
+				)
+			: `${retried} The other items went on meanwhile.`;
+	return { type: down ? 'warning' : 'info', location: 'outputPane', message };
 }
 
 /** The service answered more slowly with more requests under way, so fewer went at once than there were items (pace/latencyLimit.ts). */
@@ -222,11 +181,8 @@ export function executionHints(summary: RunSummary, setting: HintSetting): NodeE
 		passingFaultsHint(summary),
 		earlierTryHint(summary),
 		keyHint(summary),
+		createdLatelyHint(summary),
 		pushedBackHint(summary),
 		inFlightHint(summary),
 	].filter((hint): hint is NodeExecutionHint => hint !== undefined);
-}
-
-function capitalize(text: string): string {
-	return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -1,56 +1,68 @@
 /**
  * The hints of a re-run: what came of the items an earlier try of this
- * execution had handled (reRun.ts), and of those whose done key an earlier
- * execution had (doneKeys.ts). Pure functions of a run's summary.
+ * execution had handled (reRun.ts), of those whose done key an earlier
+ * execution had (doneKeys.ts), and of the creates this node made lately
+ * (recentCreates.ts). Pure functions of a run's summary.
  */
 import type { NodeExecutionHint } from 'n8n-workflow';
 
-import { DONE_KEYS_OPTION, keysPushedOutText, UNCONFIRMED_OPTION } from './reRunTexts';
+import { RECENT_CREATES_MINUTES } from '../../describe/defaults';
+import {
+	DONE_KEYS_OPTION,
+	keysPushedOutText,
+	REPEAT_RECENT_OPTION,
+	UNCONFIRMED_OPTION,
+} from './reRunTexts';
 import type { RunSummary } from './runReport';
+import { capitalize, fitted } from './words';
 
 const count = (value: number, one: string, many: string) => `${value} ${value === 1 ? one : many}`;
 const was = (value: number) => (value === 1 ? 'was' : 'were');
 
 /** How many IDs the hint names before it gives a count. */
-const IDS_NAMED = 5;
+const IDS_NAMED = 2;
 
 function ids(list: string[]): string {
 	if (list.length === 0) return '';
 	const more = list.length > IDS_NAMED ? ` and ${list.length - IDS_NAMED} more` : '';
-	return ` (IDs: ${list.slice(0, IDS_NAMED).join(', ')}${more})`;
+	return ` (${list.slice(0, IDS_NAMED).join(', ')}${more})`;
 }
 
-/** n8n ran the node again: what was answered, kept, counted as done, failed again or sent again. */
+/**
+ * n8n ran the node again: what the service had carried out in an earlier try
+ * was not sent again, and what Unconfirmed Earlier Try said. An item that
+ * failed again, unsent, is the failed-items hint's (hints.ts).
+ */
 export function earlierTryHint(summary: RunSummary): NodeExecutionHint | undefined {
-	const { answered, kept, answerLost, countedAsDone, failedAgain, sentAgain } = summary.earlierTry;
-	if (answered + kept + answerLost + countedAsDone + failedAgain + sentAgain === 0)
-		return undefined;
-	const sentences = ['n8n ran this node again (Retry On Fail, or Executions › Retry).'];
-	if (answered > 0)
-		sentences.push(
-			`${count(answered, 'item', 'items')} the service had already carried out ${was(answered)} not sent again: ${answered === 1 ? 'its output is' : 'their output is'} the answer the service gave then.`,
-		);
-	if (kept > 0)
-		sentences.push(
-			`${count(kept, 'item', 'items')} ${was(kept)} kept although the node's settings changed since: the service had already carried ${kept === 1 ? 'it' : 'them'} out, so ${kept === 1 ? 'it was' : 'they were'} not sent again, and the output is the answer it gave then${ids(summary.keptIds)}.`,
-		);
-	if (answerLost > 0)
-		sentences.push(
-			`${count(answerLost, 'item', 'items')} the service had already carried out ${was(answerLost)} not sent again; ${answerLost === 1 ? 'its answer was' : 'their answers were'} too large to keep or lost in a crash, so ${answerLost === 1 ? 'its output says' : 'their output says'} so ("skipped": true).`,
-		);
-	if (failedAgain > 0)
-		sentences.push(
-			`${count(failedAgain, 'item', 'items')} an earlier try sent without a confirmation ${was(failedAgain)} not sent again: check ${failedAgain === 1 ? 'it' : 'them'} in the outreach service, then set ${UNCONFIRMED_OPTION}.`,
-		);
-	if (sentAgain > 0)
-		sentences.push(
-			`${count(sentAgain, 'item was', 'items were')} sent again, as ${UNCONFIRMED_OPTION} says.`,
-		);
-	if (countedAsDone > 0)
-		sentences.push(
-			`${count(countedAsDone, 'item was', 'items were')} counted as done, as ${UNCONFIRMED_OPTION} says.`,
-		);
-	return { type: 'info', location: 'outputPane', message: sentences.join(' ') };
+	const { answered, kept, answerLost, countedAsDone, sentAgain } = summary.earlierTry;
+	const done = answered + kept + answerLost;
+	if (done + countedAsDone + sentAgain === 0) return undefined;
+	const first =
+		done > 0
+			? `n8n ran this node again: ${count(done, 'item', 'items')} carried out in an earlier try ${was(done)} not sent again.`
+			: 'n8n ran this node again.';
+	const keptText =
+		kept > 0
+			? `${kept} kept ${kept === 1 ? 'its' : 'their'} earlier answer though the settings changed${ids(summary.keptIds)}.`
+			: undefined;
+	const lostText =
+		answerLost > 0
+			? `${answerLost} of them had no answer kept: ${answerLost === 1 ? 'its' : 'their'} output says "skipped": true.`
+			: undefined;
+	const said = [
+		countedAsDone > 0 ? `${count(countedAsDone, 'item was', 'items were')} counted as done` : '',
+		sentAgain > 0
+			? `${countedAsDone > 0 ? sentAgain : count(sentAgain, 'item was', 'items were')} sent again`
+			: '',
+	].filter(Boolean);
+	const saidText =
+		said.length > 0 ? `${said.join(' and ')}, as ${UNCONFIRMED_OPTION} says.` : undefined;
+	return {
+		type: 'info',
+		location: 'outputPane',
+		// What the user said comes first: the items' own outputs say the rest.
+		message: fitted(first, saidText && capitalize(saidText), keptText, lostText),
+	};
 }
 
 /** Items a done key skipped: this node had done them in an earlier execution. */
@@ -61,6 +73,18 @@ export function keyHint(summary: RunSummary): NodeExecutionHint | undefined {
 		type: 'info',
 		location: 'outputPane',
 		message: `${count(keyDoneBefore, 'item was', 'items were')} not sent: this node had already carried out an item with the same key within the window of ${DONE_KEYS_OPTION}. ${keyDoneBefore === 1 ? 'Its output says' : 'Their output says'} so ("skipped": true).`,
+	};
+}
+
+/** Creates this node made lately, in another execution, with the very same request: not made again. */
+export function createdLatelyHint(summary: RunSummary): NodeExecutionHint | undefined {
+	const { createdLately } = summary.earlierTry;
+	if (createdLately === 0) return undefined;
+	return {
+		type: 'info',
+		location: 'outputPane',
+		// Which execution made each is its output's to say: the hint fits in three lines (HINT_BUDGET).
+		message: `${count(createdLately, 'item was', 'items were')} not created again: this node created the very same ${createdLately === 1 ? 'one' : 'ones'} less than ${RECENT_CREATES_MINUTES} minutes ago (${createdLately === 1 ? 'its' : 'their'} output says when). ${REPEAT_RECENT_OPTION} creates ${createdLately === 1 ? 'it' : 'them'} again.`,
 	};
 }
 
@@ -78,12 +102,12 @@ export function unconfirmedForAllHint(setting: {
 	if (said === undefined || setting.readOnly) return undefined;
 	const what =
 		said === 'countAsDone'
-			? 'counted as done without a check, and is never sent'
-			: 'sent again without a check, and may be carried out twice';
+			? 'at Count as Done for every item, a later retry counts every unchecked item as done'
+			: 'at Send Again for every item, a later retry sends every unchecked item again, and may carry it out twice';
 	return {
 		type: 'warning',
 		location: 'outputPane',
-		message: `${UNCONFIRMED_OPTION} is ${said === 'countAsDone' ? 'Count as Done' : 'Send Again'} for every item: when n8n runs this node again, an item whose outcome is unknown is ${what}. Set it back to Fail once the retry it was meant for has run, or decide per item with an expression.`,
+		message: `Set ${UNCONFIRMED_OPTION} back to Fail after this retry: ${what}.`,
 	};
 }
 

@@ -3,15 +3,18 @@
  * a done key skipped or another execution was sending, and what a stopped
  * run did and how to go on safely. Pure functions, written once.
  */
+import { RECENT_CREATES_MINUTES } from '../../describe/defaults';
 import type { Subject } from '../../describe/types';
 import type { EarlierFailure } from './failedItem';
 import type { FailureText } from './words';
-import { capitalize, describeSubject, SERVICE } from './words';
+import { capitalize, describeSubject, fitted, SERVICE } from './words';
 
 /** The option that decides what a re-run does with an item an earlier try sent without a confirmation. */
 export const UNCONFIRMED_OPTION = 'Request Options › Unconfirmed Earlier Try';
 /** The option that keeps a new execution from doing again what this node did. */
 export const DONE_KEYS_OPTION = 'Request Options › Skip Items Done Before';
+/** The option that creates again what this node created lately (run/memory/recentCreates.ts). */
+export const REPEAT_RECENT_OPTION = 'Request Options › Repeat Recent Creates';
 
 /** 50000 as "50,000". */
 export const figure = (value: number) => value.toLocaleString('en-US');
@@ -27,19 +30,19 @@ const CRASHED =
 	'in an earlier try of this execution that n8n could not finish (it stopped or crashed)';
 
 /**
- * How to go on safely after items failed or a run stopped, in one sentence.
- * A run that stopped can be retried (Executions › Retry); one whose failed
- * items went on as output (`continues`) can only be run again.
+ * How to go on safely after a run stopped, in one sentence: Executions ›
+ * Retry keeps what was done; what Execute workflow does depends on the memory.
  */
-export function safeWayOn(subject: Subject, doneKeysSet: boolean, continues = false): string {
+export function safeWayOn(
+	subject: Subject,
+	memory: { doneKeys?: boolean; recentCreates?: boolean },
+): string {
 	const { done, verb } = subject;
-	if (continues)
-		return doneKeysSet
-			? `Running the workflow again does not ${verb} again what was ${done}: ${DONE_KEYS_OPTION} skips it.`
-			: `Running the workflow again ${verb}s again what was already ${done}, unless ${DONE_KEYS_OPTION} was set for this run.`;
-	return doneKeysSet
-		? `Executions › Retry keeps what was already ${done}, and so does ${DONE_KEYS_OPTION} when the workflow runs again.`
-		: `Executions › Retry keeps what was already ${done}; Execute workflow starts over and ${verb}s it again, unless ${DONE_KEYS_OPTION} was set for this run.`;
+	if (memory.doneKeys)
+		return `Executions › Retry keeps what was already ${done}, and so does ${DONE_KEYS_OPTION} when the workflow runs again.`;
+	if (memory.recentCreates)
+		return `Executions › Retry keeps what was already ${done}, and so does Execute workflow within ${RECENT_CREATES_MINUTES} minutes.`;
+	return `Executions › Retry keeps what was already ${done}; Execute workflow starts over and ${verb}s it again, unless ${DONE_KEYS_OPTION} was set for this run.`;
 }
 
 /** What the user can do about an item whose outcome only the service knows: check, then say, then run it again. */
@@ -79,11 +82,12 @@ export function unknownBeforeText(
 		};
 	if (earlier.crashed)
 		return {
-			message: `The request to ${subject.verb} ${describeSubject(subject)} was sent ${CRASHED}, and no answer came back, so ${SERVICE} may have carried it out. It was not sent again.`,
+			message: `The request to ${subject.verb} ${describeSubject(subject)} went out ${CRASHED} and got no answer: check in ${SERVICE} whether it was ${subject.done}. It was not sent again.`,
 			description: whatToDo(subject, itemIndex, RETRY),
 		};
+	// The earlier message says what happened and to check; this one, what the re-run did and where to say the rest.
 	return {
-		message: `${earlier.message} n8n ran the node again, and the node did not send it again: only ${SERVICE} can tell whether it was carried out.`,
+		message: `${earlier.message} n8n ran the node again, and it was not sent again: once checked, say what to do in ${UNCONFIRMED_OPTION}.`,
 		description: `${whatToDo(subject, itemIndex, RETRY)}\n\nThe earlier failure: ${earlier.description}`,
 	};
 }
@@ -133,7 +137,10 @@ export function keysPushedOutText(
 	maxEntries: number,
 	maxRunKeys: number,
 ): string {
-	return `n8n keeps at most ${figure(maxEntries)} entries for this node's keys (${DONE_KEYS_OPTION}); it held ${figure(before)}, and this run adds up to ${figure(adds)}, so the oldest go first: keys done in earlier runs that this one did not meet may be forgotten before their Window ends, and sent again. A key costs up to 3 entries: runs of at most ${figure(maxRunKeys)} keys fit on their own.`;
+	return fitted(
+		`n8n keeps ${figure(maxEntries)} entries for this node's keys, holds ${figure(before)}, and this run adds up to ${figure(adds)}: keys of earlier runs may be forgotten before their Window ends, and sent again.`,
+		`A run of up to ${figure(maxRunKeys)} keys fits on its own.`,
+	);
 }
 
 /** What an item skipped by its done key outputs. */
@@ -152,5 +159,35 @@ export function countedAsDoneItem(subject: Subject) {
 		skipped: true,
 		id: subject.id ?? null,
 		reason: `Counted as done, as ${UNCONFIRMED_OPTION} says: an earlier try sent the request to ${subject.verb} ${describeSubject(subject)}, and ${SERVICE} may have carried it out. It was not sent again.`,
+	};
+}
+
+/** "45 seconds", "1 minute", "7 minutes": how long ago, to the second under a minute. */
+export function ago(ms: number): string {
+	const seconds = Math.max(1, Math.round(ms / 1000));
+	if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+	const minutes = Math.round(seconds / 60);
+	return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
+
+/** What a create outputs that this node created lately with the very same request (recentCreates.ts). */
+export function createdLatelyItem(
+	subject: Subject,
+	earlier: { at: number; execution: string; id: string | null },
+	now: number,
+) {
+	const which = earlier.execution ? `, in execution ${earlier.execution}` : '';
+	return {
+		skipped: true,
+		id: earlier.id,
+		reason: `This node ${subject.done} ${describeSubject(subject)} ${ago(now - earlier.at)} ago${which}, with the very same request, so it was not ${subject.done} again. To ${subject.verb} it again, turn on ${REPEAT_RECENT_OPTION}.`,
+	};
+}
+
+/** A create that another execution is sending at this moment, with the very same request: not sent. */
+export function sendingElsewhereText(subject: Subject, execution: string): FailureText {
+	return {
+		message: `Not sent: execution ${execution} of this workflow is sending the very same request to ${subject.verb} ${describeSubject(subject)} right now.`,
+		description: `Run this one again once that execution has ended: what it ${subject.done} is then skipped, and what it did not is sent. To ${subject.verb} it twice on purpose, turn on ${REPEAT_RECENT_OPTION}.`,
 	};
 }

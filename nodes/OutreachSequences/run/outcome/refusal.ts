@@ -32,9 +32,3 @@ export function refusalText(
 		description: `${refusal.advice ? `${refusal.advice} ` : ''}Base URL: ${baseUrl}.`,
 	};
 }
-
-/** The hints' words for failed items n8n refused to send (hints.ts). */
-export function refusedItemsText(count: number): string {
-	const one = count === 1;
-	return `${count} ${one ? 'was' : 'were'} not sent: n8n refused ${one ? 'its request' : `${count} requests`}, as its settings for where requests may go say (outcome "notActed")`;
-}

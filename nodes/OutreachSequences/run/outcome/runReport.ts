@@ -20,7 +20,9 @@ export type PriorEvent =
 	| 'failedAgain'
 	/** Its outcome was unknown, and the user said to send it again. */
 	| 'sentAgain'
-	| 'keyDoneBefore';
+	| 'keyDoneBefore'
+	/** This node created it lately, in another execution, with the very same request (memory/recentCreates.ts). */
+	| 'createdLately';
 
 export interface RunSummary {
 	items: number;
@@ -45,12 +47,30 @@ export interface RunSummary {
 	/** Failed items per group. */
 	failed: Record<FailureGroup, number>;
 	/**
+	 * The failed items by index, as n8n numbers them (from 0): those the service may
+	 * have carried out, and those it did not act on; the first few with their names.
+	 */
+	failedItems: FailedItems;
+	/**
 	 * Items an earlier try or execution had handled, by what came of them
 	 * (reRun.ts), and the IDs of those kept although their request changed.
 	 */
 	earlierTry: Record<PriorEvent, number>;
 	keptIds: string[];
 }
+
+export interface FailedItems {
+	mayHave: number[];
+	notActed: number[];
+	/** The name or identifier of the first LABELLED items of each list, where they have one. */
+	labels: Record<number, string>;
+}
+
+/** How many failed items of each kind the summary keeps a name for. */
+const LABELLED = 2;
+
+/** The groups whose items the service may have carried out (outcome mayHaveActed). */
+const MAY_HAVE: ReadonlySet<FailureGroup> = new Set(['mayHaveActed', 'unknownBefore']);
 
 export class RunReport {
 	private pushBacks = 0;
@@ -73,6 +93,7 @@ export class RunReport {
 		failedAgain: 0,
 		sentAgain: 0,
 		keyDoneBefore: 0,
+		createdLately: 0,
 	};
 	private readonly keptIds: string[] = [];
 
@@ -131,8 +152,14 @@ export class RunReport {
 		this.breakerOpenings = Math.max(0, times);
 	}
 
-	/** The run summed up with how each item ended: its failure group, or undefined when it succeeded. */
-	summarize(ends: Array<FailureGroup | undefined>): RunSummary {
+	/**
+	 * The run summed up with how each item ended: its failure group, or undefined when it
+	 * succeeded; `labels`, each item's name or identifier, where it has one.
+	 */
+	summarize(
+		ends: Array<FailureGroup | undefined>,
+		labels: Array<string | undefined> = [],
+	): RunSummary {
 		const failed: Record<FailureGroup, number> = {
 			notSent: 0,
 			n8nRefused: 0,
@@ -142,11 +169,16 @@ export class RunReport {
 			unknownBefore: 0,
 			serviceDown: 0,
 		};
+		const failedItems: FailedItems = { mayHave: [], notActed: [], labels: {} };
 		let retriedFailed = 0;
 		ends.forEach((group, index) => {
 			if (group === undefined) return;
 			failed[group]++;
 			if (this.retried.has(index)) retriedFailed++;
+			const list = MAY_HAVE.has(group) ? failedItems.mayHave : failedItems.notActed;
+			list.push(index);
+			const label = labels[index];
+			if (list.length <= LABELLED && label) failedItems.labels[index] = label;
 		});
 		return {
 			items: ends.length,
@@ -161,6 +193,7 @@ export class RunReport {
 			heldInFlight: this.heldInFlight,
 			notSentAgain: { ...this.notSentAgain },
 			failed,
+			failedItems,
 			earlierTry: { ...this.fromEarlierTry },
 			keptIds: [...this.keptIds],
 		};

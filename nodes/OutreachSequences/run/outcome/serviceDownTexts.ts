@@ -6,7 +6,7 @@ import type { Subject } from '../../describe/types';
 import type { ServiceDown } from '../pace/breaker';
 import { BREAKER_PAUSE_MS } from '../pace/breaker';
 import type { FailureText } from './words';
-import { describeSubject, duration, SERVICE, times } from './words';
+import { capitalize, describeSubject, duration, SERVICE, times } from './words';
 
 /** How the breaker names what it counted: "4 timeouts and 2 answers with HTTP 502". */
 function failureLabels(labels: Record<string, number>): string {
@@ -38,22 +38,26 @@ export function serviceDownReason(down: ServiceDown): string {
 	return `${which} to ${SERVICE} failed with no useful answer (${failureLabels(down.labels)}), the last of them a probe sent after a ${duration(BREAKER_PAUSE_MS)} pause`;
 }
 
-/** An item the breaker kept from being sent: not sent at all, or not sent again after `last`. */
+/**
+ * An item the breaker kept from being sent: not sent at all, or not sent
+ * again after `last`. What happened and what to do first; the counts of what
+ * failed, in the details.
+ */
 export function serviceDownText(
 	down: ServiceDown,
 	sends: number,
 	last: FailureText | undefined,
 	subject: Subject,
 ): FailureText {
+	const why = `${capitalize(serviceDownReason(down))}.`;
 	if (last === undefined) {
 		return {
-			message: `Not sent: ${serviceDownReason(down)}. The request to ${subject.verb} ${describeSubject(subject)} was not sent; send it again once the service is back.`,
-			description:
-				'The service looks down, so the node stopped sending to it. This item never reached the service.',
+			message: `Not sent: ${SERVICE} looked down, so the node stopped sending to it. Send the request to ${subject.verb} ${describeSubject(subject)} once the service is back.`,
+			description: `${why} This item never reached the service.`,
 		};
 	}
 	return {
-		message: `${last.message} The item was sent ${times(sends)}; it was not sent again: ${serviceDownReason(down)}.`,
-		description: last.description,
+		message: `${last.message} The item was sent ${times(sends)}, and not again: ${SERVICE} looked down.`,
+		description: `${why}\n\n${last.description}`,
 	};
 }

@@ -1,14 +1,17 @@
 /**
- * The paragraph an error that stops the run (On Error = Stop) starts with:
- * what the service did before the stop, item by item, and the way on. Items
- * are numbered as n8n numbers them beside an error ("[item 23]"), from 0.
- * Pure functions, written once.
+ * The paragraph an error that stops the run (On Error = Stop) starts with,
+ * under its message (what failed): the way on, then what the service did,
+ * item by item. Items are numbered as n8n numbers them beside an error
+ * ("[item 23]"), from 0. Items sent with the one that failed still reached
+ * the service, and may have been carried out after it (docs/errors.md), so
+ * what was done is counted whatever its place. Pure functions, written once.
  */
 import type { Subject } from '../../describe/types';
+import { itemNumbers } from './itemList';
 import { RETRY, UNCONFIRMED_OPTION } from './reRunTexts';
 import { SERVICE } from './words';
 
-/** How many items, or names, a stopped run's error gives before it gives a count. */
+/** How many names a stopped run's error gives before it gives a count. */
 const NAMED = 5;
 
 /** What the run did with each item, as the stop found it. */
@@ -18,8 +21,6 @@ export interface StopFacts {
 	items: number;
 	/** The item the run stopped at. */
 	stoppedAt: number;
-	/** The service's answers are kept with the execution (a retry does not send them again). */
-	kept: boolean;
 	/** What the service confirmed: each item's name and ID, where it has them. */
 	done: Array<{ name?: string; id?: string }>;
 	/** Items the service may have carried out without confirming it. */
@@ -28,27 +29,6 @@ export interface StopFacts {
 	notDone: number[];
 	/** Items never sent. */
 	neverSent: number[];
-}
-
-/** [2, 3, 5, 6, 7, 9] as "2, 3, 5 to 7 and 9": runs of three or more as ranges, and a count past NAMED parts. */
-export function itemNumbers(indices: number[]): string {
-	const runs: number[][] = [];
-	for (const index of indices) {
-		const last = runs[runs.length - 1];
-		if (last && index === last[last.length - 1] + 1) last.push(index);
-		else runs.push([index]);
-	}
-	const parts = runs.flatMap((run) => (run.length >= 3 ? [run] : run.map((index) => [index])));
-	const text = (part: number[]) =>
-		part.length === 1 ? String(part[0]) : `${part[0]} to ${part[part.length - 1]}`;
-	if (parts.length > NAMED) {
-		const rest = parts.slice(NAMED).reduce((sum, part) => sum + part.length, 0);
-		return `${parts.slice(0, NAMED).map(text).join(', ')} and ${rest} more`;
-	}
-	const texts = parts.map(text);
-	return texts.length > 1
-		? `${texts.slice(0, -1).join(', ')} and ${texts[texts.length - 1]}`
-		: texts[0];
 }
 
 const itemsWord = (indices: number[]) =>
@@ -60,23 +40,28 @@ function known({ name, id }: { name?: string; id?: string }): string | undefined
 	return name === undefined ? id : `"${name}"`;
 }
 
-/** The count of what was done before the stop, and each by name and ID, a few of them. */
+/** The count of what was done, and each by name and ID, a few of them. */
 function doneSentence(facts: StopFacts): string {
-	const { subject, items, stoppedAt, done } = facts;
+	const { subject, items, done } = facts;
 	const nouns = items === 1 ? subject.noun : `${subject.noun}s`;
-	const count = `${done.length} of ${items} ${nouns} ${done.length === 1 ? 'was' : 'were'} ${subject.done} before item ${stoppedAt} failed`;
+	const count = `${done.length} of ${items} ${nouns} ${done.length === 1 ? 'was' : 'were'} ${subject.done}`;
 	const names = done.map(known).filter((text): text is string => text !== undefined);
 	if (names.length === 0) return `${count}.`;
 	const more = names.length > NAMED ? ` and ${names.length - NAMED} more` : '';
 	return `${count}: ${names.slice(0, NAMED).join(', ')}${more}.`;
 }
 
-/** What a stopped run says before its details: what was done, what may have been, what was not, and the way on (`wayOn`). */
-export function stopText(facts: StopFacts, wayOn: string): string {
+/**
+ * What a stopped run says before its details: the way on (`wayOn`, its text,
+ * and whether it names the items that may have been done), then what was
+ * done, what may have been, what was not, and what was never sent.
+ */
+export function stopText(facts: StopFacts, wayOn: { text: string; namesMayHave: boolean }): string {
 	const { subject, mayHave, notDone, neverSent } = facts;
-	const sentences = facts.done.length > 0 ? [doneSentence(facts)] : [];
+	const sentences = wayOn.text ? [wayOn.text] : [];
+	if (facts.done.length > 0) sentences.push(doneSentence(facts));
 	const them = (indices: number[]) => (indices.length === 1 ? 'it' : 'them');
-	if (mayHave.length > 0)
+	if (mayHave.length > 0 && !wayOn.namesMayHave)
 		sentences.push(
 			`${itemsWord(mayHave)} may have been ${subject.done}: ${SERVICE} did not confirm ${them(mayHave)}.`,
 		);
@@ -88,11 +73,6 @@ export function stopText(facts: StopFacts, wayOn: string): string {
 		sentences.push(
 			`${itemsWord(neverSent)} ${neverSent.length === 1 ? 'was' : 'were'} never sent.`,
 		);
-	if (facts.kept && facts.done.length > 0)
-		sentences.push(
-			`The service's answers are kept with this execution: when n8n runs the node again (Executions › Retry, or Retry On Fail), ${facts.done.length === 1 ? 'that one is' : 'those are'} not ${subject.done} again.`,
-		);
-	if (wayOn) sentences.push(wayOn);
 	return sentences.join(' ');
 }
 

@@ -118,9 +118,11 @@ function describeHttpFailure(
 		};
 	}
 	if (status === 429) {
+		const wait = retryAfterText(answer, askedMs);
 		return {
-			message: `${capitalize(SERVICE)} is rate-limiting requests (HTTP 429)${said}.${retryAfterText(answer, askedMs)}`,
+			message: `${capitalize(SERVICE)} is rate-limiting requests (HTTP 429)${said}.${wait}`,
 			description,
+			...(wait ? { waitSaid: true } : {}),
 		};
 	}
 	if (status >= 500 || isText) {
@@ -211,16 +213,16 @@ export function notSentAgainText(
 	},
 ): FailureText {
 	const sent = `The item was sent ${times(giveUp.attempts)}`;
+	// The wait the service asked for, where the failure's own text does not say it already.
+	const asked = text.waitSaid ? undefined : giveUp.askedMs;
 	const sentences: Record<typeof giveUp.reason, () => string> = {
 		disabled: () => `${sent}; ${OPTION} is off, so it was not sent again.`,
 		exhausted: () =>
 			`${sent}, the most that ${OPTION} › Max Retries per Item (${giveUp.maxRetries}) allows${
-				giveUp.askedMs === undefined
-					? ''
-					: `; the service last asked to wait ${duration(giveUp.askedMs)}`
+				asked === undefined ? '' : `; the service last asked to wait ${duration(asked)}`
 			}.`,
 		waitTooLong: () =>
-			`${sent}; that wait (${duration(giveUp.askedMs ?? 0)}) is longer than the ${duration(giveUp.maxWaitMs)} that ${OPTION} › Max Wait (Seconds) allows, so it was not sent again.`,
+			`${sent}; the wait it asked for${asked === undefined ? '' : ` (${duration(asked)})`} is longer than the ${duration(giveUp.maxWaitMs)} that ${OPTION} › Max Wait (Seconds) allows, so it was not sent again.`,
 	};
 	return {
 		message: `${text.message} ${sentences[giveUp.reason]()}`,

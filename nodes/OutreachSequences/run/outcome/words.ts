@@ -8,6 +8,8 @@ import type { Subject } from '../../describe/types';
 export interface FailureText {
 	message: string;
 	description: string;
+	/** The message already says the wait the service asked for (a 429 with Retry-After). */
+	waitSaid?: boolean;
 }
 
 /** What a failure's text names besides the failure: the request's subject, and the connection's. */
@@ -37,4 +39,24 @@ export const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.
 /** "once", "3 times". */
 export function times(count: number): string {
 	return count === 1 ? 'once' : `${count} times`;
+}
+
+/**
+ * The most a hint says, in characters: three lines of n8n's output pane at
+ * 1440×900 (n8n 2.41.1's editor holds about 65 characters a line there;
+ * test/e2e/editor.e2e.mts measures each hint's lines).
+ */
+export const HINT_BUDGET = 190;
+
+/** The first sentence, then each of the others that still fits in HINT_BUDGET, in order. */
+export function fitted(first: string, ...others: Array<string | undefined>): string {
+	let text = first;
+	for (const sentence of others)
+		if (sentence && text.length + 1 + sentence.length <= HINT_BUDGET) text += ` ${sentence}`;
+	return text;
+}
+
+/** How an item is named beside its number: its name or identifier, cut to 24 characters. */
+export function itemLabel(label: string): string {
+	return label.length > 24 ? `${label.slice(0, 23)}…` : label;
 }

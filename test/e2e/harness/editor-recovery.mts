@@ -1,0 +1,141 @@
+// The editor suite's recovery tests (issue 45), as a new user meets them: a
+// service of their own (its own pace and records, apart from the suite's
+// faults), the workflows they run, the ten-create scenario's faults and
+// what its first Stop error must say, what a second run must put out, and
+// the figures kept before the tests assert. The clicks: editor-clicks.mts.
+import type { SandboxProcess } from '../../harness/sandbox.mts';
+import { outreachApiCredential } from './credentials.mts';
+import type { Clicks } from './editor-clicks.mts';
+import type { RenderedHint } from './editor-hints.mts';
+import { lastOutput, runManually } from './editor-rest.mts';
+import { recordFigures } from './figures.mts';
+import { N8N_CURRENT } from './n8n.mts';
+import {
+	CREATE_NODE,
+	type ByName,
+	createsTheseNames,
+	failsOnceBeforeWriting,
+	names,
+	writtenThenFailsEachTime,
+} from './re-runs.mts';
+import type { Execution, N8n } from './stage.mts';
+import { outreachCredential } from './workflows.mts';
+
+const CREDENTIAL = 'outreachRecovery';
+const onRecovery = {
+	settings: { credentials: outreachCredential(CREDENTIAL, 'Outreach recovery') },
+};
+
+/** 10 creates under On Error = Stop: S4 is written, then answered 500 on every send; S7 is answered 500 once, unwritten. */
+export const FIRST_STOP = {
+	workflow: 'outreach-first-stop',
+	names: names(10),
+	faults: [writtenThenFailsEachTime('S4'), failsOnceBeforeWriting('S7')],
+	/** What a user who found S4 in the service and not S7 says for items 3 and 6. */
+	expression: `{{ $itemIndex === 3 ? 'countAsDone' : 'sendAgain' }}`,
+};
+/** Three creates, run twice with nothing set. */
+export const RUN_TWICE = { workflow: 'outreach-run-twice', names: names(3, 'T') };
+const WARM_UP = { workflow: 'outreach-warm-up', names: names(40, 'warm-') };
+
+/** The recovery service's credential and the workflows that use it. */
+export function recoverySetup(service: SandboxProcess) {
+	return {
+		credential: outreachApiCredential(CREDENTIAL, service.apiKey, service.url, 'Outreach recovery'),
+		workflows: [FIRST_STOP, RUN_TWICE, WARM_UP].map(({ workflow, names: list }) =>
+			createsTheseNames(workflow, list, onRecovery),
+		),
+	};
+}
+
+/**
+ * 40 creates on the recovery service (over REST, no click), then a fresh
+ * service: the node's pace there leaves its slow start (one request in
+ * flight at first), so the scenario's 10 creates go out side by side, as in
+ * an n8n where the node has run before, and its first run meets both faults.
+ */
+export async function warmPace(n8n: N8n, service: SandboxProcess): Promise<void> {
+	const warm = await runManually(n8n, WARM_UP.workflow);
+	if (warm.status !== 'success') throw new Error(`The warm-up run ended ${warm.status}`);
+	await service.reset();
+}
+
+/**
+ * The first Stop error's words, against what the service had received and
+ * held when the user checked: S4's failure, at item 3; the steps, for the
+ * items it answered 500 (3 and 6: both went out in the first run); the
+ * expression that decides them as the check found them; what was created, by
+ * name and the service's ID; and, every item having gone out, none never sent.
+ */
+export function expectFirstStopError(
+	error: { message: string; description: string },
+	checked: ByName,
+): void {
+	const { names: list, expression } = FIRST_STOP;
+	expect([checked.sent.get('S4'), checked.sent.get('S7')]).toEqual([1, 1]);
+	expect([checked.created.has('S4'), checked.created.has('S7')]).toEqual([true, false]);
+	expect(list.filter(({ name }) => !checked.sent.has(name))).toEqual([]);
+	expect(error.message).toMatch(/ to create the sequence "S4": gateway\. [^]*\[item 3\]$/);
+	expect(error.description).toMatch(
+		/^To go on: check in the outreach service whether items 3 and 6 were created, set Request Options › Unconfirmed Earlier Try to Count as Done \(they were\) or Send Again \(they were not\), save, and use Executions › Retry with the currently saved workflow: nothing created is sent again\. /,
+	);
+	expect(error.description).toContain(`, for example ${expression}. `);
+	const created = list.filter(({ name }) => checked.created.has(name) && name !== 'S4');
+	const count = ` ${created.length} of 10 sequences were created: `;
+	expect(error.description).toContain(count);
+	const listed = error.description.split(count)[1].split('. ')[0];
+	const named = [...listed.matchAll(/"(S\d+)" \((seq-[\w-]+)\)/g)].map(([, name, id]) => ({
+		name,
+		id,
+	}));
+	expect(named).toEqual(
+		created.slice(0, 5).map(({ name }) => ({ name, id: checked.records.get(name)?.id })),
+	);
+	expect(listed).toMatch(new RegExp(` and ${created.length - 5} more$`));
+	expect(error.description).not.toContain('never sent');
+}
+
+/**
+ * The second run's output: each item skipped, with the ID the service holds,
+ * created in the first run, as its reason says; and its hint counts them, in
+ * at most three lines.
+ */
+export function expectCreatedBefore(runs: {
+	first: Execution;
+	second: Execution;
+	held: ByName;
+	hints: RenderedHint[];
+}): void {
+	const { first, second, held, hints } = runs;
+	expect(lastOutput(second, CREATE_NODE).map((item) => item.json)).toEqual(
+		RUN_TWICE.names.map(({ name }) => ({
+			skipped: true,
+			id: held.records.get(name)?.id,
+			reason: expect.stringMatching(
+				new RegExp(
+					`^This node created the sequence "${name}" \\d+ seconds? ago, in execution ${first.id}, `,
+				),
+			),
+		})),
+	);
+	expect(hints.map((hint) => hint.text)).toContainEqual(
+		expect.stringMatching(/^3 items were not created again: this node created the very same ones /),
+	);
+	for (const hint of hints) expect(hint.lines).toBeLessThanOrEqual(3);
+}
+
+/** The clicks from the first Stop error to the retry, the error, and what came of it: kept before the test asserts. */
+export function keepClickFigures(
+	clicks: Clicks,
+	error: { message: string; description: string },
+	retry: Execution,
+	after: ByName,
+): void {
+	recordFigures('editor', N8N_CURRENT, 'first Stop error to each sequence once', {
+		clicks: clicks.made.length,
+		made: clicks.made,
+		firstError: error,
+		retry: retry.status,
+		sentByName: Object.fromEntries(after.sent),
+	});
+}
