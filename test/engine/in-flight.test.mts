@@ -4,7 +4,8 @@
 // machine slows both) plus a few round trips, with far more than the old 32
 // at once. A busy service: it works on C requests at a time and the others
 // wait in line; the run takes at most 1.25 × its own limit (N ÷ C × the
-// service time), with a few times C in flight, not a line of every item, and
+// service time) plus n8n's own work on the items (the same run at 0 ms, in
+// this test), with a few times C in flight, not a line of every item, and
 // the hint says why. Issue 44's ratios at 1,000 and 10,000 items are the
 // benchmark's (bench/latency.mjs), in real n8n.
 import type { NodeExecutionHint } from 'n8n-workflow';
@@ -51,10 +52,14 @@ test('a far service: 600 archives 300 ms away take the time at 0 ms plus a few r
 }, 60_000);
 
 test('a busy service: 8 at a time, 50 ms each: 400 archives within 1.25 × its own limit, about 8 in flight, and a hint that says why', async () => {
+	// n8n's own work on the 400 items, taken in this test, so that a loaded machine slows both.
+	const near = await archive(400);
+	await env.sandbox.reset();
+	forgetLearnedPaces();
 	await env.sandbox.setCapacity({ concurrency: 8, serviceMs: 50 });
 	const busy = await archive(400);
 	const ownLimit = (400 / 8) * 50;
-	expect(busy.ms).toBeLessThanOrEqual(1.25 * ownLimit);
+	expect(busy.ms).toBeLessThanOrEqual(1.25 * ownLimit + near.ms);
 	expect(busy.summary.maxInFlight).toBeLessThanOrEqual(3 * 8);
 	expect(busy.hints.map((hint) => hint.message)).toEqual([
 		expect.stringMatching(
