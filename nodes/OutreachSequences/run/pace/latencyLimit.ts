@@ -20,8 +20,8 @@
  *   limit was in use, takes it to those requests × 2^(baseline ÷
  *   DOUBLING_MS): as fast per second at any distance (time-based), each step
  *   a round of answers that came back without a line (round-based); 3.2 a
- *   round at 100 ms, and at 500 ms the first answer opens the limit to what a
- *   round trip that long needs. No growth while half the requests in flight
+ *   round at 100 ms; the first round opens it to FIRST_ROUND_MAX at most (it
+ *   may be n8n's own load, many executions starting). No growth while half the requests in flight
  *   (two at least) are out LATE times a round trip on time, nor after a
  *   round trip that grew (n8n's own work, or a line).
  * - It ends at a line: two rounds in a row whose round trip grew while the
@@ -44,8 +44,9 @@ export type { Sent } from './latencyRound';
 
 /** In slow start, the limit may double per this much round trip. */
 export const DOUBLING_MS = 60;
-/** A first answer this slow or slower makes the service far on its own. */
-const FAR_MS = 2.5 * DOUBLING_MS;
+const FAR_MS = 2.5 * DOUBLING_MS; // A first answer this slow or slower makes the service far on its own.
+/** What the first round alone may open the limit to: a fresh rate limit meets at most this many at once. */
+const FIRST_ROUND_MAX = 8;
 /** In slow start, the limit grows at least by this share a round. */
 const SLOW_START_GROWTH = 0.5;
 /** A round trip up to this share above the baseline, plus SLACK_MS, holds. */
@@ -193,7 +194,8 @@ export class LatencyLimit {
 		if (!far) return;
 		const perRound = this.perRound();
 		const grown = Math.max(onTime * perRound, Math.min(this.value * perRound, onTime + 1));
-		this.value = Math.min(this.ceiling, Math.max(this.value, grown));
+		const cap = this.rounds.length > 1 ? Infinity : FIRST_ROUND_MAX;
+		this.value = Math.min(this.ceiling, cap, Math.max(this.value, grown));
 	}
 
 	/** The knee: of the last rounds within NEAR_TOP of the most answers a second, the fewest in flight that made them. */
