@@ -3,11 +3,9 @@
 // `--bulk-use-cases N` use cases bulk-0 … bulk-<N-1>;
 // `--rate-limit 50` answers 429 beyond 50 requests per second, with
 // `--burst N` (default: the rate), `--retry-after seconds|date|none`, and
-// `--rate-limit-headers ietf|x` for standard rate-limit headers on every answer;
-// `--capacity 16` works on 16 requests at once, `--service-ms 100` each, the
-// rest waiting in line).
+// `--rate-limit-headers ietf|x` for standard rate-limit headers on every answer).
 import { DEFAULT_API_KEY, startSandbox } from './server.mts';
-import type { Capacity, RateLimit } from './server.mts';
+import type { RateLimit } from './server.mts';
 import { knownIdsLine } from './seed.mts';
 
 function option(name: string, fallback: string): string {
@@ -32,26 +30,18 @@ function rateLimitOption(): RateLimit | undefined {
 	};
 }
 
-function capacityOption(): Capacity | undefined {
-	const concurrency = Number(option('capacity', '0'));
-	if (!(concurrency > 0)) return undefined;
-	return { concurrency, serviceMs: Number(option('service-ms', '100')) };
-}
-
 const sandbox = await startSandbox({
 	port: Number(option('port', process.env.SANDBOX_PORT ?? '4010')),
 	apiKey: option('key', process.env.SANDBOX_API_KEY ?? DEFAULT_API_KEY),
 	bulkContacts: Number(option('bulk-contacts', '0')),
 	bulkUseCases: Number(option('bulk-use-cases', '0')),
 	rateLimit: rateLimitOption(),
-	capacity: capacityOption(),
 });
 console.log(
 	JSON.stringify({
 		url: sandbox.url,
 		apiKey: sandbox.apiKey,
 		rateLimit: rateLimitOption() ?? null,
-		capacity: capacityOption() ?? null,
 		knownIds: knownIdsLine(
 			Number(option('bulk-contacts', '0')),
 			Number(option('bulk-use-cases', '0')),

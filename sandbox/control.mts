@@ -1,10 +1,8 @@
 // The routes under /__sandbox/, for tests and scripts in other processes:
-// the recorded requests, a summary, faults, the rate limit, the capacity, a
-// reset, records one by one or all of a kind.
+// the recorded requests, a summary, faults, the rate limit, a reset, records
+// one by one or all of a kind.
 import type http from 'node:http';
 
-import type { Capacity } from './capacity.mts';
-import { lineSummary } from './capacity.mts';
 import { describeFault, type Fault } from './faults.mts';
 import type { RateLimit } from './rate-limit.mts';
 import type { RecordedRequest } from './server.mts';
@@ -22,7 +20,6 @@ export interface Controlled {
 	list(kind: Kind): JsonObject[];
 	summary(): JsonObject;
 	setRateLimit(limit: RateLimit | undefined): void;
-	setCapacity(capacity: Capacity | undefined): void;
 	addFault(fault: Fault): void;
 	reset(): void;
 }
@@ -55,15 +52,6 @@ export function control(sandbox: Controlled, req: http.IncomingMessage, body: st
 		sandbox.setRateLimit(limit ?? undefined);
 		return { status: 204 };
 	}
-	if (route === 'POST /__sandbox/capacity') {
-		const capacity = JSON.parse(body || 'null') as Capacity | null;
-		try {
-			sandbox.setCapacity(capacity ?? undefined);
-		} catch (error) {
-			return message(400, (error as Error).message);
-		}
-		return { status: 204 };
-	}
 	if (route === 'POST /__sandbox/faults') {
 		const fault = JSON.parse(body || '{}') as Fault;
 		sandbox.addFault(fault);
@@ -79,7 +67,7 @@ export function control(sandbox: Controlled, req: http.IncomingMessage, body: st
 	return message(404, 'Unknown sandbox control route');
 }
 
-/** Counts over the recorded API requests: by status, creates of the same sequence name, the most at once, and the time in line. */
+/** Counts over the recorded API requests: by status, and creates of the same sequence name. */
 export function summarize(
 	recorded: RecordedRequest[],
 	sequences: JsonObject[],
@@ -110,8 +98,5 @@ export function summarize(
 		duplicateNames: repeatedNames,
 		repeatedSuccesses,
 		maxInFlight,
-		timeInLine: lineSummary(
-			requests.flatMap((entry) => (entry.lineMs === undefined ? [] : [entry.lineMs])),
-		),
 	};
 }

@@ -1,12 +1,12 @@
 // The sandbox as the tests use it: a separate Node process (the service's
 // stand-in runs on Node's own TypeScript support, as `npm run sandbox` does),
 // reached over loopback sockets, with its test-support routes under /__sandbox/.
-import type { Capacity, Fault, RateLimit, RecordedRequest } from '../../sandbox/server.mts';
+import type { Fault, RateLimit, RecordedRequest } from '../../sandbox/server.mts';
 import { startSandbox } from '../../scripts/n8n/processes.mts';
 import type { Daemon } from '../../scripts/n8n/processes.mts';
 import { TEST_API_KEYS } from './keys.mts';
 
-export type { Capacity, Fault, RateLimit, RecordedRequest };
+export type { Fault, RateLimit, RecordedRequest };
 
 export interface SandboxSummary {
 	requests: number;
@@ -16,8 +16,6 @@ export interface SandboxSummary {
 	/** Requests (method, target, body) answered 2xx more than once. */
 	repeatedSuccesses: number;
 	maxInFlight: number;
-	/** With a capacity: the time requests waited in line, in ms. */
-	timeInLine: { p50: number; p95: number; max: number } | null;
 }
 
 export class SandboxProcess {
@@ -68,12 +66,6 @@ export class SandboxProcess {
 	/** Limit API requests to a token bucket; undefined lifts the limit. */
 	async setRateLimit(limit: RateLimit | undefined): Promise<void> {
 		await this.control('POST', 'rate-limit', limit ?? null);
-	}
-
-	/** Work on so many API requests at once, so long each, the others in line; undefined lifts it. */
-	async setCapacity(capacity: Capacity | undefined): Promise<void> {
-		const response = await this.control('POST', 'capacity', capacity ?? null);
-		if (!response.ok) throw new Error(`The sandbox refused the capacity: ${await response.text()}`);
 	}
 
 	async summary(): Promise<SandboxSummary> {

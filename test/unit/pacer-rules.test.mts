@@ -1,33 +1,32 @@
-// The pacer's own rules, on a clock set by hand: until a push-back only the
-// latency limit holds requests back; a push-back's pause and halving, growing
-// back, and the send rate after a push-back. The latency limit's own rules:
-// latency-limit.test.mts.
+// The pacer's own rules, on a clock set by hand: slow start, a push-back's
+// pause and halving, growing back, and the send rate after a push-back.
 import { RequestPacer } from '../../nodes/OutreachSequences/run/pace/pacer.ts';
 import type { Epoch } from '../../nodes/OutreachSequences/run/pace/pacer.ts';
 
-/** Rounds of answers 1 ms apart, each as many requests as are allowed, until the latency limit has reached `ceiling`. */
-function grownTo(pacer: RequestPacer, ceiling: number, clock = { now: 0 }): void {
-	for (let round = 0; round < 100 && pacer.inFlightLimit < ceiling; round++) {
-		const limit = pacer.inFlightLimit;
-		const sent = Array.from({ length: limit }, (_, inFlight) => pacer.latency.started(inFlight));
-		clock.now += 1;
-		for (const request of sent) pacer.latency.ended(request, true);
-	}
+/** Successes until slow start has reached `ceiling` in flight: one at first, half a request more per success. */
+function grownTo(pacer: RequestPacer, ceiling: number): void {
+	const ticket = pacer.start();
+	for (let i = 0; i < (ceiling - 1) * 2; i++) pacer.succeeded(ticket);
 	expect(pacer.inFlightLimit).toBe(ceiling);
 }
 
 describe('the pacer itself', () => {
-	test('until the first push-back, the latency limit alone holds requests back, up to the bound; no rate', () => {
-		const clock = { now: 0 };
-		const pacer = new RequestPacer(32, () => clock.now);
-		expect(pacer.inFlightLimit).toBe(1);
-		expect(pacer.readyIn(0)).toBe(0);
-		expect(pacer.readyIn(1)).toBe(Infinity);
-		grownTo(pacer, 32, clock);
-		expect(pacer.readyIn(31)).toBe(0);
-		expect(pacer.readyIn(32)).toBe(Infinity);
-		// Never past the bound.
-		for (let i = 0; i < 10; i++) grownTo(pacer, 32, clock);
+	test('slow start: one request in flight at first, half a request more per success, up to the bound; no rate until a push-back', () => {
+		let now = 0;
+		const pacer = new RequestPacer(32, () => now);
+		const limits: number[] = [];
+		for (let i = 0; i < 1000; i++) {
+			limits.push(pacer.inFlightLimit);
+			expect(pacer.readyIn(pacer.inFlightLimit - 1)).toBe(0);
+			expect(pacer.readyIn(pacer.inFlightLimit)).toBe(Infinity);
+			pacer.succeeded(pacer.start());
+			now += 0.01;
+		}
+		expect(limits.slice(0, 7)).toEqual([1, 1, 2, 2, 3, 3, 4]);
+		// 1 + 62 × 0.5 = 32, the bound, which it never passes.
+		expect(limits[61]).toBe(31);
+		expect(limits[62]).toBe(32);
+		expect(Math.max(...limits)).toBe(32);
 		expect(pacer.sendRate).toBe(Infinity);
 	});
 

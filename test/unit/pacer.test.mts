@@ -107,13 +107,10 @@ function simulate(items: number, service: Service, ceiling = 32, idleMs = 0): Ou
 				return;
 			}
 			queued--;
-			// As ServicePace does: the latency limit hears when each request went, and when it was answered.
-			const sent = pacer.latency.started(inFlight);
 			inFlight++;
 			const ticket: Epoch = pacer.start();
 			events.at(events.now + service.latencyMs, () => {
 				inFlight--;
-				pacer.latency.ended(sent, true);
 				const retryAfter = take();
 				if (retryAfter === undefined) {
 					pacer.succeeded(ticket);

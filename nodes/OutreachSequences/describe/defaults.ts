@@ -4,17 +4,10 @@
  */
 
 /**
- * The most requests in flight at once to one service from one n8n process,
- * and Items per Batch's default. Below it, how many go at once follows how
- * fast the service answers (run/pace/latencyLimit.ts), so this binds only a
- * service that answers as fast with this many under way: one 500 ms away
- * takes 1,000 requests a second at 512, more than the node sends. Each
- * request in flight holds a socket, and 512 stay within the 1,024 open files
- * many systems allow a process, with room for n8n's own; their buffers are a
- * few MB of n8n's memory. Without a bound, 10,000 items would open 10,000
- * sockets at the same moment.
+ * Requests in flight at once when Batching is off. Without a bound, 10,000
+ * items would open 10,000 sockets at the same moment.
  */
-export const MAX_IN_FLIGHT = 512;
+export const MAX_IN_FLIGHT = 32;
 /** n8n's own limit for a request when the user sets no timeout. */
 export const DEFAULT_TIMEOUT_MS = 300_000;
 /** Without Batching, the next request waits for no pause. */

@@ -92,7 +92,7 @@ export const requestOptionsProperty: INodeProperties = {
 			displayName: 'Batching',
 			name: Field.batching,
 			group: Field.batch,
-			description: `How many requests go out at once, and whether in batches with a pause between them. Without it, as many at once as the service answers without slowing down, up to ${MAX_IN_FLIGHT}, a new one as each ends.`,
+			description: `How many requests go out at once, and whether in batches with a pause between them. Without it, up to ${MAX_IN_FLIGHT} at once, a new one as each ends.`,
 			values: [
 				{
 					displayName: 'Items per Batch',

@@ -6,10 +6,8 @@
  * keep going. Items to be sent again go before new ones. While the service's
  * breaker is open (breaker.ts), an item waiting out its backoff is the probe,
  * not a new item; once the breaker trips, no item of this run is sent. At
- * most `workers` of this execution's requests are in flight at once, and no
- * more new items are taken (written down as about to be sent, waiting for a
- * turn) than the service's pace lets go at once; a new item's request is made
- * together with the next new items' (makeAhead).
+ * most `workers` of this execution's requests are in flight at once, and a
+ * new item's request is made together with the next new items' (makeAhead).
  * When a step throws, no new request starts, and the error comes out once
  * every request in flight has ended: so each one that went out is heard.
  */
@@ -18,8 +16,6 @@ import type { RequestEnd, ServicePace, Turn } from '../pace/servicePace';
 
 /** How many items not sent go by before n8n's event loop gets a turn: 10,000 skipped items would otherwise hold it for seconds. */
 const YIELD_EVERY = 32;
-/** At most this many new items' requests are made together: n8n evaluates their expressions back to back, between answers. */
-export const MADE_TOGETHER = 32;
 
 /** What became of one send: how the request ended, for the breaker, and whether to send the item again, after how long. */
 export interface SendResult {
@@ -40,8 +36,6 @@ export interface DispatchSteps {
 export class Dispatcher {
 	/** This execution's requests in flight now. */
 	private inFlight = 0;
-	/** Items a worker is on now: being prepared, waiting for a turn, or in flight. */
-	private taken = 0;
 	/** Items never sent, in order. */
 	private fresh: number[] = [];
 	/** Items to be sent again now. */
@@ -53,7 +47,7 @@ export class Dispatcher {
 	private waiters: Array<() => void> = [];
 	/** Set once the service's breaker tripped on this run. */
 	private down: ServiceDown | undefined;
-	/** How many new items' requests are made together (`workers`, at most MADE_TOGETHER), and how many of those are still to go. */
+	/** How many new items' requests are made together (`workers`), and how many of those are still to go. */
 	private together = 1;
 	private madeAhead = 0;
 	/** Items not sent in this run so far (answered from an earlier try or execution, or failed unsent). */
@@ -75,11 +69,10 @@ export class Dispatcher {
 	/** Sends every index that `steps.prepare` accepts (an item it refuses never waits for a turn). */
 	async run(indices: number[], workers: number, steps: DispatchSteps): Promise<void> {
 		this.fresh = [...indices];
-		this.together = Math.max(1, Math.min(workers, MADE_TOGETHER));
+		this.together = Math.max(1, workers);
 		this.madeAhead = 0;
-		// The items still to send: the one whose answer is being read among them.
 		const remaining = () =>
-			this.fresh.length + this.ready.length + this.backingOff.size + this.taken;
+			this.fresh.length + this.ready.length + this.backingOff.size + this.inFlight;
 		const worker = async () => {
 			try {
 				for (let next = this.next(); next !== undefined; next = this.next()) {
@@ -87,13 +80,7 @@ export class Dispatcher {
 						await new Promise<void>((wake) => this.waiters.push(wake));
 						continue;
 					}
-					this.taken++;
-					try {
-						await this.dispatch(next.index, next.fresh, steps, remaining);
-					} finally {
-						this.taken--;
-						this.wakeSome();
-					}
+					await this.dispatch(next.index, next.fresh, steps, remaining);
 				}
 			} catch (error) {
 				this.thrown ??= { error };
@@ -116,16 +103,6 @@ export class Dispatcher {
 		if (again !== undefined) return { index: again, fresh: false };
 		// While the breaker is open, the item that waits out its backoff goes as the probe, not a new one.
 		if (this.retrying.size > 0 && !this.pace.breaker.isClosed && !this.down) return 'wait';
-		// A new item is taken only while the pace would let it go: the others are not yet about to be sent.
-		// While the breaker is open, they wait for a turn, and hear if it trips.
-		const { breaker, pacer } = this.pace;
-		if (
-			breaker.isClosed &&
-			this.taken > 0 &&
-			this.taken >= pacer.inFlightLimit &&
-			this.fresh.length > 0
-		)
-			return 'wait';
 		const fresh = this.fresh.shift();
 		if (fresh !== undefined) return { index: fresh, fresh: true };
 		return this.backingOff.size > 0 ? 'wait' : undefined;
@@ -181,7 +158,7 @@ export class Dispatcher {
 		} finally {
 			this.inFlight--;
 			this.pace.finished(turn, result.end);
-			this.wakeSome();
+			this.wakeAll();
 		}
 		if (result.againAfterMs === undefined) return;
 		this.retrying.add(index);
@@ -190,7 +167,7 @@ export class Dispatcher {
 	}
 
 	/**
-	 * A new item's request is made together with those of the next new items, `together` in all:
+	 * A new item's request is made together with those of the next new items, `workers` in all:
 	 * n8n evaluates their expressions back to back, which costs it less than one at a time between
 	 * requests. In the order they are sent, and none past an item that is not to be sent.
 	 */
@@ -224,13 +201,6 @@ export class Dispatcher {
 		this.ready.push(...this.backingOff);
 		this.backingOff.clear();
 		this.wakeAll();
-	}
-
-	/** Wakes as many waiting workers as could take an item now (not hundreds for one place); all once no new item is left. */
-	private wakeSome(): void {
-		if (this.fresh.length === 0 || this.thrown) return this.wakeAll();
-		const places = this.ready.length + this.pace.pacer.inFlightLimit - this.taken;
-		for (const wake of this.waiters.splice(0, Math.max(1, places))) wake();
 	}
 
 	private wakeAll(): void {

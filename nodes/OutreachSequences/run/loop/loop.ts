@@ -66,7 +66,8 @@ export class RunLoop {
 			this.ports.sleep,
 			(ms) => this.report.waited(ms),
 		);
-		const before = this.report.paceBefore(this.pace);
+		const heldBackBefore = this.pace.heldBackMs;
+		const openedBefore = this.pace.breaker.opened;
 		try {
 			await this.sendAll(dispatcher);
 		} finally {
@@ -76,7 +77,8 @@ export class RunLoop {
 				const error = lostAnswerText(item.request.subject);
 				this.fail(index, { kind: 'broken', request: item.request, error, sends: item.sends });
 			});
-			this.report.paceAfter(this.pace, before, this.items.length);
+			this.report.heldBack(this.pace.heldBackMs - heldBackBefore);
+			this.report.breakerOpened(this.pace.breaker.opened - openedBefore);
 		}
 	}
 
@@ -224,9 +226,9 @@ export class RunLoop {
 		const othersUnderWay = this.pace.requestsInFlight - 1;
 		if (quota.remaining > othersUnderWay) return;
 		this.report.pushedBack();
-		// This item is done: the others go on.
-		if (this.pacer.pushedBack(turn.epoch, quota.resetMs))
-			this.ports.log(quotaLogLine(quota, remaining() - 1, this.pacer.inFlightLimit));
+		if (this.pacer.pushedBack(turn.epoch, quota.resetMs)) {
+			this.ports.log(quotaLogLine(quota, remaining(), this.pacer.inFlightLimit));
+		}
 	}
 
 	/** The service's breaker tripped: this item is not sent (again). */

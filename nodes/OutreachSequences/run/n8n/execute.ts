@@ -8,10 +8,11 @@
  * (stopError.ts). What the run has to say goes to the output pane as
  * execution hints (outcome/hints.ts).
  */
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { RequestOptionsValue } from '../../describe/names';
+import { Field, Unconfirmed } from '../../describe/names';
 import type { OperationDefinition } from '../../describe/types';
 import type { FailedItemShape, ItemFailure } from '../outcome/failedItem';
 import { failedItemShape, failureFacts } from '../outcome/failedItem';
@@ -31,15 +32,7 @@ import type { Memory } from '../memory/memory';
 import { openMemory } from '../memory/memory';
 import { KEYS_BETWEEN_TURNS } from '../memory/memoryKeys';
 import { addHints, Failed, groupOf, labelOf, outputOf, resultsOf, wordsOf } from './output';
-import {
-	batchingOf,
-	callerTypeOf,
-	connect,
-	JOURNAL_FIRST_GROUP,
-	runOptionsOf,
-	setupFailure,
-	unconfirmedForAllOf,
-} from './settings';
+import { batchingOf, callerTypeOf, connect, runOptionsOf, setupFailure } from './settings';
 import { withDoneBeforeStop, withRetryOnFailWarning } from './stopError';
 import { failuresAsItems, isToolVariant } from './tool';
 
@@ -55,6 +48,13 @@ interface Run {
 	options: RequestOptionsValue;
 	policy: RetryPolicy;
 	cancelSignal?: AbortSignal;
+}
+
+/** Unconfirmed Earlier Try as one value for every item, other than Fail (an expression decides per item). */
+function unconfirmedForAllOf(node: INode): HintSetting['unconfirmedForAll'] {
+	const options = node.parameters[Field.requestOptions] as Record<string, unknown> | undefined;
+	const raw = options?.[Field.unconfirmed];
+	return raw === Unconfirmed.SendAgain || raw === Unconfirmed.CountAsDone ? raw : undefined;
 }
 
 function readRun(context: IExecuteFunctions, definition: OperationDefinition): Run {
@@ -192,7 +192,7 @@ export async function runOperation(
 		definition,
 		connection,
 		run.asTool,
-		Math.min(batchingOf(run.options).groupSize, JOURNAL_FIRST_GROUP),
+		batchingOf(run.options).groupSize,
 		async (ms) =>
 			await ahead.during(ms, { now: Date.now, turn: async () => await sleep(0), sleep }),
 	);

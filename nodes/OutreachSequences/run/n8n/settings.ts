@@ -1,26 +1,18 @@
 /**
- * What a run reads of n8n before it starts: Batching, Unconfirmed Earlier Try
- * when it is one value, how n8n runs the node (as a step or as a tool), and
- * the connection (the credential and the Base URL), worked out once per run.
+ * What a run reads of n8n before it starts: Batching, how n8n runs the node
+ * (as a step or as a tool), and the connection (the credential and the Base
+ * URL), worked out once per run.
  */
-import type { IExecuteFunctions, INode } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { DEFAULT_TIMEOUT_MS, MAX_IN_FLIGHT, NO_PAUSE_MS } from '../../describe/defaults';
 import type { RequestOptionsValue } from '../../describe/names';
-import { CREDENTIAL_TYPE, Field, Unconfirmed } from '../../describe/names';
+import { CREDENTIAL_TYPE, Field } from '../../describe/names';
 import { normalizeBaseUrl } from '../../describe/validation';
 import type { Batching } from '../loop/loop';
 import type { Connection } from '../http/transport';
-import type { HintSetting } from '../outcome/hints';
 import { toolCallerType } from './tool';
-
-/**
- * How many items the journal marks in its first write (memory/journal.ts),
- * before the pace is known: as many as went out at once before the number in
- * flight followed the service. Later writes follow how many went out.
- */
-export const JOURNAL_FIRST_GROUP = 32;
 
 /** The options read per item where they are used: an expression in one that fails for an item fails that item. */
 const PER_ITEM: ReadonlySet<string> = new Set([Field.unconfirmed, Field.skipDoneBefore]);
@@ -35,21 +27,13 @@ export function runOptionsOf(context: IExecuteFunctions): RequestOptionsValue {
 	return options as RequestOptionsValue;
 }
 
-/** Unconfirmed Earlier Try as one value for every item, other than Fail (an expression decides per item). */
-export function unconfirmedForAllOf(node: INode): HintSetting['unconfirmedForAll'] {
-	const options = node.parameters[Field.requestOptions] as Record<string, unknown> | undefined;
-	const raw = options?.[Field.unconfirmed];
-	return raw === Unconfirmed.SendAgain || raw === Unconfirmed.CountAsDone ? raw : undefined;
-}
-
 /**
- * Request Options › Batching. Items per Batch caps the requests in flight;
- * below it, how many go follows the service (pace/latencyLimit.ts). With an
- * interval of 0 the cap is a rolling window (a request starts as another
- * ends), as without the option, whose cap is MAX_IN_FLIGHT, Items per
- * Batch's default: so the option added at its defaults runs as the node does
- * without it. With an interval, the items go in batches: each waits for the
- * one before to end, then for the interval.
+ * Request Options › Batching. Items per Batch caps the requests in flight.
+ * With an interval of 0 the cap is a rolling window (a request starts as
+ * another ends), as without the option, whose cap is MAX_IN_FLIGHT: so the
+ * option added at its defaults runs as the node does without it. With an
+ * interval, the items go in batches: each waits for the one before to end,
+ * then for the interval.
  */
 export function batchingOf(options: RequestOptionsValue): Batching {
 	const batch = options[Field.batching]?.[Field.batch];

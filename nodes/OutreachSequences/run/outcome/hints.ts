@@ -161,17 +161,6 @@ export function passingFaultsHint(summary: RunSummary): NodeExecutionHint | unde
 	return { type: down ? 'warning' : 'info', location: 'outputPane', message };
 }
 
-/** The service answered more slowly with more requests under way, so fewer went at once than there were items (pace/latencyLimit.ts). */
-export function inFlightHint(summary: RunSummary): NodeExecutionHint | undefined {
-	const held = summary.heldInFlight;
-	if (held === undefined) return undefined;
-	return {
-		type: 'info',
-		location: 'outputPane',
-		message: `The outreach service answered more slowly with more requests under way, so the node sent about ${count(held, 'request', 'requests')} at a time.`,
-	};
-}
-
 /** Every hint the run has something to say in, in the order the user reads them. */
 export function executionHints(summary: RunSummary, setting: HintSetting): NodeExecutionHint[] {
 	return [
@@ -183,6 +172,5 @@ export function executionHints(summary: RunSummary, setting: HintSetting): NodeE
 		keyHint(summary),
 		createdLatelyHint(summary),
 		pushedBackHint(summary),
-		inFlightHint(summary),
 	].filter((hint): hint is NodeExecutionHint => hint !== undefined);
 }

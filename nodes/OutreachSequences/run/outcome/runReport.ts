@@ -4,7 +4,6 @@
  * and which items were sent again. At the end it is summed up with how each
  * item ended (summarize), for the execution hints (hints.ts).
  */
-import type { ServicePace } from '../pace/servicePace';
 import type { FailureGroup, SettingsSaidNo } from './failedItem';
 
 /** What came of an item an earlier try or execution handled, as the hints count it (runReport.ts). */
@@ -40,8 +39,6 @@ export interface RunSummary {
 	transientRetried: number;
 	/** Times the service's breaker opened while this run was under way (breaker.ts). */
 	breakerOpened: number;
-	/** The most requests in flight the service's answers allowed (latencyLimit.ts), when that was fewer than the items: a line formed with more. */
-	heldInFlight?: number;
 	/** Items the service pushed back on that were not sent again, per reason. */
 	notSentAgain: Record<SettingsSaidNo, number>;
 	/** Failed items per group. */
@@ -79,7 +76,6 @@ export class RunReport {
 	private readonly transient = new Set<number>();
 	private breakerOpenings = 0;
 	private heldBackMs = 0;
-	private heldInFlight: number | undefined;
 	private readonly notSentAgain: Record<SettingsSaidNo, number> = {
 		disabled: 0,
 		exhausted: 0,
@@ -105,23 +101,6 @@ export class RunReport {
 	/** While this run was under way, the service's pace held every request back for `ms` in all. */
 	heldBack(ms: number): void {
 		this.heldBackMs = Math.max(0, ms);
-	}
-
-	/** The service's pace before this run: how long it had held requests back, and how often its breaker had opened. */
-	paceBefore(pace: ServicePace): { heldBackMs: number; opened: number } {
-		return { heldBackMs: pace.heldBackMs, opened: pace.breaker.opened };
-	}
-
-	/** The service's pace after this run of `items` items: what it did meanwhile, and the latency limit, when it held them back. */
-	paceAfter(
-		pace: ServicePace,
-		before: { heldBackMs: number; opened: number },
-		items: number,
-	): void {
-		this.heldBack(pace.heldBackMs - before.heldBackMs);
-		this.breakerOpened(pace.breaker.opened - before.opened);
-		const held = pace.pacer.latency.held;
-		this.heldInFlight = held !== undefined && held < items ? held : undefined;
 	}
 
 	/** The service pushed back on this run, or its rate-limit headers said to stop. */
@@ -190,7 +169,6 @@ export class RunReport {
 			retriedFailed,
 			transientRetried: this.transient.size,
 			breakerOpened: this.breakerOpenings,
-			heldInFlight: this.heldInFlight,
 			notSentAgain: { ...this.notSentAgain },
 			failed,
 			failedItems,

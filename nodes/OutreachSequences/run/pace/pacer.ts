@@ -1,16 +1,15 @@
 /**
- * How fast the node sends, learned from the service's answers. How many
- * requests are in flight follows how fast the service answers (the latency
- * limit, latencyLimit.ts): one at first, growing with the answers, so that a
- * burst of executions meeting a fresh service does not send a hundred
- * requests into a limit of 5. One pacer serves every execution in the
- * process that talks to the same service (servicePace.ts), so the ramp is
- * paid once, not per execution. Until the service first says "too many"
- * (429, 503, …), nothing else holds requests back. Then:
+ * How fast the node sends, learned from the service's answers. It starts with
+ * one request in flight and adds half a request per success (slow start: the
+ * number in flight grows 1.5 times per round of answers, up to the in-flight
+ * bound in about nine rounds), so that a burst of executions meeting a fresh
+ * service does not send 32 requests into a limit of 5. One pacer serves every
+ * execution in the process that talks to the same service (servicePace.ts),
+ * so the ramp is paid once, not per execution. Until the service first says
+ * "too many" (429, 503, …), nothing else holds requests back. Then:
  * - no new request starts until the wait the service asked for has passed;
  * - the requests allowed in flight are halved, and grow again by one per
- *   window of successes (additive increase, multiplicative decrease), within
- *   the latency limit;
+ *   window of successes (additive increase, multiplicative decrease);
  * - the send rate drops below the rate that was just rejected, and grows back
  *   along a cubic curve, as TCP CUBIC does: quickly while far below that rate,
  *   flat near it, then probing above it. A service that refills its allowance
@@ -26,7 +25,6 @@
  * and between requests to a near service nothing is in flight most of the time.
  * Rejections of requests sent before a pause count as that one event.
  */
-import { LatencyLimit } from './latencyLimit';
 
 /** The requests sent between two pauses, from the first of them. A request's ticket is its epoch. */
 export interface Epoch {
@@ -39,6 +37,10 @@ export interface Epoch {
 }
 
 const HALVING = 0.5;
+/** Requests in flight at the start, before the service has answered. */
+const INITIAL_WINDOW = 1;
+/** Added to the requests allowed in flight per success, until the first push-back. */
+const SLOW_START_GROWTH = 0.5;
 const GENTLE = 0.9;
 /**
  * The cubic growth per second³, as a share of the rate that was pushed back:
@@ -53,10 +55,9 @@ const MIN_RATE = 0.1;
 const IDLE_GAP_MS = 1000;
 
 export class RequestPacer {
-	/** The requests allowed in flight after a push-back; Infinity until the first: then only the latency limit holds them. */
-	private window = Infinity;
-	/** How many requests may be in flight, from how fast the service answers. */
-	readonly latency: LatencyLimit;
+	private window: number;
+	/** Until the service first pushes back, the number in flight grows by half a request per success. */
+	private slowStart = true;
 	private rate = Infinity;
 	private tokens = 1;
 	private refilledAt = 0;
@@ -77,7 +78,7 @@ export class RequestPacer {
 		private ceiling: number,
 		private readonly now: () => number,
 	) {
-		this.latency = new LatencyLimit(ceiling, now);
+		this.window = Math.min(ceiling, INITIAL_WINDOW);
 		this.epoch = newEpoch(now());
 	}
 
@@ -85,7 +86,6 @@ export class RequestPacer {
 	raiseCeiling(ceiling: number): void {
 		if (ceiling <= this.ceiling) return;
 		this.ceiling = ceiling;
-		this.latency.raiseCeiling(ceiling);
 	}
 
 	/** How long the current pause still lasts, in ms; 0 when none. */
@@ -93,9 +93,9 @@ export class RequestPacer {
 		return Math.max(0, this.pausedUntil - this.now());
 	}
 
-	/** The requests allowed in flight now: the latency limit, and after a push-back the window. */
+	/** The requests allowed in flight now. */
 	get inFlightLimit(): number {
-		return Math.min(this.latency.limit, Math.floor(this.window));
+		return Math.floor(this.window);
 	}
 
 	/** Requests per second allowed now; Infinity until the service first pushes back. */
@@ -108,7 +108,7 @@ export class RequestPacer {
 		const now = this.now();
 		if (now < this.pausedUntil) return this.pausedUntil - now;
 		this.judgePendingEpoch(now);
-		if (inFlight >= Math.floor(this.window) || !this.latency.allows(inFlight)) return Infinity;
+		if (inFlight >= this.inFlightLimit) return Infinity;
 		if (this.rate === Infinity) return 0;
 		this.refill(now);
 		return this.tokens >= 1 ? 0 : ((1 - this.tokens) * 1000) / this.rate;
@@ -142,8 +142,8 @@ export class RequestPacer {
 	succeeded(ticket: Epoch): void {
 		ticket.accepted++;
 		this.consecutiveSlowdowns = 0;
-		if (this.window !== Infinity)
-			this.window = Math.min(this.ceiling, this.window + 1 / this.window);
+		const growth = this.slowStart ? SLOW_START_GROWTH : 1 / this.window;
+		this.window = Math.min(this.ceiling, this.window + growth);
 	}
 
 	/** Whether a push-back on a request of `ticket` would start a new slowdown. */
@@ -163,7 +163,8 @@ export class RequestPacer {
 		this.consecutiveSlowdowns++;
 		this.pending = ticket;
 		this.rejectedRate = Math.min(this.currentRate(now), sendRateOf(ticket));
-		this.window = Math.max(1, Math.floor(this.inFlightLimit / 2));
+		this.slowStart = false;
+		this.window = Math.max(1, Math.floor(this.window / 2));
 		return true;
 	}
 

@@ -16,14 +16,12 @@ import { createHash } from 'node:crypto';
 
 import type { ServiceDown } from './breaker';
 import { Breaker } from './breaker';
-import type { Sent } from './latencyLimit';
 import type { Epoch } from './pacer';
 import { RequestPacer } from './pacer';
 
-/** A request's turn: its pacer epoch, when it went for the latency limit, and whether it goes as the breaker's probe. */
+/** A request's turn: its pacer epoch, and whether it goes as the breaker's probe. */
 export interface Turn {
 	epoch: Epoch;
-	sent: Sent;
 	probe: boolean;
 }
 
@@ -139,12 +137,11 @@ export class ServicePace {
 					if (gate.state === 'probe' && !mayProbe()) return { yielded: true };
 					const wait = this.pacer.readyIn(this.inFlight);
 					if (wait === 0) {
-						const sent = this.pacer.latency.started(this.inFlight);
 						this.inFlight++;
 						if (this.heldBack > heldBackBefore) waited?.(this.heldBack - heldBackBefore);
 						const probe = gate.state === 'probe';
 						if (probe) this.breaker.probeStarted();
-						return { epoch: this.pacer.start(), sent, probe };
+						return { epoch: this.pacer.start(), probe };
 					}
 					if (wait === Infinity) await new Promise<void>((wake) => this.completions.push(wake));
 					else {
@@ -172,7 +169,6 @@ export class ServicePace {
 	/** A request that had a turn ended. */
 	finished(turn: Turn, end: RequestEnd): void {
 		this.inFlight--;
-		this.pacer.latency.ended(turn.sent, end === 'answered');
 		this.lastUsed = this.now();
 		if (end === 'cancelled' || end === 'refused') {
 			if (turn.probe) this.breaker.probeDropped();
