@@ -113,3 +113,18 @@ test('a Base URL ending in /v1/ keeps requests on its own host', async () => {
 	expect(run.all[0].json.id).toBe('uc-1');
 	expect(received).toEqual([]);
 });
+
+test('a key pasted into the Base URL is not shown in the setup error of any item', async () => {
+	const key = env.sandbox.apiKey;
+	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
+		items: [{ id: 'c-42' }, { id: 'c-43' }],
+		onError: 'continueRegularOutput',
+		credential: { apiKey: key, baseUrl: key },
+	});
+	expect(run.all).toHaveLength(2);
+	for (const item of run.all) {
+		expect(typeof item.json.error).toBe('string');
+		expect(JSON.stringify(item.json)).not.toContain(key);
+	}
+	expect(await env.sandbox.requests()).toHaveLength(0);
+});

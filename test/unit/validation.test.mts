@@ -27,16 +27,16 @@ describe('normalizeBaseUrl', () => {
 		[undefined, "The credential's Base URL is empty."],
 		[
 			'api.example.com',
-			'The credential\'s Base URL "api.example.com" has no http:// or https:// at the start. Add the one the service uses, for example https://api.example.com.',
+			'The credential\'s Base URL "api.example.com" has no http:// or https:// at the start. Add the one the service answers on: https://api.example.com or http://api.example.com.',
 		],
 		[
 			'localhost:4010',
-			'has no http:// or https:// at the start. Add the one the service uses, for example https://localhost:4010.',
+			'Add the one the service answers on: https://localhost:4010 or http://localhost:4010.',
 		],
 		['ftp://api.example.com', 'must start with http:// or https://'],
 		[
 			'javascript:alert(1)',
-			'has no http:// or https:// at the start. Add the one the service uses, for example https://api.example.com.',
+			'Add the one the service answers on: https://api.example.com or http://api.example.com.',
 		],
 		['https://exa mple.com', 'is not a URL'],
 		['https://user:pw@api.example.com', 'must not contain a user name or password'],

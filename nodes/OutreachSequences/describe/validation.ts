@@ -51,11 +51,9 @@ export function normalizeBaseUrl(raw: unknown): Checked<string> {
 	// fail as a TLS fault pointing the wrong way, and a guess of http would send
 	// the key unencrypted. The sentence names the one-step fix instead.
 	if (!HAS_SCHEME.test(text)) {
-		const fixed = /^[\w.-]+(?::\d+)?(?:\/|$)/.test(text)
-			? `https://${text}`
-			: 'https://api.example.com';
+		const host = /^[\w.-]+(?::\d+)?(?:\/|$)/.test(text) ? text : 'api.example.com';
 		return problem(
-			`The credential's Base URL "${text}" has no http:// or https:// at the start. Add the one the service uses, for example ${fixed}.`,
+			`The credential's Base URL "${text}" has no http:// or https:// at the start. Add the one the service answers on: https://${host} or http://${host}.`,
 		);
 	}
 	let url: URL;

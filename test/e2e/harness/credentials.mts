@@ -47,7 +47,7 @@ const error = (message: string | RegExp): TestResult => ({ status: 'Error', mess
  * sandbox's address without its scheme.
  */
 const SCHEMELESS =
-	/^The credential's Base URL "127\.0\.0\.1:\d+" has no http:\/\/ or https:\/\/ at the start\. Add the one the service uses, for example https:\/\/127\.0\.0\.1:\d+\.$/;
+	/^The credential's Base URL "127\.0\.0\.1:\d+" has no http:\/\/ or https:\/\/ at the start\. Add the one the service answers on: https:\/\/127\.0\.0\.1:\d+ or http:\/\/127\.0\.0\.1:\d+\.$/;
 
 /**
  * What the credential test shows on each n8n line. n8n 2.x (from 2.20) runs

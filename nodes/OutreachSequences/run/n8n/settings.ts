@@ -9,6 +9,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { DEFAULT_TIMEOUT_MS, MAX_IN_FLIGHT, NO_PAUSE_MS } from '../../describe/defaults';
 import type { RequestOptionsValue } from '../../describe/names';
 import { CREDENTIAL_TYPE, Field } from '../../describe/names';
+import { redact } from '../../describe/secret';
 import { normalizeBaseUrl } from '../../describe/validation';
 import type { Batching } from '../loop/loop';
 import type { Connection } from '../http/transport';
@@ -55,7 +56,7 @@ export async function connect(
 	const node = context.getNode();
 	const data = await context.getCredentials(CREDENTIAL_TYPE);
 	const baseUrl = normalizeBaseUrl(data.baseUrl);
-	if (!baseUrl.ok) throw new NodeOperationError(node, baseUrl.problem);
+	if (!baseUrl.ok) throw new NodeOperationError(node, redact(baseUrl.problem, data.apiKey));
 	const reference = node.credentials?.[CREDENTIAL_TYPE];
 	const timeout = Number(options[Field.timeout]);
 	return {
