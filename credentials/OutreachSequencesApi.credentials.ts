@@ -6,8 +6,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { baseUrlRefused, credentialTest } from '../nodes/OutreachSequences/describe/credentialTest';
-import { API_KEY_HEADER, CREDENTIAL_TYPE } from '../nodes/OutreachSequences/describe/names';
+import { baseUrlRefused, credentialTest } from '../nodes/OutreachSequences/helpers/credentialTest';
+import { API_KEY_HEADER, CREDENTIAL_TYPE } from '../nodes/OutreachSequences/helpers/names';
 
 export class OutreachSequencesApi implements ICredentialType {
 	name = CREDENTIAL_TYPE;

@@ -6,7 +6,7 @@ import path from 'node:path';
 
 import { parse } from 'yaml';
 
-import type { OperationDefinition } from '../nodes/OutreachSequences/describe/types.ts';
+import type { OperationDefinition } from '../nodes/OutreachSequences/helpers/interfaces.ts';
 import { outputSchema } from './output-schemas.mts';
 
 const root = path.resolve(import.meta.dirname, '..');

@@ -6,12 +6,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { contactResource } from './resources/contact';
-import { contactListResource } from './resources/contactList';
-import { sequenceResource } from './resources/sequence';
-import { useCaseResource } from './resources/useCase';
-import { CREDENTIAL_TYPE, defaultResource, Field, Resource } from './describe/names';
-import { requestOptionsProperty } from './describe/properties';
+import { contactResource } from './actions/contact/Contact.resource';
+import { contactListResource } from './actions/contactList/ContactList.resource';
+import { sequenceResource } from './actions/sequence/Sequence.resource';
+import { useCaseResource } from './actions/useCase/UseCase.resource';
+import { CREDENTIAL_TYPE, defaultResource, Field, Resource } from './helpers/names';
+import { requestOptionsProperty } from './actions/common.descriptions';
 import { runOperation } from './run/n8n/execute';
 
 /** Every operation of every resource: execute() runs one, and the build writes each one's output schema. */
@@ -38,7 +38,7 @@ export class OutreachSequences implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		// The credential tests itself (its `test`, describe/credentialTest.ts), on n8n's own path.
+		// The credential tests itself (its `test`, helpers/credentialTest.ts), on n8n's own path.
 		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
 		properties: [
 			{

@@ -2,7 +2,7 @@
 // execution hints the node adds to the run data, beside its items, for a clean
 // run, a push-back, failures and Retry On Fail; and the shipped send-again
 // example, which sends again only what the service did not act on.
-import { DEFAULT_MAX_WAIT_SECONDS } from '../../nodes/OutreachSequences/describe/defaults.ts';
+import { DEFAULT_MAX_WAIT_SECONDS } from '../../nodes/OutreachSequences/helpers/defaults.ts';
 import { RETRY_ON_FAIL_TEXT } from '../../nodes/OutreachSequences/run/outcome/hints.ts';
 import { TEST_API_KEYS } from '../harness/keys.mts';
 import type { Fault } from '../harness/sandbox.mts';

@@ -118,8 +118,8 @@ afterAll(async () => {
 test('the recipe changes the document, writes a new operation file, and registers it in its resource', () => {
 	expect(steps.map((step) => [step.language, step.file])).toEqual([
 		['yaml', 'openapi/outreach-sequences.openapi.yaml'],
-		['ts', 'nodes/OutreachSequences/resources/contact/get.ts'],
-		['ts', 'nodes/OutreachSequences/resources/contact/index.ts'],
+		['ts', 'nodes/OutreachSequences/actions/contact/get.operation.ts'],
+		['ts', 'nodes/OutreachSequences/actions/contact/Contact.resource.ts'],
 	]);
 	expect(steps.map((step) => existsSync(path.join(PACKAGE_DIR, step.file)))).toEqual([
 		true,

@@ -21,7 +21,7 @@ import type {
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../../nodes/OutreachSequences/describe/names.ts';
+import { CREDENTIAL_TYPE } from '../../nodes/OutreachSequences/helpers/names.ts';
 import { NODE_TYPE, ROOT } from '../../scripts/n8n/versions.mts';
 import { CredentialsHelper } from './engine-credentials.mts';
 import { ItemsNode, NodeTypes, ReadNode, TEST_NODE_TYPES } from './engine-node-types.mts';

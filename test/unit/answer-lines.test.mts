@@ -4,7 +4,7 @@
 // none); the raw body still follows.
 import { answerLines } from '../../nodes/OutreachSequences/run/outcome/answerLines.ts';
 import { describeFailure } from '../../nodes/OutreachSequences/run/outcome/texts.ts';
-import { attemptOf } from '../../nodes/OutreachSequences/run/http/transport.ts';
+import { attemptOf } from '../../nodes/OutreachSequences/transport/index.ts';
 
 const sequence = { noun: 'sequence', verb: 'create', done: 'created' };
 

@@ -7,8 +7,8 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { OutreachSequencesApi } from '../../credentials/OutreachSequencesApi.credentials.ts';
-import { CREDENTIAL_TEST_PATH } from '../../nodes/OutreachSequences/describe/credentialTest.ts';
-import { normalizeBaseUrl } from '../../nodes/OutreachSequences/describe/validation.ts';
+import { CREDENTIAL_TEST_PATH } from '../../nodes/OutreachSequences/helpers/credentialTest.ts';
+import { normalizeBaseUrl } from '../../nodes/OutreachSequences/helpers/validation.ts';
 
 const credential = new OutreachSequencesApi();
 const authenticate = credential.authenticate as (

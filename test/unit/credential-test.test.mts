@@ -1,4 +1,4 @@
-// The credential's test is a request n8n sends itself (describe/credentialTest.ts),
+// The credential's test is a request n8n sends itself (helpers/credentialTest.ts),
 // through n8n's proxy settings and SSRF protection. n8n's credentials tester runs
 // it; test/e2e/credential-test.e2e.mts does so in real n8n, for every case.
 // Here: its parts, read the way n8n reads them. Expressions are resolved by
@@ -20,8 +20,8 @@ import {
 	keyRejected,
 	notChecked,
 	redirected,
-} from '../../nodes/OutreachSequences/describe/credentialTest.ts';
-import { normalizeBaseUrl } from '../../nodes/OutreachSequences/describe/validation.ts';
+} from '../../nodes/OutreachSequences/helpers/credentialTest.ts';
+import { normalizeBaseUrl } from '../../nodes/OutreachSequences/helpers/validation.ts';
 
 // The tester's own lookup of a body rule's key (credentials-tester.service.ts).
 const get = createRequire(import.meta.url)('lodash/get') as (

@@ -1,6 +1,6 @@
 // What the editor shows an ops person: options that change nothing by being
 // added, each one's default what the node does without it
-// (describe/defaults.ts). Hints: editor-texts.test.mts.
+// (helpers/defaults.ts). Hints: editor-texts.test.mts.
 import type { INodeProperties, INodePropertyCollection } from 'n8n-workflow';
 
 import { OutreachSequences } from '../../nodes/OutreachSequences/OutreachSequences.node.ts';
@@ -11,7 +11,7 @@ import {
 	DEFAULT_WINDOW_MINUTES,
 	MAX_IN_FLIGHT,
 	NO_PAUSE_MS,
-} from '../../nodes/OutreachSequences/describe/defaults.ts';
+} from '../../nodes/OutreachSequences/helpers/defaults.ts';
 import { batchingOf } from '../../nodes/OutreachSequences/run/n8n/settings.ts';
 import { retryPolicyOf } from '../../nodes/OutreachSequences/run/loop/retry.ts';
 
@@ -45,7 +45,7 @@ function addedValues(
 }
 
 /**
- * What the node does when each of them is not added, as describe/defaults.ts
+ * What the node does when each of them is not added, as helpers/defaults.ts
  * states it. Schedules is not here: it is a list of rows, not a setting, and a
  * row added is a step sent.
  */

@@ -1,8 +1,8 @@
 // A failed item's facts, per failure kind, and where n8n keeps them: flat
 // beside `error` on the regular output, inside `message` on the error output
 // (the one field besides `error` that every n8n 1.x, and 2.x before 2.36, routes there).
-import type { Failure, NetworkFaultKind } from '../../nodes/OutreachSequences/run/http/failure.ts';
-import { outcomeOf } from '../../nodes/OutreachSequences/run/http/failure.ts';
+import type { Failure, NetworkFaultKind } from '../../nodes/OutreachSequences/transport/failure.ts';
+import { outcomeOf } from '../../nodes/OutreachSequences/transport/failure.ts';
 import type { ItemFailure } from '../../nodes/OutreachSequences/run/outcome/failedItem.ts';
 import {
 	failedItemJson,

@@ -1,7 +1,10 @@
 // A failed attempt is classified once, where it happens: its status and the
 // wait Retry-After asked for (in ms), or the kind of network fault.
-import { networkFailure, parseRetryAfter } from '../../nodes/OutreachSequences/run/http/failure.ts';
-import { attemptOf, header } from '../../nodes/OutreachSequences/run/http/transport.ts';
+import {
+	networkFailure,
+	parseRetryAfter,
+} from '../../nodes/OutreachSequences/transport/failure.ts';
+import { attemptOf, header } from '../../nodes/OutreachSequences/transport/index.ts';
 
 describe('parseRetryAfter', () => {
 	const now = Date.parse('Mon, 23 Nov 2026 10:00:00 GMT');

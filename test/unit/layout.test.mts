@@ -1,6 +1,5 @@
-// The two stacks under nodes/ (CONTRIBUTING.md › Architecture): what the
-// editor shows never loads what runs, and the run side never reaches into
-// the operations.
+// The layout under nodes/ (CONTRIBUTING.md › Architecture): what the editor
+// shows never loads what sends, and what sends never reaches into the operations.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
@@ -27,63 +26,76 @@ function importsOf(file: string): string[] {
 
 const stack = (relative: string) => relative.split(path.sep)[0];
 
+/** What the editor loads (the operations and what they share), and what sends. */
+const DESCRIBE = ['actions', 'helpers'];
+const SEND = ['run', 'transport'];
+
 test.each(
 	sources(NODE)
 		.map((file) => path.relative(NODE, file))
-		.filter((file) => ['describe', 'resources'].includes(stack(file))),
-)('%s imports nothing from run/', (file) => {
-	expect(importsOf(path.join(NODE, file)).filter((target) => stack(target) === 'run')).toEqual([]);
+		.filter((file) => DESCRIBE.includes(stack(file))),
+)('%s imports nothing from run/ or transport/', (file) => {
+	expect(importsOf(path.join(NODE, file)).filter((target) => SEND.includes(stack(target)))).toEqual(
+		[],
+	);
 });
 
-test.each(sources(path.join(NODE, 'run')).map((file) => path.relative(NODE, file)))(
-	'%s imports nothing from resources/',
-	(file) => {
-		const targets = importsOf(path.join(NODE, file));
-		expect(targets.filter((target) => stack(target) === 'resources')).toEqual([]);
-		expect(targets.every((target) => ['run', 'describe'].includes(stack(target)))).toBe(true);
-	},
-);
+test.each(
+	sources(NODE)
+		.map((file) => path.relative(NODE, file))
+		.filter((file) => SEND.includes(stack(file))),
+)('%s imports nothing from actions/', (file) => {
+	const targets = importsOf(path.join(NODE, file));
+	expect(targets.filter((target) => ![...SEND, 'helpers'].includes(stack(target)))).toEqual([]);
+});
 
-test('the two stacks are folders of their own', () => {
+test("the node's folders are n8n's: actions/, helpers/, transport/, and the executor's run/", () => {
 	expect(readdirSync(NODE).sort()).toEqual([
 		'OutreachSequences.node.json',
 		'OutreachSequences.node.ts',
-		'describe',
-		'resources',
+		'actions',
+		'helpers',
 		'run',
+		'transport',
 	]);
 });
 
 /**
- * The run side's rooms, and the rooms each may import (besides describe/ and
+ * The send side's rooms, and the rooms each may import (besides helpers/ and
  * its own): CONTRIBUTING.md › Architecture. Read down the list, no room
  * imports one above it, so no two rooms import each other.
  */
-const RUN_ROOMS: Record<string, string[]> = {
-	n8n: ['memory', 'loop', 'outcome', 'http', 'pace'],
-	memory: ['loop', 'outcome', 'http', 'pace'],
-	loop: ['outcome', 'http', 'pace'],
-	outcome: ['http', 'pace'],
-	http: ['pace'],
-	pace: [],
+const ROOMS: Record<string, string[]> = {
+	'run/n8n': ['run/memory', 'run/loop', 'run/outcome', 'transport', 'run/pace'],
+	'run/memory': ['run/loop', 'run/outcome', 'transport', 'run/pace'],
+	'run/loop': ['run/outcome', 'transport', 'run/pace'],
+	'run/outcome': ['transport', 'run/pace'],
+	transport: ['run/pace'],
+	'run/pace': [],
 };
+const roomOf = (relative: string) =>
+	stack(relative) === 'run' ? relative.split(path.sep).slice(0, 2).join('/') : stack(relative);
 
 test('run/ holds exactly these rooms', () => {
-	expect(readdirSync(path.join(NODE, 'run')).sort()).toEqual(Object.keys(RUN_ROOMS).sort());
+	expect(readdirSync(path.join(NODE, 'run')).sort()).toEqual(
+		Object.keys(ROOMS)
+			.filter((room) => room.startsWith('run/'))
+			.map((room) => room.slice(4))
+			.sort(),
+	);
 });
 
-test.each(sources(path.join(NODE, 'run')).map((file) => path.relative(NODE, file)))(
-	'%s imports only the rooms below its own',
-	(file) => {
-		const room = file.split(path.sep)[1];
-		const rooms = importsOf(path.join(NODE, file))
-			.filter((target) => stack(target) === 'run')
-			.map((target) => target.split(path.sep)[1]);
-		expect(rooms.filter((target) => target !== room && !RUN_ROOMS[room].includes(target))).toEqual(
-			[],
-		);
-	},
-);
+test.each(
+	sources(NODE)
+		.map((file) => path.relative(NODE, file))
+		.filter((file) => SEND.includes(stack(file))),
+)('%s imports only the rooms below its own', (file) => {
+	const room = roomOf(file);
+	const rooms = importsOf(path.join(NODE, file))
+		.filter((target) => SEND.includes(stack(target)))
+		.map(roomOf);
+	expect(rooms.filter((target) => target !== room && !ROOMS[room].includes(target))).toEqual([]);
+});
 
 test('no file of the node imports itself back, through any chain of imports, types included', () => {
 	const files = sources(NODE).map((file) => path.relative(NODE, file));

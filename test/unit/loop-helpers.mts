@@ -1,13 +1,13 @@
 // The test bench of the run loop's tests (loop*.test.mts): a scripted service
 // that answers each request, on a virtual clock, and a run of N items.
-import type { OutreachRequest } from '../../nodes/OutreachSequences/describe/types.ts';
+import type { OutreachRequest } from '../../nodes/OutreachSequences/helpers/interfaces.ts';
 import type { ItemState, LoopSettings } from '../../nodes/OutreachSequences/run/loop/loop.ts';
 import { RunLoop } from '../../nodes/OutreachSequences/run/loop/loop.ts';
 import type { Prior } from '../../nodes/OutreachSequences/run/memory/reRun.ts';
 import { ServicePace } from '../../nodes/OutreachSequences/run/pace/servicePace.ts';
-import type { HttpAnswer } from '../../nodes/OutreachSequences/run/http/failure.ts';
-import type { Attempt } from '../../nodes/OutreachSequences/run/http/transport.ts';
-import { attemptOf } from '../../nodes/OutreachSequences/run/http/transport.ts';
+import type { HttpAnswer } from '../../nodes/OutreachSequences/transport/failure.ts';
+import type { Attempt } from '../../nodes/OutreachSequences/transport/index.ts';
+import { attemptOf } from '../../nodes/OutreachSequences/transport/index.ts';
 
 type Answer = HttpAnswer | 'reset';
 

@@ -3,9 +3,9 @@
 // node has that answer; those already sent still arrive and may be carried
 // out after it (docs/errors.md, What On Error does). Without n8n, on a
 // virtual clock, with a pace that has learned to send four at once.
-import type { OutreachRequest } from '../../nodes/OutreachSequences/describe/types.ts';
-import type { Attempt } from '../../nodes/OutreachSequences/run/http/transport.ts';
-import { attemptOf } from '../../nodes/OutreachSequences/run/http/transport.ts';
+import type { OutreachRequest } from '../../nodes/OutreachSequences/helpers/interfaces.ts';
+import type { Attempt } from '../../nodes/OutreachSequences/transport/index.ts';
+import { attemptOf } from '../../nodes/OutreachSequences/transport/index.ts';
 import type { LoopSettings } from '../../nodes/OutreachSequences/run/loop/loop.ts';
 import { RunLoop } from '../../nodes/OutreachSequences/run/loop/loop.ts';
 import { ServicePace } from '../../nodes/OutreachSequences/run/pace/servicePace.ts';

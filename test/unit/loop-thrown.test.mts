@@ -3,11 +3,11 @@
 // record to keep: n8n may run the node again after the error. On a virtual
 // clock (test/harness/virtual-clock.mts), against a scripted service whose
 // answers take time.
-import type { OutreachRequest } from '../../nodes/OutreachSequences/describe/types.ts';
+import type { OutreachRequest } from '../../nodes/OutreachSequences/helpers/interfaces.ts';
 import type { LoopPorts } from '../../nodes/OutreachSequences/run/loop/loop.ts';
 import { RunLoop } from '../../nodes/OutreachSequences/run/loop/loop.ts';
-import { attemptOf } from '../../nodes/OutreachSequences/run/http/transport.ts';
-import type { HttpAnswer } from '../../nodes/OutreachSequences/run/http/failure.ts';
+import { attemptOf } from '../../nodes/OutreachSequences/transport/index.ts';
+import type { HttpAnswer } from '../../nodes/OutreachSequences/transport/failure.ts';
 import { failureFacts } from '../../nodes/OutreachSequences/run/outcome/failedItem.ts';
 import { ServicePace } from '../../nodes/OutreachSequences/run/pace/servicePace.ts';
 import { VirtualClock } from '../harness/virtual-clock.mts';

@@ -2,7 +2,7 @@
 // each request, on a virtual clock, and each item's final state is checked.
 import { RunLoop } from '../../nodes/OutreachSequences/run/loop/loop.ts';
 import { ServicePace } from '../../nodes/OutreachSequences/run/pace/servicePace.ts';
-import type { HttpAnswer } from '../../nodes/OutreachSequences/run/http/failure.ts';
+import type { HttpAnswer } from '../../nodes/OutreachSequences/transport/failure.ts';
 import { limited, run, scriptedService, SETTINGS, states, status } from './loop-helpers.mts';
 
 test('every item is sent once and ends done, with the answer as it came', async () => {

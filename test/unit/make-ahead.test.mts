@@ -2,7 +2,7 @@
 // item's request is made together with those of the next new items, up to the
 // in-flight bound, in the order they are sent; never past the batch, nor past
 // an item that stops the run. What is sent does not change.
-import type { OutreachRequest } from '../../nodes/OutreachSequences/describe/types.ts';
+import type { OutreachRequest } from '../../nodes/OutreachSequences/helpers/interfaces.ts';
 import type { LoopSettings } from '../../nodes/OutreachSequences/run/loop/loop.ts';
 import { RunLoop } from '../../nodes/OutreachSequences/run/loop/loop.ts';
 import { ServicePace } from '../../nodes/OutreachSequences/run/pace/servicePace.ts';

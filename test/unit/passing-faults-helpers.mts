@@ -1,13 +1,13 @@
 // The test bench of the passing-faults tests: a scripted service whose answers
 // take time on a virtual clock (test/harness/virtual-clock.mts), and a run of
 // N gets (or creates, with readOnly false) through the run loop.
-import type { OutreachRequest } from '../../nodes/OutreachSequences/describe/types.ts';
-import type { NetworkFaultKind } from '../../nodes/OutreachSequences/run/http/failure.ts';
+import type { OutreachRequest } from '../../nodes/OutreachSequences/helpers/interfaces.ts';
+import type { NetworkFaultKind } from '../../nodes/OutreachSequences/transport/failure.ts';
 import type { ItemState, LoopSettings } from '../../nodes/OutreachSequences/run/loop/loop.ts';
 import { RunLoop } from '../../nodes/OutreachSequences/run/loop/loop.ts';
 import { ServicePace } from '../../nodes/OutreachSequences/run/pace/servicePace.ts';
-import type { Attempt } from '../../nodes/OutreachSequences/run/http/transport.ts';
-import { attemptOf } from '../../nodes/OutreachSequences/run/http/transport.ts';
+import type { Attempt } from '../../nodes/OutreachSequences/transport/index.ts';
+import { attemptOf } from '../../nodes/OutreachSequences/transport/index.ts';
 import { VirtualClock } from '../harness/virtual-clock.mts';
 
 /** Each answer takes LATENCY_MS; a timeout takes TIMEOUT_MS and gets no answer. */

@@ -1,7 +1,7 @@
 // The record (run/memory/record.ts): what earlier tries of an execution did
 // with each item, kept in the node's context, read back when n8n runs the node
 // again. Here over a plain object, as n8n's getContext('node') hands it over.
-import type { OutreachRequest } from '../../nodes/OutreachSequences/describe/types.ts';
+import type { OutreachRequest } from '../../nodes/OutreachSequences/helpers/interfaces.ts';
 import {
 	fingerprint,
 	itemIdentity,

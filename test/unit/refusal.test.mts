@@ -1,4 +1,4 @@
-// n8n's refusals (run/http/refusal.ts): a request n8n would not send is told
+// n8n's refusals (transport/refusal.ts): a request n8n would not send is told
 // by the name of the error n8n throws, or by n8n's mark on it, never by a
 // missing network code. It fails its item as `notActed`, is not sent again,
 // and the breaker does not count it. The errors are n8n 2.41.1's own: its
@@ -14,9 +14,9 @@ import {
 	outcomeOf,
 	requestEnd,
 	thrownFailure,
-} from '../../nodes/OutreachSequences/run/http/failure.ts';
-import type { Failure } from '../../nodes/OutreachSequences/run/http/failure.ts';
-import { N8N_NON_RETRYABLE, refusalOf } from '../../nodes/OutreachSequences/run/http/refusal.ts';
+} from '../../nodes/OutreachSequences/transport/failure.ts';
+import type { Failure } from '../../nodes/OutreachSequences/transport/failure.ts';
+import { N8N_NON_RETRYABLE, refusalOf } from '../../nodes/OutreachSequences/transport/refusal.ts';
 import { RunLoop } from '../../nodes/OutreachSequences/run/loop/loop.ts';
 import { decideRetry } from '../../nodes/OutreachSequences/run/loop/retry.ts';
 import { failedItemsHint } from '../../nodes/OutreachSequences/run/outcome/hints.ts';

@@ -3,7 +3,7 @@
 // n8n's event loop every 32, for as long as the wait, each made once; an
 // item whose request can't be made throws when the loop takes it.
 import { RequestsAhead } from '../../nodes/OutreachSequences/run/loop/requestsAhead.ts';
-import type { OutreachRequest } from '../../nodes/OutreachSequences/describe/types.ts';
+import type { OutreachRequest } from '../../nodes/OutreachSequences/helpers/interfaces.ts';
 import { VirtualClock } from '../harness/virtual-clock.mts';
 
 /** Making a request takes `costMs` on the clock; item 5's can't be made. */

@@ -1,5 +1,5 @@
 // What may be sent again, after how long, and when the node gives up.
-import type { Failure } from '../../nodes/OutreachSequences/run/http/failure.ts';
+import type { Failure } from '../../nodes/OutreachSequences/transport/failure.ts';
 import type { RetryPolicy } from '../../nodes/OutreachSequences/run/loop/retry.ts';
 import {
 	backoffMs,

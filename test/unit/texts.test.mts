@@ -1,9 +1,9 @@
 // The user's texts for failures, written from a failure classified once
-// (run/http/failure.ts, run/http/transport.ts), and the key kept out of them.
-import type { Subject } from '../../nodes/OutreachSequences/describe/types.ts';
-import { networkFailure } from '../../nodes/OutreachSequences/run/http/failure.ts';
-import type { Failure } from '../../nodes/OutreachSequences/run/http/failure.ts';
-import { redact } from '../../nodes/OutreachSequences/describe/secret.ts';
+// (transport/failure.ts, transport/index.ts), and the key kept out of them.
+import type { Subject } from '../../nodes/OutreachSequences/helpers/interfaces.ts';
+import { networkFailure } from '../../nodes/OutreachSequences/transport/failure.ts';
+import type { Failure } from '../../nodes/OutreachSequences/transport/failure.ts';
+import { redact } from '../../nodes/OutreachSequences/helpers/secret.ts';
 import {
 	pushedBackLogLine,
 	quotaLogLine,
@@ -14,8 +14,8 @@ import {
 	serviceMessage,
 } from '../../nodes/OutreachSequences/run/outcome/texts.ts';
 import { duration } from '../../nodes/OutreachSequences/run/outcome/words.ts';
-import { attemptOf } from '../../nodes/OutreachSequences/run/http/transport.ts';
-import type { HttpAnswer } from '../../nodes/OutreachSequences/run/http/failure.ts';
+import { attemptOf } from '../../nodes/OutreachSequences/transport/index.ts';
+import type { HttpAnswer } from '../../nodes/OutreachSequences/transport/failure.ts';
 import { contact, sequence } from './texts-helpers.mts';
 
 const answer = (

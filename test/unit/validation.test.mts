@@ -5,7 +5,7 @@ import {
 	toJsonObjectText,
 	toScriptList,
 	toWholeNumber,
-} from '../../nodes/OutreachSequences/describe/validation.ts';
+} from '../../nodes/OutreachSequences/helpers/validation.ts';
 
 describe('normalizeBaseUrl', () => {
 	test.each([

@@ -8,7 +8,7 @@ import {
 	keyRejected,
 	notChecked,
 	redirected,
-} from '../../../nodes/OutreachSequences/describe/credentialTest.ts';
+} from '../../../nodes/OutreachSequences/helpers/credentialTest.ts';
 import { major } from '../../../scripts/n8n/versions.mts';
 import type { N8nSetup } from './stage.mts';
 
@@ -43,7 +43,7 @@ const error = (message: string | RegExp): TestResult => ({ status: 'Error', mess
 
 /**
  * The run's sentence for a Base URL without http:// or https://
- * (describe/validation.ts), which the test says on both lines: here for the
+ * (helpers/validation.ts), which the test says on both lines: here for the
  * sandbox's address without its scheme.
  */
 const SCHEMELESS =

@@ -5,9 +5,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { OutreachRequest } from '../../describe/types';
-import type { Failure } from '../http/failure';
-import type { Attempt } from '../http/transport';
+import type { OutreachRequest } from '../../helpers/interfaces';
+import type { Failure } from '../../transport/failure';
+import type { Attempt } from '../../transport/index';
 import type { ItemFailure } from '../outcome/failedItem';
 import type { PriorEvent } from '../outcome/runReport';
 import type { ServicePace } from '../pace/servicePace';

@@ -5,12 +5,12 @@
  * and is tested, without n8n. Only "too many" (429, 503, quota headers) slows
  * the shared pace; any other fault that allows a resend backs off that item.
  */
-import type { OutreachRequest } from '../../describe/types';
+import type { OutreachRequest } from '../../helpers/interfaces';
 import type { ServiceDown } from '../pace/breaker';
 import type { SendResult } from './dispatcher';
 import { Dispatcher } from './dispatcher';
-import type { Failure } from '../http/failure';
-import { isPushBack, requestEnd } from '../http/failure';
+import type { Failure } from '../../transport/failure';
+import { isPushBack, requestEnd } from '../../transport/failure';
 import type { RequestPacer } from '../pace/pacer';
 import type { Quota } from '../pace/quota';
 import { backoffMs, decideRetry } from './retry';
@@ -20,7 +20,7 @@ import { RunReport } from '../outcome/runReport';
 import type { ServicePace, Turn } from '../pace/servicePace';
 import { pushedBackLogLine, quotaLogLine } from '../outcome/logLines';
 import { lostAnswerText } from '../outcome/reRunTexts';
-import type { Attempt } from '../http/transport';
+import type { Attempt } from '../../transport/index';
 import type { ItemState, LoopPorts, LoopSettings } from './items';
 
 export type { Batching, ItemState, LoopPorts, LoopSettings } from './items';

@@ -7,7 +7,7 @@
  * once: the loop takes what was made ahead, or has it made then. An item
  * whose request can't be made throws when the loop takes it, as it would have.
  */
-import type { OutreachRequest } from '../../describe/types';
+import type { OutreachRequest } from '../../helpers/interfaces';
 
 /** How many requests are made before n8n's event loop gets a turn (as between keys, memory/memoryKeys.ts). */
 const MADE_BETWEEN_TURNS = 32;

@@ -11,11 +11,11 @@
  * run: before that it means a wrong Base URL or a service that is down, and
  * the user should hear so at once, not after minutes of backoff.
  */
-import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_WAIT_SECONDS } from '../../describe/defaults';
-import type { RequestOptionsValue } from '../../describe/names';
-import { Field } from '../../describe/names';
-import type { Failure } from '../http/failure';
-import { outcomeOf } from '../http/failure';
+import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_WAIT_SECONDS } from '../../helpers/defaults';
+import type { RequestOptionsValue } from '../../helpers/names';
+import { Field } from '../../helpers/names';
+import type { Failure } from '../../transport/failure';
+import { outcomeOf } from '../../transport/failure';
 import type { NotSentAgain } from '../outcome/failedItem';
 
 /** The user's Request Options › Rate Limit Handling, with its defaults filled in. */

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import type { OutreachRequest } from '../../describe/types';
+import type { OutreachRequest } from '../../helpers/interfaces';
 
 /** What every item of one run shares in its identity. */
 export interface IdentityScope {

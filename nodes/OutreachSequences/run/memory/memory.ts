@@ -10,8 +10,8 @@
 import type { IDataObject, IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { Field } from '../../describe/names';
-import type { OperationDefinition, OutreachRequest } from '../../describe/types';
+import { Field } from '../../helpers/names';
+import type { OperationDefinition, OutreachRequest } from '../../helpers/interfaces';
 import type { ItemState } from '../loop/loop';
 import { keyOutcomes } from './doneKeys';
 import type { IdentityScope } from './itemIdentity';
@@ -22,7 +22,7 @@ import type { EarlierFailure, ExecutionRecord } from './record';
 import type { Prior, PriorEvent } from './reRun';
 import { keyPriorOf, priorOf, unconfirmedOf } from './reRun';
 import { storeFailedText } from '../outcome/reRunTexts';
-import type { Connection } from '../http/transport';
+import type { Connection } from '../../transport/index';
 import { crashedTry, forRecord, openRecord, runIndexOf } from './memoryParts';
 import { keyOutcomeOf, openKeys } from './memoryKeys';
 import { openRecent } from './memoryRecent';

@@ -6,8 +6,8 @@
  */
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 
-import { DEFAULT_WINDOW_MINUTES } from '../../describe/defaults';
-import { Field } from '../../describe/names';
+import { DEFAULT_WINDOW_MINUTES } from '../../helpers/defaults';
+import { Field } from '../../helpers/names';
 import type { ItemState } from '../loop/loop';
 import { failureFacts } from '../outcome/failedItem';
 import type { Journaled } from './journal';

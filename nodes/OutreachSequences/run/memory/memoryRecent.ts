@@ -7,8 +7,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { Field } from '../../describe/names';
-import type { OutreachRequest } from '../../describe/types';
+import { Field } from '../../helpers/names';
+import type { OutreachRequest } from '../../helpers/interfaces';
 import type { Prior } from '../loop/items';
 import { createdLatelyItem, sendingElsewhereText } from '../outcome/reRunTexts';
 import { fingerprint } from './itemIdentity';

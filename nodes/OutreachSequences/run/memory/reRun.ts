@@ -9,9 +9,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { UnconfirmedName } from '../../describe/names';
-import { Unconfirmed } from '../../describe/names';
-import type { OutreachRequest } from '../../describe/types';
+import type { UnconfirmedName } from '../../helpers/names';
+import { Unconfirmed } from '../../helpers/names';
+import type { OutreachRequest } from '../../helpers/interfaces';
 import type { KeyVerdict } from './doneKeys';
 import type { ItemFailure } from '../outcome/failedItem';
 import type { EarlierTry } from './record';

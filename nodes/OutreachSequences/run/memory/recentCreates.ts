@@ -22,7 +22,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { RECENT_CREATES_MINUTES } from '../../describe/defaults';
+import { RECENT_CREATES_MINUTES } from '../../helpers/defaults';
 
 export const RECENT_CREATES_MS = RECENT_CREATES_MINUTES * 60_000;
 /** The most creates remembered; the oldest go first. About 200 bytes each. */

@@ -13,7 +13,7 @@
  */
 import type { IContextObject, IDataObject } from 'n8n-workflow';
 
-import type { OutreachRequest } from '../../describe/types';
+import type { OutreachRequest } from '../../helpers/interfaces';
 import { fingerprint } from './itemIdentity';
 import type { EarlierFailure } from '../outcome/failedItem';
 

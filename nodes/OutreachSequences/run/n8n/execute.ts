@@ -11,9 +11,9 @@
 import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import type { RequestOptionsValue } from '../../describe/names';
-import { Field, Unconfirmed } from '../../describe/names';
-import type { OperationDefinition } from '../../describe/types';
+import type { RequestOptionsValue } from '../../helpers/names';
+import { Field, Unconfirmed } from '../../helpers/names';
+import type { OperationDefinition } from '../../helpers/interfaces';
 import type { FailedItemShape, ItemFailure } from '../outcome/failedItem';
 import { failedItemShape, failureFacts } from '../outcome/failedItem';
 import type { HintSetting } from '../outcome/hints';
@@ -26,8 +26,8 @@ import { RequestsAhead } from '../loop/requestsAhead';
 import { retryPolicyOf } from '../loop/retry';
 import type { RetryPolicy } from '../loop/retry';
 import { servicePace } from '../pace/servicePace';
-import type { Connection } from '../http/transport';
-import { send } from '../http/transport';
+import type { Connection } from '../../transport/index';
+import { send } from '../../transport/index';
 import type { Memory } from '../memory/memory';
 import { openMemory } from '../memory/memory';
 import { KEYS_BETWEEN_TURNS } from '../memory/memoryKeys';

@@ -12,8 +12,8 @@ import type { FailureText } from '../outcome/words';
 import { describeFailure, notSentAgainText } from '../outcome/texts';
 import { serviceDownText } from '../outcome/serviceDownTexts';
 import { unconfirmedFailedText, unknownBeforeText } from '../outcome/reRunTexts';
-import type { Connection } from '../http/transport';
-import { redact } from '../../describe/secret';
+import type { Connection } from '../../transport/index';
+import { redact } from '../../helpers/secret';
 
 /** An error the node or n8n made for this item (bad input, a bad credential), tied to the item. */
 function asItemError(

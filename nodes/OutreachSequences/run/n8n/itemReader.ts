@@ -1,5 +1,5 @@
 /**
- * How the operation builders read a run's items (ItemReader, describe/types.ts).
+ * How the operation builders read a run's items (ItemReader, helpers/interfaces.ts).
  * n8n stores each parameter as the user set it; one that holds no expression
  * anywhere gives every item the same value, so what a builder works out of it
  * is worked out for the first item and kept for the run. One that holds an
@@ -7,7 +7,7 @@
  */
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 
-import type { ItemReader } from '../../describe/types';
+import type { ItemReader } from '../../helpers/interfaces';
 
 /** Whether a stored parameter value holds an expression anywhere: text that starts with "=", as n8n tells one. */
 export function holdsExpression(value: unknown): boolean {

@@ -17,7 +17,7 @@ import { failedItemJson, failureFacts, failureGroup } from '../outcome/failedIte
 import type { ItemState, RunLoop } from '../loop/loop';
 import type { RetryPolicy } from '../loop/retry';
 import type { EarlierFailure } from '../memory/record';
-import type { Connection } from '../http/transport';
+import type { Connection } from '../../transport/index';
 import { itemError } from './itemError';
 
 /** A failed item: its error, and the facts a workflow can branch on. */

@@ -6,13 +6,13 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { DEFAULT_TIMEOUT_MS, MAX_IN_FLIGHT, NO_PAUSE_MS } from '../../describe/defaults';
-import type { RequestOptionsValue } from '../../describe/names';
-import { CREDENTIAL_TYPE, Field } from '../../describe/names';
-import { redact } from '../../describe/secret';
-import { normalizeBaseUrl } from '../../describe/validation';
+import { DEFAULT_TIMEOUT_MS, MAX_IN_FLIGHT, NO_PAUSE_MS } from '../../helpers/defaults';
+import type { RequestOptionsValue } from '../../helpers/names';
+import { CREDENTIAL_TYPE, Field } from '../../helpers/names';
+import { redact } from '../../helpers/secret';
+import { normalizeBaseUrl } from '../../helpers/validation';
 import type { Batching } from '../loop/loop';
-import type { Connection } from '../http/transport';
+import type { Connection } from '../../transport/index';
 import { toolCallerType } from './tool';
 
 /** The options read per item where they are used: an expression in one that fails for an item fails that item. */

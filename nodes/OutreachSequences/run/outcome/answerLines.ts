@@ -7,7 +7,7 @@
  * and number fields after it. Everything else stays in the raw body, which the
  * description quotes after the lines.
  */
-import { isPlainObject } from '../../describe/validation';
+import { isPlainObject } from '../../helpers/validation';
 
 const MESSAGE_KEYS = ['message', 'error', 'detail'];
 const MAX_LINES = 20;

@@ -16,9 +16,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { OutreachRequest } from '../../describe/types';
-import type { Failure, NetworkFaultKind, Outcome } from '../http/failure';
-import { outcomeOf } from '../http/failure';
+import type { OutreachRequest } from '../../helpers/interfaces';
+import type { Failure, NetworkFaultKind, Outcome } from '../../transport/failure';
+import { outcomeOf } from '../../transport/failure';
 import type { ServiceDown } from '../pace/breaker';
 
 /** A failure after which the service may have acted: its words and facts, as the item failed with them. */

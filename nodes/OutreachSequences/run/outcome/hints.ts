@@ -9,7 +9,7 @@
  */
 import type { NodeExecutionHint } from 'n8n-workflow';
 
-import type { Subject } from '../../describe/types';
+import type { Subject } from '../../helpers/interfaces';
 import { namedItems } from './itemList';
 import { createdLatelyHint, earlierTryHint, keyHint, unconfirmedForAllHint } from './reRunHints';
 import type { RunSummary } from './runReport';

@@ -2,8 +2,8 @@
  * The log lines of a run that waits for the service's pace: why, for how
  * long, and how it goes on. Pure; the key is never in them.
  */
-import type { Failure } from '../http/failure';
-import { header } from '../http/transport';
+import type { Failure } from '../../transport/failure';
+import { header } from '../../transport/index';
 import type { Quota } from '../pace/quota';
 import { duration } from './words';
 

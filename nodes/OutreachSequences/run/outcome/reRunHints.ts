@@ -6,7 +6,7 @@
  */
 import type { NodeExecutionHint } from 'n8n-workflow';
 
-import { RECENT_CREATES_MINUTES } from '../../describe/defaults';
+import { RECENT_CREATES_MINUTES } from '../../helpers/defaults';
 import {
 	DONE_KEYS_OPTION,
 	keysPushedOutText,

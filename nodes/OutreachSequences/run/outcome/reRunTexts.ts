@@ -3,8 +3,8 @@
  * a done key skipped or another execution was sending, and what a stopped
  * run did and how to go on safely. Pure functions, written once.
  */
-import { RECENT_CREATES_MINUTES } from '../../describe/defaults';
-import type { Subject } from '../../describe/types';
+import { RECENT_CREATES_MINUTES } from '../../helpers/defaults';
+import type { Subject } from '../../helpers/interfaces';
 import type { EarlierFailure } from './failedItem';
 import type { FailureText } from './words';
 import { capitalize, describeSubject, fitted, SERVICE } from './words';

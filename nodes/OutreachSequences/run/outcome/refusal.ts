@@ -1,10 +1,10 @@
 /**
  * What a user reads when n8n refused to send an item's request (a refusal,
- * http/refusal.ts): n8n's own reason, that nothing reached the service, and
+ * transport/refusal.ts): n8n's own reason, that nothing reached the service, and
  * what an n8n administrator can set. The item's outcome is `notActed`, and
  * the node does not send it again: n8n would refuse it again.
  */
-import type { Refusal, RefusalKind } from '../http/refusal';
+import type { Refusal, RefusalKind } from '../../transport/refusal';
 
 /** What an administrator can change, for each refusal n8n names. */
 const ADMINISTRATOR_CAN: Record<RefusalKind, string> = {

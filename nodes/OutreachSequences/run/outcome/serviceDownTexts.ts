@@ -2,7 +2,7 @@
  * What an item the service's breaker kept from being sent says (breaker.ts):
  * why the node stopped sending, in counts of what failed.
  */
-import type { Subject } from '../../describe/types';
+import type { Subject } from '../../helpers/interfaces';
 import type { ServiceDown } from '../pace/breaker';
 import { BREAKER_PAUSE_MS } from '../pace/breaker';
 import type { FailureText } from './words';

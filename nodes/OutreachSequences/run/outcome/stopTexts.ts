@@ -6,7 +6,7 @@
  * the service, and may have been carried out after it (docs/errors.md), so
  * what was done is counted whatever its place. Pure functions, written once.
  */
-import type { Subject } from '../../describe/types';
+import type { Subject } from '../../helpers/interfaces';
 import { itemNumbers } from './itemList';
 import { RETRY, UNCONFIRMED_OPTION } from './reRunTexts';
 import { SERVICE } from './words';

@@ -2,12 +2,12 @@
  * Texts for failures, in the user's terms: pure functions of a failure
  * (failure.ts), written once, when an item gives up.
  */
-import { isPlainObject } from '../../describe/validation';
-import type { Failure, HttpAnswer, NetworkFaultKind } from '../http/failure';
-import { outcomeOf } from '../http/failure';
+import { isPlainObject } from '../../helpers/validation';
+import type { Failure, HttpAnswer, NetworkFaultKind } from '../../transport/failure';
+import { outcomeOf } from '../../transport/failure';
 import { answerLines, asLines } from './answerLines';
 import type { SettingsSaidNo } from './failedItem';
-import { header } from '../http/transport';
+import { header } from '../../transport/index';
 import { refusalText } from './refusal';
 import type { FailureSetting, FailureText } from './words';
 import { capitalize, describeSubject, duration, SERVICE, times } from './words';
@@ -78,7 +78,7 @@ export function describeFailure(failure: Failure, setting: FailureSetting): Fail
 	return mayHaveActed ? { ...text, message: `${text.message} ${MAY_HAVE_ACTED}` } : text;
 }
 
-/** What every text of a failure the service may have acted on says (its outcome, http/failure.ts). */
+/** What every text of a failure the service may have acted on says (its outcome, transport/failure.ts). */
 const MAY_HAVE_ACTED = 'It may have carried the request out: check before sending it again.';
 
 /** A non-2xx answer, or a 2xx answer whose body is not a JSON object. */

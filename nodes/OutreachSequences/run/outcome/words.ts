@@ -2,7 +2,7 @@
  * The words every text of the node is made of: a failure's text, what it
  * names, durations, the service and the request's subject. Pure, written once.
  */
-import type { Subject } from '../../describe/types';
+import type { Subject } from '../../helpers/interfaces';
 
 /** A failure's text: the message, and the details n8n shows under it. */
 export interface FailureText {

@@ -29,7 +29,7 @@ export interface Turn {
  * How a request that had a turn ended, for the breaker: with a useful answer,
  * with none (the failure's label: "timeout", "HTTP 502"), or not at all:
  * `cancelled` when its execution stopped, `refused` when n8n would not send
- * it (http/refusal.ts). The breaker counts neither of the last two.
+ * it (transport/refusal.ts). The breaker counts neither of the last two.
  */
 export type RequestEnd =
 	| 'answered'

@@ -1,11 +1,11 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { toolDescriptionProperty } from '../../describe/properties';
-import { BodyMode, defaultBodyMode, Field, Operation, Resource } from '../../describe/names';
-import type { SchedulesValue } from '../../describe/names';
-import type { ItemReader, OperationDefinition } from '../../describe/types';
-import { toJsonObjectText } from '../../describe/validation';
+import { toolDescriptionProperty } from '../common.descriptions';
+import { BodyMode, defaultBodyMode, Field, Operation, Resource } from '../../helpers/names';
+import type { SchedulesValue } from '../../helpers/names';
+import type { ItemReader, OperationDefinition } from '../../helpers/interfaces';
+import { toJsonObjectText } from '../../helpers/validation';
 import { scheduleEntry, schedulesProperty } from './schedules';
 
 const showOnlyForSequenceCreate = { resource: [Resource.Sequence], operation: [Operation.Create] };

@@ -4,7 +4,7 @@
  * refusal to send it (refusal.ts). Retry decides on it; the user's text is
  * written from it when the item gives up.
  */
-import type { RequestEnd } from '../pace/servicePace';
+import type { RequestEnd } from '../run/pace/servicePace';
 import type { Refusal } from './refusal';
 import { refusalOf } from './refusal';
 

@@ -11,13 +11,13 @@ import type {
 	IHttpRequestOptions,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../../describe/names';
-import type { OutreachRequest } from '../../describe/types';
-import { isPlainObject } from '../../describe/validation';
+import { CREDENTIAL_TYPE } from '../helpers/names';
+import type { OutreachRequest } from '../helpers/interfaces';
+import { isPlainObject } from '../helpers/validation';
 import type { Failure, HttpAnswer } from './failure';
 import { parseRetryAfter, thrownFailure } from './failure';
-import type { Quota } from '../pace/quota';
-import { quotaOf } from '../pace/quota';
+import type { Quota } from '../run/pace/quota';
+import { quotaOf } from '../run/pace/quota';
 
 /** What every request of one run shares, worked out once per run. */
 export interface Connection {

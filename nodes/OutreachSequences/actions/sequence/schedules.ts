@@ -7,9 +7,9 @@
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { Field } from '../../describe/names';
-import type { ScheduleRowValue } from '../../describe/names';
-import { toScriptList, toWholeNumber } from '../../describe/validation';
+import { Field } from '../../helpers/names';
+import type { ScheduleRowValue } from '../../helpers/names';
+import { toScriptList, toWholeNumber } from '../../helpers/validation';
 
 export const SCHEDULE_NUMBERS = [
 	{

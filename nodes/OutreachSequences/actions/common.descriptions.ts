@@ -8,8 +8,8 @@ import {
 	MAX_IN_FLIGHT,
 	NO_PAUSE_MS,
 	RECENT_CREATES_MINUTES,
-} from './defaults';
-import { defaultUnconfirmed, Field, Operation, Unconfirmed } from './names';
+} from '../helpers/defaults';
+import { defaultUnconfirmed, Field, Operation, Unconfirmed } from '../helpers/names';
 
 /** Options that only an operation that changes something needs: not Get. */
 const onlyForChanges: IDisplayOptions = { hide: { '/operation': [Operation.Get] } };

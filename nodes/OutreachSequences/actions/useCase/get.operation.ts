@@ -1,5 +1,5 @@
-import { identifierOperation } from '../../describe/identifierOperation';
-import { Field, Operation, Resource } from '../../describe/names';
+import { identifierOperation } from '../identifierOperation';
+import { Field, Operation, Resource } from '../../helpers/names';
 
 export const useCaseGet = identifierOperation({
 	operationId: 'getUseCase',

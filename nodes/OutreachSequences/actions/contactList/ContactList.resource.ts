@@ -1,6 +1,6 @@
-import { archiveOperation, Resource } from '../../describe/names';
-import { describeResource } from '../../describe/resource';
-import { contactListArchive } from './archive';
+import { archiveOperation, Resource } from '../../helpers/names';
+import { describeResource } from '../describeResource';
+import { contactListArchive } from './archive.operation';
 
 export const contactListResource = describeResource({
 	resource: Resource.ContactList,

@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { Field } from './names';
-import type { OperationName, ResourceName } from './names';
-import type { OperationDefinition } from './types';
+import { Field } from '../helpers/names';
+import type { OperationName, ResourceName } from '../helpers/names';
+import type { OperationDefinition } from '../helpers/interfaces';
 
 /** A resource as the node file spreads it: its operations, and its fields. */
 export interface ResourceDescription {

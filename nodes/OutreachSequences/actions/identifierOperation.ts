@@ -1,9 +1,14 @@
 import { NodeOperationError } from 'n8n-workflow';
 
-import { identifierProperty, toolDescriptionProperty } from './properties';
-import type { OperationName, ResourceName } from './names';
-import type { ItemReader, OperationDefinition, OperationOption, OutreachRequest } from './types';
-import { encodePathSegment, toIdentifier } from './validation';
+import { identifierProperty, toolDescriptionProperty } from './common.descriptions';
+import type { OperationName, ResourceName } from '../helpers/names';
+import type {
+	ItemReader,
+	OperationDefinition,
+	OperationOption,
+	OutreachRequest,
+} from '../helpers/interfaces';
+import { encodePathSegment, toIdentifier } from '../helpers/validation';
 
 /** Read an identifier field of one item, or throw an error that names the field. */
 export function readIdentifier(
