@@ -53,17 +53,29 @@ export function openRecent(
 	const repeat = options?.[Field.repeatRecentCreates] === true;
 	const looksUp = LOOKING_UP.has(context.getMode()) && !repeat;
 	const keys = new Map<number, string>();
-	const keyOf = (request: OutreachRequest) =>
-		recentKey({
+	// Identical requests of one input are as many creates: the nth is matched with an earlier run's nth.
+	const places = new Map<number, string>();
+	const seen = new Map<string, number>();
+	const keyOf = (index: number, request: OutreachRequest) => {
+		let place = places.get(index);
+		if (place === undefined) {
+			const print = fingerprint(baseUrl, request);
+			const nth = seen.get(print) ?? 0;
+			seen.set(print, nth + 1);
+			place = `${print}#${nth}`;
+			places.set(index, place);
+		}
+		return recentKey({
 			workflow: context.getWorkflow().id ?? '',
 			node: node.id,
 			credential: credentialId,
-			fingerprint: fingerprint(baseUrl, request),
+			fingerprint: place,
 		});
+	};
 	return {
 		skipsLately: !repeat,
 		prior(index, request) {
-			const key = keyOf(request);
+			const key = keyOf(index, request);
 			if (looksUp) {
 				const now = Date.now();
 				const earlier = createdLately(key, now);
