@@ -76,11 +76,14 @@ export class Journal {
 				.map(confirmedKey);
 			const confirmedThere =
 				asked.length > 0 ? await this.store.checkAndRecord(asked) : new Set<string>();
-			// Checking recorded a confirmation for each item sent without one: those go out again at
-			// once. The sent marks it recorded stay until this try ends: they say "about to be sent",
-			// as this try will.
-			const fresh = asked.filter((key) => !confirmedThere.has(key));
-			if (fresh.length > 0) await this.store.remove(fresh, await this.store.count?.());
+			// Checking recorded what it asked for: a confirmation for each item sent without one, and a
+			// sent mark for each item never sent. Both go out at once, or a crash of this try would
+			// leave every item "sent" for the next retry; an item is marked when it goes out.
+			const forged = [
+				...asked.filter((key) => !confirmedThere.has(key)),
+				...sent.filter((key) => !sentThere.has(key)),
+			];
+			if (forged.length > 0) await this.store.remove(forged, await this.store.count?.());
 			return { sentThere, confirmedThere };
 		});
 		if (!seen) return undefined;
@@ -89,7 +92,7 @@ export class Journal {
 			if (seen.confirmedThere.has(confirmedKey(identity))) found.set(index, 'confirmed');
 			else if (seen.sentThere.has(sentKey(identity))) found.set(index, 'sent');
 		});
-		for (const key of [...sent, ...seen.confirmedThere]) this.written.add(key);
+		for (const key of [...seen.sentThere, ...seen.confirmedThere]) this.written.add(key);
 		return found;
 	}
 
