@@ -2,7 +2,7 @@
 // timeout, a refused connection and a DNS failure, under each of the three On
 // Error modes, with the checks of fault-matrix-harness.mts. Three contacts;
 // only the middle one (c-43) meets the fault, or all do when the fault is the
-// Base URL's. Failing answers of the service: fault-matrix.test.mts.
+// Base URL's or the timeout. Failing answers of the service: fault-matrix.test.mts.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
