@@ -120,12 +120,9 @@ async function verify(items, size, workload, label, n8nFloor = false) {
 /** This node's items, each linked to its input item, and at most its bound in flight at the service. */
 function verifyOurs(items, maxInFlight, label) {
 	const unlinked = items.findIndex((item, index) => item.pairedItem?.item !== index);
-	if (unlinked !== -1)
-		throw new Error(`${label}: item ${unlinked} is not linked to input item ${unlinked}`);
+	if (unlinked !== -1) throw new Error(`${label}: item ${unlinked} is not linked to its input`);
 	if (maxInFlight > CONCURRENCY)
-		throw new Error(
-			`${label}: ${maxInFlight} requests in flight at once, more than ${CONCURRENCY}`,
-		);
+		throw new Error(`${label}: ${maxInFlight} requests in flight at once, past ${CONCURRENCY}`);
 }
 
 /** n8n 1.x once printed a log line into the middle of 35 MB of run data; such a run is repeated, and counted. */
