@@ -28,7 +28,7 @@ test('the retry of a crashed try sends nothing it sent; what it confirmed is out
 		`The request to create the sequence "${name}" went out in an earlier try of this execution that n8n could not finish (it stopped or crashed) and got no answer: check in the outreach service whether it was created. It was not sent again.`;
 	const said = retried.all.map((item) => String(item.json.reason ?? item.json.error));
 	// The first group's confirmations went with the second group's marks; later ones wait up to a second,
-	// and the last group was in flight.
+	// and S10 and S12 were in flight.
 	expect(said.slice(0, 4)).toEqual([0, 1, 2, 3].map((index) => confirmed(nameOf(index))));
 	retried.all.forEach((item, index) => {
 		if (item.json.skipped === true) expect(said[index]).toBe(confirmed(nameOf(index)));
