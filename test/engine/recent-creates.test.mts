@@ -117,7 +117,8 @@ test('past the window, running again creates again: 10 minutes is a re-run after
 
 test('a webhook delivered twice at the same moment: each sequence is created once, the other execution says why it did not send', async () => {
 	// Every create is held at the service until the test lets it go: both executions are under way at
-	// once, however slow the machine. One sends; the other sends nothing, so it ends while those are held.
+	// once, however slow the machine. A run claims its creates together, before the first goes out
+	// (the dispatcher's makeAhead): one sends, the other sends nothing, so it ends while those are held.
 	await env.sandbox.addFault({ method: 'POST', pathPrefix: '/v1/sequences', holdUntil: RELEASE });
 	const runs = [run({ ...five, mode: 'webhook' }), run({ ...five, mode: 'webhook' })];
 	await Promise.race(runs);
