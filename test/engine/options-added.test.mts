@@ -4,10 +4,11 @@
 // answer in the first group of 32 is held until a request of the second
 // group arrives: it does arrive, whatever the machine's speed, when requests
 // do not wait for each other. The runs are compared by what the sandbox
-// recorded (which requests, and whether that one came in time) and by their
-// outputs; none has more than a group in flight at once. Batching
-// at another value (an interval) shows the other half of its rule: then each
-// batch waits for the one before, the slow answer included.
+// recorded (which requests, and whether the second group's marked one arrived
+// while the held one was out) and by their outputs; none has more than a
+// group in flight at once. Batching at another value (an interval) shows the
+// other half of its rule: then each batch waits for the one before, the slow
+// answer included.
 import type {
 	IDataObject,
 	INodeExecutionData,
