@@ -9,7 +9,10 @@
 // Reported per run: items that came out as successes, what the service did
 // (requests, 429s, creates, the same request carried out twice), and the
 // node's time as a multiple of the ideal N ÷ R. Writes bench/rate-limit-<n8n>.json
-// and .svg, and adds them to bench/results.md.
+// and .svg, and adds them to bench/results.md. BENCH_RATE_HEADERS=ietf or x
+// puts the sandbox's rate-limit headers on every answer (sandbox/rate-limit.mts),
+// to measure how few 429s the node meets when it keeps within them; that run
+// writes rate-limit-<n8n>-headers-<form>.json/.svg.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -30,6 +33,9 @@ import { CONTENDERS as contenders, benchWorkflow, contenderNode } from './worklo
 const version = VERSION;
 const N = Number(process.env.BENCH_RATE_ITEMS ?? 10_000);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
+const HEADERS = process.env.BENCH_RATE_HEADERS;
+if (HEADERS !== undefined && !['ietf', 'x'].includes(HEADERS))
+	throw new Error(`BENCH_RATE_HEADERS is ietf or x, not ${HEADERS}`);
 const outDir = OUT_DIR;
 const apiKey = 'bench-rate-key-2b7e91';
 
@@ -37,7 +43,7 @@ const bench = await prepare({
 	version,
 	apiKey,
 	prefix: 'bench-rate',
-	sandboxArgs: limitedSandboxArgs(N, RATE),
+	sandboxArgs: limitedSandboxArgs(N, RATE, 'seconds', HEADERS),
 });
 const { sandboxUrl, control } = bench;
 
@@ -117,10 +123,11 @@ const result = {
 	items: N,
 	rate: RATE,
 	burst: RATE,
+	...(HEADERS ? { headers: HEADERS } : {}),
 	idealSeconds: N / RATE,
 	rows,
 };
-const tag = slug(version);
+const tag = HEADERS ? `${slug(version)}-headers-${HEADERS}` : slug(version);
 mkdirSync(outDir, { recursive: true });
 writeFileSync(path.join(outDir, `rate-limit-${tag}.json`), `${JSON.stringify(result, null, 2)}\n`);
 writeFileSync(path.join(outDir, `rate-limit-${tag}.svg`), rateLimitChart(result));

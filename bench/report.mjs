@@ -25,10 +25,14 @@ export function rateLimitTable(result) {
 }
 
 function rateLimitSection(result) {
-	const tag = result.n8n.replace(/\W+/g, '-');
-	return `## Rate-limited, n8n ${result.n8n}
+	const tag =
+		result.n8n.replace(/\W+/g, '-') + (result.headers ? `-headers-${result.headers}` : '');
+	const headers = result.headers
+		? ` Every answer carries its rate-limit headers (\`BENCH_RATE_HEADERS=${result.headers}\`).`
+		: '';
+	return `## Rate-limited, n8n ${result.n8n}${result.headers ? `, with rate-limit headers (${result.headers})` : ''}
 
-Written by \`bench/rate-limit.mjs\` (also part of \`npm run bench\`). The sandbox allows ${result.rate} requests per second (a token bucket with a burst of ${result.burst}) and answers 429 with \`Retry-After\` in seconds beyond that. ${count(result.items)} items run through \`n8n execute\`, each contender in turn in one run. The ideal time is N ÷ R = ${result.idealSeconds} s. Contenders: this node on default settings; the HTTP Request node on default settings; the HTTP Request node with Settings › Retry On Fail (5 tries, 5 s apart), which acts only with On Error = Stop, so that is how it runs (the others run with On Error = Continue, to count items). *Time* is the node's own \`executionTime\`, waits and tries included. *Duplicates*: for creates, sequences the service created more than once under the same name; for archives, the same archive carried out more than once.
+Written by \`bench/rate-limit.mjs\` (also part of \`npm run bench\`). The sandbox allows ${result.rate} requests per second (a token bucket with a burst of ${result.burst}) and answers 429 with \`Retry-After\` in seconds beyond that.${headers} ${count(result.items)} items run through \`n8n execute\`, each contender in turn in one run. The ideal time is N ÷ R = ${result.idealSeconds} s. Contenders: this node on default settings; the HTTP Request node on default settings; the HTTP Request node with Settings › Retry On Fail (5 tries, 5 s apart), which acts only with On Error = Stop, so that is how it runs (the others run with On Error = Continue, to count items). *Time* is the node's own \`executionTime\`, waits and tries included. *Duplicates*: for creates, sequences the service created more than once under the same name; for archives, the same archive carried out more than once.
 
 - Date: ${result.date}
 - Machine: ${result.machine}; Node.js ${result.node}

@@ -7,7 +7,9 @@
 // n8n's floor, raw floor; again; again); the medians of the rounds and the
 // ratios taken round by round are reported (bench/per-item.mjs). Per item time
 // is the node's own executionTime from the run data; the raw floor is Node's
-// fetch with the same concurrency as this node. Every run must have N successes.
+// fetch with the same concurrency as this node. Every run must have N successes;
+// this node's, each linked to its input item, and never more than its bound in
+// flight at the service (what npm test checks at 1,000 items, here at every size).
 //
 // Env: BENCH_N8N (default 2.41.1), BENCH_SIZES (default 2000,10000),
 // BENCH_ROUNDS (default 3), BENCH_OUT (default bench/, where results go),
@@ -108,10 +110,19 @@ async function verify(items, size, workload, label, n8nFloor = false) {
 				`${label}: item ${index} did not succeed: ${JSON.stringify(json).slice(0, 300)}`,
 			);
 	});
-	const { requests } = await control('requests');
+	const { requests, maxInFlight } = await control('requests');
 	const sent = n8nFloor ? 0 : size;
 	if (requests.length !== sent)
 		throw new Error(`${label}: the service saw ${requests.length} requests, expected ${sent}`);
+	return maxInFlight;
+}
+
+/** This node's items, each linked to its input item, and at most its bound in flight at the service. */
+function verifyOurs(items, maxInFlight, label) {
+	const unlinked = items.findIndex((item, index) => item.pairedItem?.item !== index);
+	if (unlinked !== -1) throw new Error(`${label}: item ${unlinked} is not linked to its input`);
+	if (maxInFlight > CONCURRENCY)
+		throw new Error(`${label}: ${maxInFlight} requests in flight at once, past ${CONCURRENCY}`);
 }
 
 /** n8n 1.x once printed a log line into the middle of 35 MB of run data; such a run is repeated, and counted. */
@@ -138,7 +149,8 @@ async function runN8nOnce(contender, workload, size) {
 	const run = resultDataOf(output);
 	if (run.error) throw new Error(`${id}: the run failed: ${run.error.message}`);
 	const task = run.runData.Contender[0];
-	await verify(task.data.main[0], size, workload, id, contender === 'n8n');
+	const maxInFlight = await verify(task.data.main[0], size, workload, id, contender === 'n8n');
+	if (contender === 'ours') verifyOurs(task.data.main[0], maxInFlight, id);
 	return {
 		msPerItem: task.executionTime / size,
 		wallMs,

@@ -27,7 +27,7 @@ export const VERSION = process.env.BENCH_N8N ?? DEFAULT_N8N_VERSION;
 export const OUT_DIR = path.resolve(ROOT, process.env.BENCH_OUT ?? 'bench');
 
 /** The sandbox's arguments for `contacts` bulk contacts behind a limit of `rate` requests per second (burst `rate`). */
-export const limitedSandboxArgs = (contacts, rate, retryAfter = 'seconds') => [
+export const limitedSandboxArgs = (contacts, rate, retryAfter = 'seconds', headers) => [
 	'--bulk-contacts',
 	String(contacts),
 	'--rate-limit',
@@ -36,6 +36,7 @@ export const limitedSandboxArgs = (contacts, rate, retryAfter = 'seconds') => [
 	String(rate),
 	'--retry-after',
 	retryAfter,
+	...(headers ? ['--rate-limit-headers', headers] : []),
 ];
 
 /** "2 × AMD EPYC, 24 GiB, Linux 6.x": what the numbers were taken on. */

@@ -1,6 +1,7 @@
 // The routes under /__sandbox/, for tests and scripts in other processes:
 // the recorded requests, a summary, faults, the rate limit, a reset, records
-// one by one or all of a kind.
+// one by one or all of a kind. `GET /__sandbox/held?count=N`, which waits
+// until N requests are held (Fault.holdUntil), is server.mts's.
 import type http from 'node:http';
 
 import { describeFault, type Fault } from './faults.mts';
@@ -60,6 +61,8 @@ export function control(sandbox: Controlled, req: http.IncomingMessage, body: st
 			body: { message: describeFault(fault), fault: fault as unknown as Json },
 		};
 	}
+	// Its arrival lets go the requests a fault holds until it (holdUntil); `GET /__sandbox/held?count=N` waits for N held.
+	if (route === 'POST /__sandbox/release') return { status: 204 };
 	if (route === 'POST /__sandbox/reset') {
 		sandbox.reset();
 		return { status: 204 };

@@ -31,18 +31,64 @@ export interface Fault {
 	every?: number;
 	/** The matching requests so far, with every. */
 	matched?: number;
+	/**
+	 * Hold the answer until another request whose target starts with this
+	 * arrives (`POST /__sandbox/release` is one, for a test to say when): that
+	 * arrival lets every held one go, and the fault holds no more. A reset lets
+	 * them go too. So a test knows a request is under way, however slow the machine.
+	 */
+	holdUntil?: string;
+	/** Set once a request let the held ones go, with holdUntil. */
+	released?: boolean;
 }
 
 /** The faults in force, first added first matched. */
 export class Faults {
 	private list: Fault[] = [];
+	/** Requests held now (holdUntil), and the waits for a number of them (`GET /__sandbox/held`). */
+	private held: Array<{ fault: Fault; release: () => void }> = [];
+	private heldWaits: Array<{ count: number; wake: () => void }> = [];
 
 	add(fault: Fault): void {
 		this.list.push({ ...fault });
 	}
 
+	/** No faults, and every held request let go. */
 	clear(): void {
 		this.list = [];
+		this.releaseWhere(() => true);
+	}
+
+	/** Holds a request that met `fault` until a request to its holdUntil target arrives. */
+	async hold(fault: Fault): Promise<void> {
+		if (fault.holdUntil === undefined || fault.released) return;
+		await new Promise<void>((release) => {
+			this.held.push({ fault, release });
+			for (const wait of this.heldWaits.filter((entry) => entry.count <= this.held.length)) {
+				this.heldWaits.splice(this.heldWaits.indexOf(wait), 1);
+				wait.wake();
+			}
+		});
+	}
+
+	/** Resolves once `count` requests are held at once. */
+	async whenHeld(count: number): Promise<number> {
+		if (this.held.length < count)
+			await new Promise<void>((wake) => this.heldWaits.push({ count, wake }));
+		return this.held.length;
+	}
+
+	/** A request to `target` arrived: the requests held until it go on. */
+	arrived(target: string): void {
+		this.releaseWhere(({ holdUntil }) => holdUntil !== undefined && target.startsWith(holdUntil));
+	}
+
+	private releaseWhere(applies: (fault: Fault) => boolean): void {
+		for (const entry of this.held.filter(({ fault }) => applies(fault))) {
+			entry.fault.released = true;
+			this.held.splice(this.held.indexOf(entry), 1);
+			entry.release();
+		}
 	}
 
 	/** The fault this request meets, counted as used; undefined when none matches. */
@@ -90,7 +136,12 @@ export function describeFault(fault: Fault): string {
 				: replaced
 					? `get HTTP ${fault.status}`
 					: 'get the usual answer';
-	const wait = fault.delayMs ? `wait ${fault.delayMs} ms, then ` : '';
+	const wait = [
+		fault.holdUntil !== undefined && `wait until a request to "${fault.holdUntil}" arrives, then `,
+		fault.delayMs && `wait ${fault.delayMs} ms, then `,
+	]
+		.filter(Boolean)
+		.join('');
 	const acted = !replaced
 		? ''
 		: fault.afterWrite

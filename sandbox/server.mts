@@ -159,8 +159,15 @@ export class Sandbox {
 		};
 		res.once('finish', () => (record.answered = this.events++));
 		this.requests.push(record);
+		this.faults.arrived(record.url);
 
 		if (record.url.startsWith(CONTROL_PREFIX)) {
+			const held = /^\/__sandbox\/held\?count=(\d+)$/.exec(record.url);
+			if (held && req.method === 'GET') {
+				const count = await this.faults.whenHeld(Number(held[1]));
+				this.send(res, record, { status: 200, body: { held: count } });
+				return;
+			}
 			this.send(res, record, control(this, req, record.body));
 			return;
 		}
@@ -179,6 +186,7 @@ export class Sandbox {
 		}
 		const fault = this.faults.take(req, record.body);
 		if (fault?.afterWrite) await this.routes.answer(req, record);
+		if (fault) await this.faults.hold(fault);
 		if (fault?.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
 		if (res.destroyed) return;
 		if (fault?.drop === 'before-response') {

@@ -3,8 +3,10 @@
 // requests per second than n8n runs webhook executions (about 13 per second
 // on CI's 2 cores). In real n8n (`n8n start`, the workflow published), once
 // for each form of Retry-After, and once with the IETF rate-limit headers.
-// Every execution must succeed, each contact be archived once, and few
-// requests be rejected. The figures go to artifacts/e2e/burst-<version>.json.
+// Every execution must succeed, each contact be archived once, and only the
+// rejected requests be sent again: what holds however loaded the machine is.
+// How few are rejected, and how near the ideal time, is the benchmark's
+// (bench/burst.mjs). The figures go to artifacts/e2e/burst-<version>.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -23,6 +25,7 @@ interface BurstResult {
 	limit: RateLimit;
 	succeeded: number;
 	rejected: number;
+	others: number;
 	duplicates: number;
 	seconds: number;
 	ideal: number;
@@ -59,7 +62,7 @@ describe.each(N8N_NODE_LINES)(
 			{ rate: RATE, burst: RATE, retryAfter: 'none' },
 			{ rate: RATE, burst: RATE, retryAfter: 'none', headers: 'ietf' },
 		])(
-			'%j: every execution succeeds, each contact is archived once, few are rejected',
+			'%j: every execution succeeds, each contact is archived once, only the rejected are sent again',
 			async (limit) => {
 				await sandbox().reset();
 				await sandbox().setRateLimit(limit);
@@ -73,7 +76,6 @@ describe.each(N8N_NODE_LINES)(
 				const result = { limit, ...outcome, seconds, ideal: EVENTS / RATE };
 				results.push(result);
 				expectEachArchivedOnce(answers, { archived, ...outcome });
-				expect(result.rejected).toBeLessThanOrEqual(EVENTS * 0.15);
 			},
 			180_000,
 		);

@@ -1,6 +1,8 @@
 // The crash of the engine tests (crash.test.mts, crash-chain.test.mts): what
-// n8n's database held at the moment of a kill (the store's rows, copied then),
-// and the execution saved without the node's context.
+// n8n's database held at the moment of a kill (the store's rows, copied while
+// the sandbox holds S10 and S12), and the execution saved without the node's
+// context.
+import { RELEASE } from '../harness/sandbox.mts';
 import type { Environment } from '../harness/setup.mts';
 import { processedRows } from '../harness/processed-store.mts';
 import { OUTREACH, runFixture, type RunOptions } from '../harness/workflows.mts';
@@ -14,27 +16,21 @@ export const twelve: RunOptions = {
 	parameters: { requestOptions: { batching: { batch: { batchSize: 4, batchInterval: 1 } } } },
 };
 
-/** Waits until the sandbox has received the create of `name`. */
-async function received(env: Environment, name: string): Promise<void> {
-	for (let tries = 0; tries < 200; tries++) {
-		const requests = await env.sandbox.requests();
-		if (requests.some((request) => request.body.includes(`"name":"${name}"`))) return;
-		await new Promise((resolve) => setTimeout(resolve, 20));
-	}
-	throw new Error(`${name} was never sent`);
-}
-
-/** A run "killed" while S10 is in flight: what the database held then, and the execution without the node's context. */
+/** A run "killed" while S10 (which the service refuses) and S12 are in flight: what the database held then, and the execution without the node's context. */
 export async function crashedWhileS10IsInFlight(env: Environment) {
 	const rows = await processedRows();
 	rows.rows.clear();
-	await failCreate(env.sandbox, 'S10', 400, 'late', { delayMs: 800, times: 1 });
+	// S10 and S12 are held at the service until the kill is over: S10 is in flight then, and all
+	// twelve were sent before S10's answer, however slow the machine and with two in flight or more.
+	await failCreate(env.sandbox, 'S10', 400, 'late', { holdUntil: RELEASE, times: 1 });
+	await env.sandbox.addFault({ bodyContains: '"name":"S12"', holdUntil: RELEASE, times: 1 });
 	const running = runFixture(env.engine, env.sandbox, FIXTURE, {
 		...twelve,
 		onError: 'stopWorkflow',
 	});
-	await received(env, 'S10');
+	await env.sandbox.held(2);
 	const atTheKill = rows.snapshot();
+	await env.sandbox.release();
 	const run = await running;
 	expect(run.error).toBeDefined();
 	rows.restore(atTheKill);

@@ -27,7 +27,8 @@ test('the retry of a crashed try sends nothing it sent; what it confirmed is out
 	const unknown = (name: string) =>
 		`The request to create the sequence "${name}" went out in an earlier try of this execution that n8n could not finish (it stopped or crashed) and got no answer: check in the outreach service whether it was created. It was not sent again.`;
 	const said = retried.all.map((item) => String(item.json.reason ?? item.json.error));
-	// The first group's confirmations went with the second group's marks; later ones wait up to a second.
+	// The first group's confirmations went with the second group's marks; later ones wait up to a second,
+	// and S10 and S12 were in flight.
 	expect(said.slice(0, 4)).toEqual([0, 1, 2, 3].map((index) => confirmed(nameOf(index))));
 	retried.all.forEach((item, index) => {
 		if (item.json.skipped === true) expect(said[index]).toBe(confirmed(nameOf(index)));
@@ -66,14 +67,16 @@ test('every item waits until its mark is written, and under Stop nothing goes ou
 	// A slow database: the first group's mark takes 200 ms to land.
 	rows.latencyMs = 200;
 	await failCreate(env.sandbox, 'S2', 500, 'late', { afterWrite: true, times: 1 });
+	// One request at a time (Items per Batch 1), so that S3 would go only after S2's answer.
 	const run = await runFixture(env.engine, env.sandbox, FIXTURE, {
 		items: names(6),
 		onError: 'stopWorkflow',
+		parameters: { requestOptions: { batching: { batch: { batchSize: 1, batchInterval: 0 } } } },
 	});
 	rows.latencyMs = 0;
 	expect(run.error).toMatchObject({ context: { itemIndex: 1 } });
 	const sent = (await env.sandbox.requests()).map((request) => JSON.parse(request.body).name);
-	// In input order, and none after S2 once it failed (slow start sends one at a time at first).
+	// In input order, and none after S2 once it failed.
 	expect(sent).toEqual(['S1', 'S2']);
 });
 

@@ -1,6 +1,5 @@
-// What the error-text suites share (errors.test.mts, errors-network.test.mts):
-// a run of three contacts, the middle one meeting a fault, with the checks
-// every such run gets.
+// What errors.test.mts's runs share: a run of three contacts, the middle one
+// meeting a fault, with the checks every such run gets.
 import type { Fault } from '../harness/sandbox.mts';
 import type { Environment } from '../harness/setup.mts';
 import { runFixture } from '../harness/workflows.mts';

@@ -1,7 +1,7 @@
 // What the user reads when the service fails, for each HTTP answer; healthy
 // items in the same run are unaffected; the API key appears in no error, and
 // n8n logs a failed item's message to its log, not the console. Network
-// faults: errors-network.test.mts.
+// faults: fault-matrix-network.test.mts.
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

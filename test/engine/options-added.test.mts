@@ -1,11 +1,14 @@
 // An option changes nothing by being added: each option of Request Options,
 // added as the editor adds it (its defaults, read from the node's
-// description), runs 40 archives as the node runs them without it. A slow
-// answer in each group of 32 shows whether requests wait for each other; the
-// runs are compared by what the sandbox recorded (which requests, which of
-// them were under way together, the most at once) and by their outputs.
-// Batching at another value (an interval) shows the other half of its rule:
-// then each batch waits for the one before.
+// description), runs 40 archives as the node runs them without it. One
+// answer in the first group of 32 is held until a request of the second
+// group arrives: it does arrive, whatever the machine's speed, when requests
+// do not wait for each other. The runs are compared by what the sandbox
+// recorded (which requests, and whether the second group's marked one arrived
+// while the held one was out) and by their outputs; none has more than a
+// group in flight at once. Batching at another value (an interval) shows the
+// other half of its rule: then each batch waits for the one before, the slow
+// answer included.
 import type {
 	IDataObject,
 	INodeExecutionData,
@@ -16,7 +19,7 @@ import type {
 } from 'n8n-workflow';
 
 import { OutreachSequences } from '../../nodes/OutreachSequences/OutreachSequences.node.ts';
-import type { RecordedRequest } from '../harness/sandbox.mts';
+import type { Fault, RecordedRequest } from '../harness/sandbox.mts';
 import { useEnvironment } from '../harness/setup.mts';
 import { runFixture } from '../harness/workflows.mts';
 
@@ -38,13 +41,17 @@ const ADDED: Array<[string, NodeParameterValueType]> = (
 });
 
 const GROUP = 32;
-const SLOW_MS = 1500;
-// 40 archives: one item in each group of 32 answers slowly (its own contact), the rest at once. The node
-// starts with one request in flight and grows (slow start), so the first group's slow item is not its first.
+// 40 archives: one item in the first group of 32 is held (its own contact) until the second group's
+// marked item (another contact) arrives; the rest are answered at once. The node starts with one request
+// in flight and grows (slow start), so the held item is not its first: by then others are answered.
 const FIRST_SLOW = 20;
 const SECOND_SLOW = GROUP + 4;
 const SLOW = { [FIRST_SLOW]: '42', [SECOND_SLOW]: 'c-43' } as Record<number, string>;
 const ITEMS = Array.from({ length: 40 }, (_, index) => ({ id: SLOW[index] ?? 'c-42' }));
+const HELD: Fault = {
+	pathPrefix: `/v1/contacts/${SLOW[FIRST_SLOW]}/`,
+	holdUntil: `/v1/contacts/${SLOW[SECOND_SLOW]}/`,
+};
 
 /** What a run did: its requests, whether the second slow item started while the first was under way, and its outputs. */
 interface RunShape {
@@ -53,10 +60,9 @@ interface RunShape {
 	outputs: Array<{ json: IDataObject; pairedItem: INodeExecutionData['pairedItem'] }>;
 }
 
-async function runWith(options: INodeParameters): Promise<RunShape> {
+async function runWith(options: INodeParameters, fault: Fault = HELD): Promise<RunShape> {
 	await env.sandbox.reset();
-	for (const id of Object.values(SLOW))
-		await env.sandbox.addFault({ pathPrefix: `/v1/contacts/${id}/`, delayMs: SLOW_MS });
+	await env.sandbox.addFault(fault);
 	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
 		items: ITEMS,
 		parameters: { requestOptions: options },
@@ -67,7 +73,7 @@ async function runWith(options: INodeParameters): Promise<RunShape> {
 	const slow = (id: string): RecordedRequest =>
 		recorded.find((request) => request.url === `/v1/contacts/${id}/archive`)!;
 	const [first, second] = [slow(SLOW[FIRST_SLOW]), slow(SLOW[SECOND_SLOW])];
-	// Never more at once than a group, with or without the option (how many below that depends on the answers' timing).
+	// Never more at once than a group, with or without the option (how many below that depends on the schedule).
 	expect(await env.sandbox.maxInFlight()).toBeLessThanOrEqual(GROUP);
 	return {
 		requests: recorded.map((request) => `${request.method} ${request.url}`).sort(),
@@ -109,7 +115,11 @@ describe('each option added at its defaults runs as the node does without it', (
 });
 
 test('Batching with an interval: each batch waits for the one before, its slow answer included', async () => {
-	const batched = await runWith({ batching: { batch: { batchSize: GROUP, batchInterval: 10 } } });
+	// Held until the next batch's request it waits for, the slow answer would never come: it is late instead.
+	const batched = await runWith(
+		{ batching: { batch: { batchSize: GROUP, batchInterval: 10 } } },
+		{ pathPrefix: HELD.pathPrefix, delayMs: 300 },
+	);
 	expect(batched.secondSlowStartedDuringFirst).toBe(false);
 	expect(batched.requests).toHaveLength(ITEMS.length);
 	expect(batched.outputs.map((item) => item.json.id)).toEqual(ITEMS.map((item) => item.id));

@@ -3,7 +3,7 @@
 import type { IDataObject, IRun, NodeExecutionHint } from 'n8n-workflow';
 
 import { RECORD_KEY } from '../../nodes/OutreachSequences/run/memory/record.ts';
-import type { RecordedRequest, SandboxProcess } from '../harness/sandbox.mts';
+import type { Fault, RecordedRequest, SandboxProcess } from '../harness/sandbox.mts';
 import { OUTREACH, type FixtureRun } from '../harness/workflows.mts';
 
 export const names = (count: number) =>
@@ -47,7 +47,7 @@ export async function failCreate(
 	name: string,
 	status: number,
 	message: string,
-	options: { times?: number; afterWrite?: boolean; delayMs?: number } = {},
+	options: Pick<Fault, 'times' | 'afterWrite' | 'delayMs' | 'holdUntil'> = {},
 ): Promise<void> {
 	await sandbox.addFault({
 		method: 'POST',

@@ -8,6 +8,7 @@
 // Creates, and so does a run past the window.
 import { jest } from '@jest/globals';
 
+import { RELEASE } from '../harness/sandbox.mts';
 import { useEnvironment } from '../harness/setup.mts';
 import { runFixture, type RunOptions } from '../harness/workflows.mts';
 import { failCreate, hintsOf, names, sentCounts } from './re-runs-harness.mts';
@@ -115,12 +116,14 @@ test('past the window, running again creates again: 10 minutes is a re-run after
 });
 
 test('a webhook delivered twice at the same moment: each sequence is created once, the other execution says why it did not send', async () => {
-	// Every create is answered 2 s late: both executions have their creates out at once.
-	await env.sandbox.addFault({ method: 'POST', pathPrefix: '/v1/sequences', delayMs: 2000 });
-	const [first, second] = await Promise.all([
-		run({ ...five, mode: 'webhook' }),
-		run({ ...five, mode: 'webhook' }),
-	]);
+	// Every create is held at the service until the test lets it go: both executions are under way at
+	// once, however slow the machine. A run claims its creates together, before the first goes out
+	// (the dispatcher's makeAhead): one sends, the other sends nothing, so it ends while those are held.
+	await env.sandbox.addFault({ method: 'POST', pathPrefix: '/v1/sequences', holdUntil: RELEASE });
+	const runs = [run({ ...five, mode: 'webhook' }), run({ ...five, mode: 'webhook' })];
+	await Promise.race(runs);
+	await env.sandbox.release();
+	const [first, second] = await Promise.all(runs);
 	expect(await sentCounts(env.sandbox)).toEqual({ S1: 1, S2: 1, S3: 1, S4: 1, S5: 1 });
 	const notSent = [...first.all, ...second.all].filter((item) => item.json.error !== undefined);
 	expect(notSent).toHaveLength(5);

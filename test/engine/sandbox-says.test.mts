@@ -49,6 +49,10 @@ test.each([
 	],
 	[{ delayMs: 1500 }, 'Fault added: Every request will wait 1500 ms, then get the usual answer.'],
 	[
+		{ pathPrefix: '/v1/contacts/42/', holdUntil: '/v1/contacts/c-43/' },
+		'Fault added: Every request to a path that starts with "/v1/contacts/42/" will wait until a request to "/v1/contacts/c-43/" arrives, then get the usual answer.',
+	],
+	[
 		{ pathPrefix: '/v1/sequences', every: 3, status: 502 },
 		'Fault added: Every request to a path that starts with "/v1/sequences" (only one in 3) will get HTTP 502, and nothing is carried out.',
 	],

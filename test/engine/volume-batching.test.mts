@@ -1,4 +1,4 @@
-// 10,000 items with batching: the service never sees more than the batch size at once (volume.mts).
+// 1,000 items with batching: the service never sees more than the batch size at once (volume.mts).
 import { volumeSuite } from './volume.mts';
 
 volumeSuite(

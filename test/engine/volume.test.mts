@@ -1,4 +1,4 @@
-// 10,000 items without batching: the node stays within its own bound (volume.mts).
+// 1,000 items without batching: the node stays within its own bound (volume.mts).
 import { MAX_IN_FLIGHT } from '../../nodes/OutreachSequences/helpers/defaults.ts';
 import { volumeSuite } from './volume.mts';
 

@@ -8,6 +8,9 @@ import { TEST_API_KEYS } from './keys.mts';
 
 export type { Fault, RateLimit, RecordedRequest };
 
+/** A fault's holdUntil that only the test's release() (or a reset) meets. */
+export const RELEASE = '/__sandbox/release';
+
 export interface SandboxSummary {
 	requests: number;
 	byStatus: Record<string, number>;
@@ -61,6 +64,16 @@ export class SandboxProcess {
 	async addFault(fault: Fault): Promise<string> {
 		return ((await (await this.control('POST', 'faults', fault)).json()) as { message: string })
 			.message;
+	}
+
+	/** Waits until `count` requests are held (Fault.holdUntil): they are under way, whatever the machine's speed. */
+	async held(count: number): Promise<void> {
+		await this.control('GET', `held?count=${count}`);
+	}
+
+	/** Lets go the requests held until a release (`holdUntil: RELEASE`). */
+	async release(): Promise<void> {
+		await this.control('POST', 'release');
 	}
 
 	/** Limit API requests to a token bucket; undefined lifts the limit. */

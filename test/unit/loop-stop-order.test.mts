@@ -78,16 +78,20 @@ test('the same, item by item: what each ended as, and that the stop is at the fa
 	const pace = new ServicePace(4, () => clock.now);
 	await loopOf(40, pace, async (request) => answer(200, request)).run();
 	let failedAnswered = false;
+	let answerOthers: () => void = () => undefined;
+	const othersGo = new Promise<void>((resolve) => (answerOthers = resolve));
 	const startedAfter: string[] = [];
 	const loop = loopOf(8, pace, async (request) => {
 		if (failedAnswered) startedAfter.push(request.path);
 		await new Promise((resolve) => setImmediate(resolve));
 		if (request.path === '/v1/items/2') {
 			failedAnswered = true;
-			return answer(500, request);
+			const failed = answer(500, request);
+			setImmediate(answerOthers);
+			return failed;
 		}
-		// The others take longer: they are still on their way when item 2's answer is in.
-		await new Promise((resolve) => setTimeout(resolve, 5));
+		// The others are answered only once item 2's answer is in: they are still on their way then.
+		await othersGo;
 		return answer(200, request);
 	});
 	await loop.run();
