@@ -115,7 +115,7 @@ export async function runCase(env: Environment, testCase: Case, mode: OnError): 
 			else expect(details).toMatch(testCase.details);
 		// Each healthy contact the service archived before the stop is named there.
 		const archived = (await env.sandbox.requests())
-			.filter((request) => request.status < 300)
+			.filter((request) => (request.status ?? 500) < 300)
 			.map((request) => decodeURIComponent(request.url.split('/')[3]))
 			.filter((id) => healthy.some((index) => ITEMS[index].id === id));
 		for (const id of archived) expect(paragraphs.slice(0, -1).join('\n')).toContain(id);

@@ -40,10 +40,13 @@ const failed = (index: number, status: number): ItemState => ({
 	},
 });
 const pending: ItemState = { state: 'pending' };
+type Described = Error & { description?: string | null };
 const setting = { retryOnFail: false, readOnly: false, subject };
 const stop = (items: ItemState[], stoppedAt: number, more = {}) =>
-	withDoneBeforeStop(new Error('what failed'), items, stoppedAt, { ...setting, ...more })
-		.description;
+	withDoneBeforeStop(new Error('what failed') as Described, items, stoppedAt, {
+		...setting,
+		...more,
+	}).description;
 
 test('items the service may have carried out: the steps name them; then what was created, by name and ID; then what was never sent', () => {
 	const items = [done(0), done(1), done(2), failed(3, 500), done(4), done(5), failed(6, 500)];

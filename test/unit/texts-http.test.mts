@@ -2,6 +2,7 @@
 // fault-matrix.test.mts, errors.test.mts), asserted here once: every status
 // × error body, an answer that asks to wait, a 2xx that holds no result, and
 // the redirects, classified as the transport classifies an archive's answer.
+import type { Subject } from '../../nodes/OutreachSequences/describe/types.ts';
 import type { Failure, HttpAnswer } from '../../nodes/OutreachSequences/run/http/failure.ts';
 import { attemptOf } from '../../nodes/OutreachSequences/run/http/transport.ts';
 import { describeFailure } from '../../nodes/OutreachSequences/run/outcome/texts.ts';
@@ -13,7 +14,7 @@ const SUBJECT = 'archive contact "c-43"';
 const MAY_HAVE_ACTED = 'It may have carried the request out: check before sending it again.';
 const BASE_URL_ADVICE = "Check that the credential's Base URL is the address of the service's API.";
 
-function textOf(answer: HttpAnswer, subject = contact, method: 'GET' | 'POST' = 'POST') {
+function textOf(answer: HttpAnswer, subject: Subject = contact, method: 'GET' | 'POST' = 'POST') {
 	const attempt = attemptOf(answer, Date.parse('2026-10-21T07:27:00Z'), method);
 	if (attempt.ok) throw new Error('a success');
 	return describeFailure(attempt.failure as Failure, {
@@ -72,7 +73,8 @@ const cases = STATUSES.flatMap((status) =>
 
 describe.each(cases)('HTTP %i, %s body', (status, kind) => {
 	const { body } = BODIES[kind];
-	const headers = 'headers' in BODIES[kind] ? { ...BODIES[kind].headers } : {};
+	const shape = BODIES[kind] as { headers?: Record<string, string> };
+	const headers: Record<string, string> = { ...shape.headers };
 
 	test('the message', () => {
 		expect(textOf({ statusCode: status, body, headers }).message).toBe(expected(status, kind));
