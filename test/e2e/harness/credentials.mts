@@ -1,14 +1,9 @@
 // Outreach Sequences API credentials as the suites import them, and what
-// users read when one of them is wrong: on a failed item (the node's
-// sentences), and in the credential's test (the editor's dialog, POST
-// /rest/credentials/test), which n8n runs and words itself where the test's
-// rules have no sentence.
-import {
-	NOT_THE_API,
-	keyRejected,
-	notChecked,
-	redirected,
-} from '../../../nodes/OutreachSequences/describe/credentialTest.ts';
+// users read when one of them is wrong in the credential's test (the
+// editor's dialog, POST /rest/credentials/test), which n8n runs: the message
+// of the test's rule n8n applies to the answer it got, or n8n's own words
+// where no rule applies. The rules' words: test/unit/credential-test.test.mts.
+import { credentialTest } from '../../../nodes/OutreachSequences/describe/credentialTest.ts';
 import { major } from '../../../scripts/n8n/versions.mts';
 import type { N8nSetup } from './stage.mts';
 
@@ -30,24 +25,35 @@ export const outreachApiCredential = (
 	data: { apiKey, baseUrl },
 });
 
-/** A failed item's sentences (run/outcome/texts.ts). */
-export const SAYS = {
-	refused: (baseUrl: string) =>
-		`Could not connect to the outreach service at ${baseUrl}: the connection was refused. Check the credential's Base URL and that the service is running.`,
-	unknownHost: `The host "${new URL(UNKNOWN_HOST_URL).host}" in the credential's Base URL could not be found: the DNS lookup failed.`,
-};
-
 type TestResult = { status: 'OK' | 'Error'; message: string | RegExp };
 const ok = (message: string): TestResult => ({ status: 'OK', message });
 const error = (message: string | RegExp): TestResult => ({ status: 'Error', message });
 
 /**
- * The run's sentence for a Base URL without http:// or https://
- * (describe/validation.ts), which the test says on both lines: here for the
- * sandbox's address without its scheme.
+ * The message of the credential test's rule for an answer with this status,
+ * or for a body that is not JSON ('body'), as n8n is given the rules: which
+ * rule n8n applies is what a run shows, whatever its words.
  */
-const SCHEMELESS =
-	/^The credential's Base URL "127\.0\.0\.1:\d+" has no http:\/\/ or https:\/\/ at the start\. Add the one the service uses, for example https:\/\/127\.0\.0\.1:\d+\.$/;
+function ruleFor(answer: number | 'body'): TestResult {
+	const rules = (credentialTest.rules ?? []) as unknown as Array<{
+		type: string;
+		properties: { value?: unknown; message: string };
+	}>;
+	const rule = rules.find((candidate) =>
+		answer === 'body'
+			? candidate.type === 'responseSuccessBody'
+			: candidate.type === 'responseCode' && candidate.properties.value === answer,
+	);
+	if (!rule) throw new Error(`The credential test has no rule for ${answer}`);
+	return error(rule.properties.message);
+}
+
+/**
+ * A Base URL without http:// or https://, which the test refuses on both
+ * lines with the run's sentence (describe/validation.ts): it names the
+ * sandbox's address as given, without its scheme.
+ */
+const SCHEMELESS = /"127\.0\.0\.1:\d+"/;
 
 /**
  * What the credential test shows on each n8n line. n8n 2.x (from 2.20) runs
@@ -60,12 +66,12 @@ export function credentialTestSays(version: string) {
 	if (major(version) >= 2)
 		return {
 			accepted: ok('Connection successful!'),
-			wrongKey: error(keyRejected(401)),
-			forbidden: error(keyRejected(403)),
-			serverError: error(notChecked(500)),
-			webPage404: error(NOT_THE_API),
-			webPage200: error(NOT_THE_API),
-			redirect: error(redirected(302)),
+			wrongKey: ruleFor(401),
+			forbidden: ruleFor(403),
+			serverError: ruleFor(500),
+			webPage404: ruleFor('body'),
+			webPage200: ruleFor('body'),
+			redirect: ruleFor(302),
 			schemeless: error(SCHEMELESS),
 			refused: error('ECONNREFUSED'),
 			unknownHost: error('ENOTFOUND'),
@@ -76,7 +82,7 @@ export function credentialTestSays(version: string) {
 		forbidden: error('Forbidden - perhaps check your credentials?'),
 		serverError: error('The service was not able to process your request'),
 		webPage404: error('The resource you are requesting could not be found'),
-		webPage200: error(NOT_THE_API),
+		webPage200: ruleFor('body'),
 		redirect: error('Request failed with status code 302'),
 		schemeless: error(SCHEMELESS),
 		refused: error('The service refused the connection - perhaps it is offline'),
