@@ -131,7 +131,7 @@ describe.each(N8N_NODE_LINES)('n8n %s: what a run says about itself', (version) 
 			});
 			const [items] = outputsOf(run, 'Outreach Sequences');
 			expect(items[0].json).toEqual({
-				error: expect.stringContaining('HTTP 404'),
+				error: expect.stringContaining(`"${first}"`),
 				...sentOnce({ statusCode: 404, outcome: 'notActed' }),
 			});
 			expect(items.slice(1).map((item) => item.json.id)).toEqual(others);
