@@ -53,7 +53,7 @@ import {
 	themedPages,
 } from './harness/editor-page.mts';
 import { N8N_CURRENT, PACKAGE_NAME, exampleWorkflowFiles } from './harness/n8n.mts';
-import { credentialTestSays } from './harness/credentials.mts';
+import { credentialTestSays, shownText } from './harness/credentials.mts';
 import { useN8n, useSandbox } from './harness/stage.mts';
 
 describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
@@ -139,7 +139,7 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 			const dialog = await openCredential(page, n8n.server, id);
 			await dialog.getByText(/Couldn.t connect with these settings/).waitFor({ timeout: 30_000 });
 			await dialog.getByText('More details').click();
-			const shown = dialog.getByText(result.message, { exact: true });
+			const shown = dialog.getByText(await shownText(n8n.server, result.message), { exact: true });
 			await shown.waitFor();
 			await expect(shown.isVisible()).resolves.toBe(true);
 			await page.screenshot({ path: screenshotPath(shot) });

@@ -1,10 +1,11 @@
 // Outreach Sequences API credentials as the suites import them, and what
 // users read when one of them is wrong in the credential's test (the
 // editor's dialog, POST /rest/credentials/test), which n8n runs: the message
-// of the test's rule n8n applies to the answer it got, or n8n's own words
-// where no rule applies. The rules' words: test/unit/credential-test.test.mts.
-import { credentialTest } from '../../../nodes/OutreachSequences/describe/credentialTest.ts';
+// of the test's rule n8n applies to the answer it got, as n8n holds the
+// rules, or n8n's own words where no rule applies. The rules' words:
+// test/unit/credential-test.test.mts.
 import { major } from '../../../scripts/n8n/versions.mts';
+import type { N8nServer } from './n8n.mts';
 import type { N8nSetup } from './stage.mts';
 
 type StoredCredential = NonNullable<N8nSetup['credentials']>[number];
@@ -25,27 +26,36 @@ export const outreachApiCredential = (
 	data: { apiKey, baseUrl },
 });
 
-type TestResult = { status: 'OK' | 'Error'; message: string | RegExp };
-const ok = (message: string): TestResult => ({ status: 'OK', message });
-const error = (message: string | RegExp): TestResult => ({ status: 'Error', message });
-
 /**
- * The message of the credential test's rule for an answer with this status,
- * or for a body that is not JSON ('body'), as n8n is given the rules: which
- * rule n8n applies is what a run shows, whatever its words.
+ * What the test shows: n8n's own words or the run's sentence (a text, or a
+ * pattern), or the message of the test's rule for an answer with this
+ * status, or for a body that is not JSON ('body'): which rule n8n applies is
+ * what a run shows, whatever its words.
  */
-function ruleFor(answer: number | 'body'): TestResult {
-	const rules = (credentialTest.rules ?? []) as unknown as Array<{
-		type: string;
-		properties: { value?: unknown; message: string };
+type Shown = string | RegExp | { rule: number | 'body' };
+type TestResult = { status: 'OK' | 'Error'; message: Shown };
+const ok = (message: string): TestResult => ({ status: 'OK', message });
+const error = (message: Shown): TestResult => ({ status: 'Error', message });
+const ruleFor = (rule: number | 'body') => error({ rule });
+
+/** The text a result shows, a rule's message as n8n serves the credential type to its editor (/types/credentials.json). */
+export async function shownText(server: N8nServer, shown: Shown): Promise<string | RegExp> {
+	if (typeof shown === 'string' || shown instanceof RegExp) return shown;
+	const response = await fetch(`${server.url}/types/credentials.json`, {
+		headers: { cookie: server.cookie },
+	});
+	const types = (await response.json()) as Array<{
+		name: string;
+		test?: { rules?: Array<{ type: string; properties: { value?: unknown; message: string } }> };
 	}>;
+	const rules = types.find((type) => type.name === 'outreachSequencesApi')?.test?.rules ?? [];
 	const rule = rules.find((candidate) =>
-		answer === 'body'
+		shown.rule === 'body'
 			? candidate.type === 'responseSuccessBody'
-			: candidate.type === 'responseCode' && candidate.properties.value === answer,
+			: candidate.type === 'responseCode' && candidate.properties.value === shown.rule,
 	);
-	if (!rule) throw new Error(`The credential test has no rule for ${answer}`);
-	return error(rule.properties.message);
+	if (!rule) throw new Error(`n8n holds no rule of the credential test for ${shown.rule}`);
+	return rule.properties.message;
 }
 
 /**
