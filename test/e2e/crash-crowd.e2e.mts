@@ -14,7 +14,7 @@ import { TEST_API_KEYS } from '../harness/keys.mts';
 import {
 	crashAndRecover,
 	executionIds,
-	isAnswerLost,
+	isSkipped,
 	newExecutions,
 	outcomesOf,
 	outputOf,
@@ -126,9 +126,9 @@ describe.each(N8N_NODE_LINES)('n8n %s: four executions at once, killed together'
 				...figuresOf(after),
 				firstRetries: chains.map((chain) => chain.first.status),
 				lastRetries: chains.map((chain) => lastOf(chain).status),
-				lastRetryAnswerLost: chains.map(
+				lastRetrySkipped: chains.map(
 					(chain) =>
-						outputOf(lastOf(chain), CREATE_NODE).filter((item) => isAnswerLost(item.json)).length,
+						outputOf(lastOf(chain), CREATE_NODE).filter((item) => isSkipped(item.json)).length,
 				),
 				lastRetryFailedByOutcome: chains.map((chain) =>
 					outcomesOf(outputOf(lastOf(chain), CREATE_NODE).map((item) => item.json)),
@@ -153,16 +153,21 @@ describe.each(N8N_NODE_LINES)('n8n %s: four executions at once, killed together'
 				status: 'success',
 			});
 			expect(output).toHaveLength(ITEMS);
-			// Each item: created, and output as its record; or done by the crash, created before the kill; or counted as done.
+			// Each item: created, and output as its record; or output as done (done by the crash, or counted
+			// as done on the user's say: an item the crashed try had sent), and never created since.
 			for (const [index, item] of output.entries()) {
 				const name = `${chain.prefix}${index + 1}`;
-				if (isAnswerLost(item))
-					expect({ name, createdBeforeKill: atKill.created.get(name) }).toEqual({
+				if (isSkipped(item))
+					expect({
 						name,
-						createdBeforeKill: 1,
+						sentBeforeKill: atKill.sent.has(name),
+						heldAtMostOnce: (after.created.get(name) ?? 0) <= 1,
+					}).toEqual({
+						name,
+						sentBeforeKill: true,
+						heldAtMostOnce: true,
 					});
-				else if (item.skipped !== true)
-					expect({ name, item }).toEqual({ name, item: after.records.get(name) });
+				else expect({ name, item }).toEqual({ name, item: after.records.get(name) });
 			}
 		}
 		// What the crashed tries created is not created again.

@@ -11,14 +11,7 @@
 // marked #36 and #43 encode the behaviour. Counts and times go to
 // artifacts/e2e/re-runs-figures.json.
 import { TEST_API_KEYS } from '../harness/keys.mts';
-import {
-	isAnswerLost,
-	outcomeOf,
-	outcomesOf,
-	sleep,
-	total,
-	untilCrashed,
-} from './harness/crash.mts';
+import { isSkipped, outcomeOf, outcomesOf, sleep, total, untilCrashed } from './harness/crash.mts';
 import { lastOutput, retryExecution, waitForEnd } from './harness/editor-rest.mts';
 import { recordFigures } from './harness/figures.mts';
 import { N8N_NODE_LINES } from './harness/n8n.mts';
@@ -118,7 +111,7 @@ describe.each(N8N_NODE_LINES)('n8n %s killed mid-run, then retried', (version) =
 		expect(twice(after.created)).toEqual([]);
 		for (const [index, { name }] of EVENT.entries()) {
 			const item = output[index];
-			if (isAnswerLost(item))
+			if (isSkipped(item))
 				expect({ name, item, before: atKill.created.get(name) }).toEqual({
 					name,
 					item: { skipped: true, id: null, reason: expect.any(String) },
@@ -130,7 +123,7 @@ describe.each(N8N_NODE_LINES)('n8n %s killed mid-run, then retried', (version) =
 		// What the crashed try created is not created again: it is output as done, or fails as mayHaveActed.
 		for (const name of atKill.created.keys()) {
 			const item = output[EVENT.findIndex((candidate) => candidate.name === name)];
-			expect({ name, settled: isAnswerLost(item) || outcomeOf(item) === 'mayHaveActed' }).toEqual({
+			expect({ name, settled: isSkipped(item) || outcomeOf(item) === 'mayHaveActed' }).toEqual({
 				name,
 				settled: true,
 			});
@@ -139,7 +132,7 @@ describe.each(N8N_NODE_LINES)('n8n %s killed mid-run, then retried', (version) =
 
 	test('#43 what the crashed try confirmed is output as done, not failed: the retry fails only the unknown items', () => {
 		const output = lastOutput(retry, CREATE_NODE).map((item) => item.json);
-		expect(output.filter(isAnswerLost).length).toBeGreaterThan(0);
+		expect(output.filter(isSkipped).length).toBeGreaterThan(0);
 		expect(output.filter((item) => item.error !== undefined).length).toBeLessThan(
 			total(atKill.created),
 		);

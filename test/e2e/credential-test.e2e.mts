@@ -12,7 +12,7 @@ import { TEST_API_KEYS } from '../harness/keys.mts';
 import type { Fault } from '../harness/sandbox.mts';
 import { N8N_CURRENT, N8N_MAINTAINED, freePort } from './harness/n8n.mts';
 import { major } from '../../scripts/n8n/versions.mts';
-import { UNKNOWN_HOST_URL, credentialTestSays } from './harness/credentials.mts';
+import { UNKNOWN_HOST_URL, credentialTestSays, shownText } from './harness/credentials.mts';
 import { useN8n, useSandbox } from './harness/stage.mts';
 
 const PROBE = 'GET /v1/use_cases/n8n-credential-test';
@@ -168,7 +168,8 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])(
 						credentials: { id, name: id, type: 'outreachSequencesApi', data: data() },
 					},
 				);
-				const { status, message } = says[which];
+				const { status } = says[which];
+				const message = await shownText(n8n.server, says[which].message);
 				expect(answer).toEqual({
 					status,
 					message: typeof message === 'string' ? message : expect.stringMatching(message),

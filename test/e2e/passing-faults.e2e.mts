@@ -85,8 +85,12 @@ function nodeRun(run: ExecuteRun): { items: Item[]; seconds: number } {
 /** A failed item's facts: in `message`, beside `error`. */
 const factsOf = (item: Item) => (item.json.message ?? {}) as Record<string, unknown>;
 
+/** An item that failed without being sent at all (the breaker kept it back: test/unit/item-error.test.mts). */
 const notSentYet = (item: Item) =>
-	factsOf(item).timesSent === 0 && String(item.json.error).startsWith('Not sent: ');
+	typeof item.json.error === 'string' &&
+	factsOf(item).timesSent === 0 &&
+	factsOf(item).statusCode === null &&
+	factsOf(item).networkError === null;
 
 describe.each(N8N_NODE_LINES)('n8n %s: passing faults and a dead service', (version) => {
 	/** What each workload took and sent, for artifacts/e2e/passing-faults-<version>.json. */
@@ -169,22 +173,12 @@ describe.each(N8N_NODE_LINES)('n8n %s: passing faults and a dead service', (vers
 		const timedOut = items.filter((item) => factsOf(item).networkError === 'timeout');
 		expect(timedOut).toHaveLength(sent);
 		for (const item of timedOut)
-			expect(item.json).toMatchObject({
-				message: { timesSent: 1, outcome: 'mayHaveActed' },
-				error: expect.stringContaining(`within ${TIMEOUT_MS} ms`),
-			});
+			expect(item.json).toMatchObject({ message: { timesSent: 1, outcome: 'mayHaveActed' } });
 		const unsent = items.filter(notSentYet);
 		expect(unsent).toHaveLength(ITEMS - sent);
-		for (const item of unsent) {
-			expect(factsOf(item)).toMatchObject({
-				outcome: 'notActed',
-				statusCode: null,
-				networkError: null,
-			});
-			expect(item.json.error).toMatch(
-				/^Not sent: the outreach service looked down, so the node stopped sending to it\. /,
-			);
-		}
+		for (const item of unsent) expect(factsOf(item)).toMatchObject({ outcome: 'notActed' });
+		// Each failed item's text names its own sequence.
+		items.forEach((item, index) => expect(item.json.error).toContain(`"${names[index].name}"`));
 		// Each one sent waited out its timeout, one at a time at first, then one pause and the probe.
 		expect(seconds).toBeLessThan((sent * TIMEOUT_MS) / 1000 + 3);
 	});

@@ -100,18 +100,14 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: n8n runs the node again', 
 			expect(await sandbox().record('sequences', sequence.id)).toEqual(sequence);
 	});
 
-	test('Stop: the error says the way on, how many sequences were created, and the IDs it names are the sandbox’s', async () => {
+	test('Stop: the error stops on item 23 and names a few of the sequences created, each as the sandbox holds it', async () => {
 		const id = await failedExecution(n8n, sandbox());
 		const { data } = await n8n.execution(id);
 		const created = (await sandbox().summary()).sequencesCreated;
+		expect(data.resultData.error?.context?.itemIndex).toBe(23);
+		// Its words, from each item's end: test/unit/stop-error.test.mts.
 		const description = String(data.resultData.error?.description);
-		expect(description).toMatch(
-			new RegExp(
-				`^(To go on: check in the outreach service whether item 23 was created, [^]*? nothing created is sent again|Executions › Retry keeps what was already created[^.]*)\\. ${created} of 40 sequences were created: "[^"]+" \\(seq-`,
-			),
-		);
-		const first = description.split('. ')[1];
-		const named = [...first.matchAll(/\((seq-[\w-]+)\)/g)].map((match) => match[1]);
+		const named = [...new Set(description.match(/\bseq-[\w-]+/g))];
 		expect(named).toHaveLength(Math.min(5, created));
 		for (const sequence of named)
 			expect(await sandbox().record('sequences', sequence)).toMatchObject({ id: sequence });

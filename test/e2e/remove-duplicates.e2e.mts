@@ -13,7 +13,7 @@
 // Figures: artifacts/e2e/re-runs-figures.json.
 import { TEST_API_KEYS } from '../harness/keys.mts';
 import type { SandboxProcess } from '../harness/sandbox.mts';
-import { isAnswerLost, outcomesOf, outputOf, sleep } from './harness/crash.mts';
+import { isSkipped, outcomesOf, outputOf, sleep } from './harness/crash.mts';
 import { outreachApiCredential } from './harness/credentials.mts';
 import { retryExecution, waitForEnd } from './harness/editor-rest.mts';
 import { recordFigures } from './harness/figures.mts';
@@ -225,7 +225,7 @@ describe.each(N8N_NODE_LINES)('n8n %s: Remove Duplicates beside the node', (vers
 				{
 					retry: retry.status,
 					items: output.length,
-					answerLost: output.filter(isAnswerLost).length,
+					skipped: output.filter(isSkipped).length,
 					failedByOutcome: outcomesOf(output),
 					createdBeforeKill: byLogic(logic)(crash.atKill[logic]),
 				},
@@ -233,11 +233,11 @@ describe.each(N8N_NODE_LINES)('n8n %s: Remove Duplicates beside the node', (vers
 			);
 			expect(retry).toMatchObject({ mode: 'retry', status: 'success' });
 			expect(output).toHaveLength(names.length);
-			expect(output.filter(isAnswerLost).length).toBeGreaterThan(0);
+			expect(output.filter(isSkipped).length).toBeGreaterThan(0);
 			expect(twice(after.created).filter((name) => names.includes(name))).toEqual([]);
 			for (const [index, item] of output.entries()) {
 				const name = names[index];
-				if (isAnswerLost(item))
+				if (isSkipped(item))
 					expect({ name, before: crash.atKill[logic].created.get(name) }).toEqual({
 						name,
 						before: 1,

@@ -2,12 +2,13 @@
 // store for processed items as the run goes. Here the crash is what it leaves
 // behind: n8n's database as it was at the moment of the kill (the store's rows,
 // copied then), and an execution saved without the node's context. A retry
-// (mode 'retry') then sends nothing the crashed try may have done.
+// (mode 'retry') then sends nothing the crashed try may have done. What each
+// item says: test/unit/texts-stop.test.mts, item-error.test.mts.
 import { processedRows } from '../harness/processed-store.mts';
 import { useEnvironment } from '../harness/setup.mts';
 import { factsOf, retryFixture, runFixture } from '../harness/workflows.mts';
 import { crashedWhileS10IsInFlight, FIXTURE, twelve } from './crash-harness.mts';
-import { decide, failCreate, names, sentCounts } from './re-runs-harness.mts';
+import { creates, decide, failCreate, nameOf, names, sentCounts } from './re-runs-harness.mts';
 
 const env = useEnvironment();
 test('the retry of a crashed try sends nothing it sent; what it confirmed is output as done, the rest fails as unknown', async () => {
@@ -21,24 +22,29 @@ test('the retry of a crashed try sends nothing it sent; what it confirmed is out
 		sequencesCreated: createdBefore,
 		duplicateNames: 0,
 	});
-	const nameOf = (index: number) => `S${index + 1}`;
-	const confirmed = (name: string) =>
-		`The outreach service already created the sequence "${name}" in an earlier try of this execution that n8n could not finish (it stopped or crashed), so it was not sent again. Its answer was lost with that try: find it in the outreach service.`;
-	const unknown = (name: string) =>
-		`The request to create the sequence "${name}" went out in an earlier try of this execution that n8n could not finish (it stopped or crashed) and got no answer: check in the outreach service whether it was created. It was not sent again.`;
-	const said = retried.all.map((item) => String(item.json.reason ?? item.json.error));
-	// The first group's confirmations went with the second group's marks; later ones wait up to a second,
-	// and S10 and S12 were in flight.
-	expect(said.slice(0, 4)).toEqual([0, 1, 2, 3].map((index) => confirmed(nameOf(index))));
+	// What the service created: every sequence its 201s made, by name.
+	const created = new Set((await creates(env.sandbox)).filter((r) => r.status === 201).map(nameOf));
+	const skipped = retried.all.filter((item) => item.json.skipped === true);
+	// The first group's confirmations went with the second group's marks; later ones wait up to a second.
+	expect(retried.all.slice(0, 4).every((item) => item.json.skipped === true)).toBe(true);
 	retried.all.forEach((item, index) => {
-		if (item.json.skipped === true) expect(said[index]).toBe(confirmed(nameOf(index)));
-		else {
-			expect(said[index]).toBe(unknown(nameOf(index)));
-			expect(factsOf(item)?.outcome).toBe('mayHaveActed');
+		const name = `S${index + 1}`;
+		// Output as done, without its answer, only what the service created; the rest fails unsent, named, as unknown.
+		if (item.json.skipped === true) {
+			expect({ name, json: item.json }).toEqual({
+				name,
+				json: { skipped: true, id: null, reason: expect.any(String) },
+			});
+			expect(created.has(name)).toBe(true);
+		} else {
+			expect(item.json.error).toContain(`"${name}"`);
+			expect(factsOf(item)).toMatchObject({ timesSent: 0, outcome: 'mayHaveActed' });
 		}
 	});
-	// Only what the crashed try created is said to be created: S10 was in flight, and the service refused it.
-	expect(said[9]).toBe(unknown('S10'));
+	// S10 was in flight, and the service refused it: it is not output as done.
+	expect(retried.all[9].json.skipped).toBeUndefined();
+	expect(created.has('S10')).toBe(false);
+	expect(skipped.length).toBeGreaterThanOrEqual(4);
 });
 
 test('a retry after the user checked: counted as done, or sent again, as the option says for each item', async () => {

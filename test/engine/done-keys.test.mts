@@ -1,6 +1,7 @@
 // Request Options › Skip Items Done Before: a new execution is told what this
 // node already did. A key counts once the service confirmed it; a failed
-// create's key is taken back; two executions at once send a key once.
+// create's key is taken back; two executions at once send a key once. What
+// each item and hint says: test/unit/texts-re-run.test.mts.
 import { processedRows } from '../harness/processed-store.mts';
 import { useEnvironment } from '../harness/setup.mts';
 import { factsOf, runFixture, type RunOptions } from '../harness/workflows.mts';
@@ -43,13 +44,10 @@ test('running the workflow again: what was created is skipped, visibly; the crea
 		skipped: true,
 		key: 'S1',
 		id: null,
-		reason:
-			'This node already created the sequence for key "S1" (Request Options › Skip Items Done Before, Window 1 hour), so it was not sent again.',
+		reason: expect.any(String),
 	});
 	expect(second.all.map((item) => item.pairedItem)).toEqual(names(5).map((_, item) => ({ item })));
-	expect(hintsOf(second).map((hint) => hint.message)).toContain(
-		'4 items were not sent: this node had already carried out an item with the same key within the window of Request Options › Skip Items Done Before. Their output says so ("skipped": true).',
-	);
+	expect(hintsOf(second).map((hint) => hint.type)).toEqual(['info']);
 });
 
 test('a create the service may have carried out is not sent by the next execution without the user’s say', async () => {
@@ -57,10 +55,8 @@ test('a create the service may have carried out is not sent by the next executio
 	await runFixture(env.engine, env.sandbox, FIXTURE, byName(3));
 	const second = await runFixture(env.engine, env.sandbox, FIXTURE, byName(3));
 	expect(await sentCounts(env.sandbox)).toEqual({ S1: 1, S2: 1, S3: 1 });
-	expect(String(second.all[1].json.error)).toBe(
-		'Another execution of this node met key "S2" within the Window of Request Options › Skip Items Done Before and has not confirmed it: it may be sending the request to create the sequence "S2" now, or it sent it and the outreach service did not confirm it, so it may have carried it out. It was not sent.',
-	);
-	expect(factsOf(second.all[1])?.outcome).toBe('mayHaveActed');
+	expect(String(second.all[1].json.error)).toContain('"S2"');
+	expect(factsOf(second.all[1])).toMatchObject({ timesSent: 0, outcome: 'mayHaveActed' });
 	// The user checked: it exists. Counted as done, the key is done for the next execution too.
 	const counted = await runFixture(env.engine, env.sandbox, FIXTURE, {
 		...byName(3),
@@ -113,11 +109,12 @@ test('without a key the option changes nothing: the second run skips what the fi
 		...byName(3),
 		parameters: { requestOptions: { skipDoneBefore: { keySettings: { key: '' } } } },
 	};
-	await runFixture(env.engine, env.sandbox, FIXTURE, withoutKey);
+	const first = await runFixture(env.engine, env.sandbox, FIXTURE, withoutKey);
 	const second = await runFixture(env.engine, env.sandbox, FIXTURE, withoutKey);
 	expect(await sentCounts(env.sandbox)).toEqual({ S1: 1, S2: 1, S3: 1 });
-	expect(second.all.map((item) => item.json.reason)).toEqual(
-		Array(3).fill(expect.stringMatching(/^This node created the sequence "S\d" \d+ seconds? ago/)),
+	// Each skipped as created lately: the ID the first run created, no key.
+	expect(second.all.map((item) => item.json)).toEqual(
+		first.all.map((item) => ({ skipped: true, id: item.json.id, reason: expect.any(String) })),
 	);
 	expect((await processedRows()).size).toBe(0);
 });

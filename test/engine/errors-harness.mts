@@ -1,8 +1,9 @@
-// What errors.test.mts's runs share: a run of three contacts, the middle one
-// meeting a fault, with the checks every such run gets.
+// What errors.test.mts's runs share: a run of three contacts, the middle one meeting a fault, with the checks
+// every such run gets; what it gives back: the failed item's text, facts and
+// Stop error, and what the service received for it.
 import type { Fault } from '../harness/sandbox.mts';
 import type { Environment } from '../harness/setup.mts';
-import { runFixture } from '../harness/workflows.mts';
+import { factsOf, runFixture } from '../harness/workflows.mts';
 
 /** archiveWithFault, in the environment of a test file. */
 export function archiverIn(env: Environment) {
@@ -23,6 +24,10 @@ export function archiverIn(env: Environment) {
 		expect(run.all[0].json.id).toBe('c-42');
 		expect(run.all[2].json.id).toBe('a/b?c#d');
 		expect(JSON.stringify(run.run.data)).not.toContain(env.sandbox.apiKey);
+		// The paths the middle contact's archive was sent to, as the service received them, in order.
+		const sent = (await env.sandbox.requests())
+			.filter((request) => request.url.startsWith('/v1/contacts/c-43/'))
+			.map((request) => request.url);
 
 		await env.sandbox.reset();
 		await env.sandbox.addFault(faulty);
@@ -35,7 +40,7 @@ export function archiverIn(env: Environment) {
 			| undefined;
 		expect(error?.message).toBe(run.all[1].json.error);
 		expect(JSON.stringify(stopped.run.data)).not.toContain(env.sandbox.apiKey);
-		return { message: String(run.all[1].json.error), error };
+		return { message: String(run.all[1].json.error), error, facts: factsOf(run.all[1]), sent };
 	}
 	return archiveWithFault;
 }

@@ -1,5 +1,8 @@
 // The three On Error modes: exactly one output item per input item, in order,
 // with pairedItem intact, so that nodes downstream can reach the input item.
+// What each failure says: test/unit/texts-http.test.mts, validation.test.mts.
+import type { IDataObject } from 'n8n-workflow';
+
 import { runFixture } from '../harness/workflows.mts';
 import { useEnvironment } from '../harness/setup.mts';
 
@@ -7,17 +10,31 @@ const env = useEnvironment();
 
 // ok, not found, ok, empty identifier (fails before any request), ok
 const items = [{ id: 'c-42' }, { id: 'zz-404' }, { id: 'c-43' }, { id: '' }, { id: '42' }];
-const notFound = 'Contact "zz-404" was not found (HTTP 404): Resource not found';
-const empty =
-	'Contact ID is empty. Enter an identifier, or map one from the input, for example {{ $json.id }}.';
+/** The facts of the contact the service does not know, and of the one never sent. */
+const notFound = {
+	statusCode: 404,
+	networkError: null,
+	timesSent: 1,
+	retryAfterSeconds: null,
+	outcome: 'notActed',
+};
+const neverSent = { ...notFound, statusCode: null, timesSent: 0 };
+/** A failed item as n8n puts it out: a text that names the contact, where it has one, and its facts. */
+const failedWith = (facts: object, names?: string) => ({
+	error: names === undefined ? expect.any(String) : expect.stringContaining(`"${names}"`),
+	message: facts,
+});
+/** Each item's ID, or its failure's text and facts. */
+const ends = (outputs: Array<{ json: IDataObject }>) =>
+	outputs.map((item) => item.json.id ?? { error: item.json.error, message: item.json.message });
 
 test('Stop: the node stops with the error of the first failing item', async () => {
 	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
 		items,
 		onError: 'stopWorkflow',
 	});
-	expect(run.error?.message).toBe(notFound);
-	expect(run.error).toMatchObject({ context: { itemIndex: 1 } });
+	expect(run.error?.message).toContain('"zz-404"');
+	expect(run.error).toMatchObject({ context: { itemIndex: 1 }, httpCode: '404' });
 	expect(run.output('After Success')).toEqual([]);
 	expect((await env.sandbox.requests()).map((request) => request.url)).not.toContain(
 		'/v1/contacts//archive',
@@ -32,11 +49,11 @@ test('Continue: one item per input item, in order, errors in json.error, linked 
 	expect(run.error).toBeUndefined();
 	expect(run.outputs).toHaveLength(1);
 	expect(run.outputs[0].map((item) => item.pairedItem)).toEqual(items.map((_, item) => ({ item })));
-	expect(run.outputs[0].map((item) => item.json.id ?? item.json.error)).toEqual([
+	expect(ends(run.outputs[0])).toEqual([
 		'c-42',
-		notFound,
+		failedWith(notFound, 'zz-404'),
 		'c-43',
-		empty,
+		failedWith(neverSent),
 		'42',
 	]);
 
@@ -45,16 +62,8 @@ test('Continue: one item per input item, in order, errors in json.error, linked 
 		.output('After Success')[0]
 		.map((item) => item.json.read as { input: { id: string }; result: Record<string, unknown> });
 	expect(read.map((entry) => entry.input.id)).toEqual(items.map((item) => item.id));
-	expect(read[1].result).toEqual({
-		error: notFound,
-		message: {
-			statusCode: 404,
-			networkError: null,
-			timesSent: 1,
-			retryAfterSeconds: null,
-			outcome: 'notActed',
-		},
-	});
+	expect(read[1].result).toEqual(run.outputs[0][1].json);
+	expect(read[1].result).toEqual(failedWith(notFound, 'zz-404'));
 	expect(read[4].result.id).toBe('42');
 	expect((await env.sandbox.requests()).map((request) => request.url).sort()).toEqual([
 		'/v1/contacts/42/archive',
@@ -76,9 +85,9 @@ test('Continue (using error output): successes and errors on their own outputs, 
 		[{ item: 2 }, 'c-43'],
 		[{ item: 4 }, '42'],
 	]);
-	expect(failure.map((item) => [item.pairedItem, item.json.error])).toEqual([
+	expect(failure.map((item) => [item.pairedItem, item.json.message])).toEqual([
 		[{ item: 1 }, notFound],
-		[{ item: 3 }, empty],
+		[{ item: 3 }, neverSent],
 	]);
 
 	const readSuccess = run
@@ -88,10 +97,9 @@ test('Continue (using error output): successes and errors on their own outputs, 
 		.output('After Error')[0]
 		.map((item) => item.json.read as { input: { id: string }; result: { error: string } });
 	expect(readSuccess).toEqual(['c-42', 'c-43', '42']);
-	expect(readError.map((entry) => [entry.input.id, entry.result.error])).toEqual([
-		['zz-404', notFound],
-		['', empty],
-	]);
+	expect(readError.map((entry) => [entry.input.id, entry.result.error])).toEqual(
+		failure.map((item) => [item.json.id, item.json.error]),
+	);
 });
 
 test.each(['continueRegularOutput', 'continueErrorOutput'] as const)(
@@ -118,7 +126,7 @@ test.each(['continueRegularOutput', 'continueErrorOutput'] as const)(
 	},
 );
 
-test('a Base URL that is not http(s) fails every item with a message naming the credential field, and sends nothing', async () => {
+test('a Base URL that is not http(s) fails every item, unsent, with a message that names it, and sends nothing', async () => {
 	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
 		items: [{ id: 'c-42' }, { id: 'c-43' }],
 		onError: 'continueErrorOutput',
@@ -126,14 +134,9 @@ test('a Base URL that is not http(s) fails every item with a message naming the 
 	});
 	const [success, failure] = run.outputs;
 	expect(success).toEqual([]);
-	expect(failure.map((item) => [item.pairedItem, item.json.error])).toEqual([
-		[
-			{ item: 0 },
-			expect.stringContaining(
-				'The credential\'s Base URL "ftp://outreach.example" must start with http:// or https://',
-			),
-		],
-		[{ item: 1 }, expect.stringContaining("The credential's Base URL")],
+	expect(failure.map((item) => [item.pairedItem, item.json.error, item.json.message])).toEqual([
+		[{ item: 0 }, expect.stringContaining('"ftp://outreach.example"'), neverSent],
+		[{ item: 1 }, expect.stringContaining('"ftp://outreach.example"'), neverSent],
 	]);
 	expect(await env.sandbox.requests()).toHaveLength(0);
 });

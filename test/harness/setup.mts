@@ -19,16 +19,19 @@ export function useEnvironment(): Environment {
 		environment.sandbox = await SandboxProcess.start();
 		environment.engine = await createEngine();
 	});
-	afterEach(async () => {
-		await environment.sandbox?.reset();
-		forgetLearnedPaces();
-		forgetRecentCreates();
-	});
+	afterEach(async () => await startOver(environment));
 	afterAll(async () => {
 		await environment.sandbox?.close();
 		await stopEngine();
 	});
 	return environment;
+}
+
+/** The sandbox's data reset, and the node's paces and recent creates forgotten: as between tests, for a test that runs twice. */
+export async function startOver(environment: Environment): Promise<void> {
+	await environment.sandbox?.reset();
+	forgetLearnedPaces();
+	forgetRecentCreates();
 }
 
 /** The node's own module (the one n8n-core loaded from dist/), told to forget every service's pace. */

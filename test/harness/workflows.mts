@@ -24,8 +24,6 @@ export const CREDENTIAL_ID = 'sandbox-credential';
 export const RETRY_OFF = {
 	requestOptions: { rateLimitHandling: { settings: { enabled: false } } },
 };
-export const NOT_SENT_AGAIN =
-	'The item was sent once; Request Options › Rate Limit Handling is off, so it was not sent again.';
 
 export type OnError = 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
 

@@ -176,6 +176,20 @@ test('every operation has a tool description of its own, shown only on the AI Ag
 		'sequence/create',
 		'useCase/get',
 	]);
+	// What each tells a model first (the AI Agent e2e checks the model gets the node's own).
+	const openings = Object.fromEntries(
+		toolDescriptions.map((property) => [
+			`${property.displayOptions?.show?.resource}/${property.displayOptions?.show?.operation}`,
+			String(property.default).split(/[:.] /)[0],
+		]),
+	);
+	expect(openings).toEqual({
+		'contact/archive': 'Archives one contact in the outreach service',
+		'contactList/archive': 'Archives one contact list in the outreach service',
+		'sequence/create':
+			'Creates one new outreach sequence in the outreach service and returns it as JSON, with the id the service gave it',
+		'useCase/get': 'Gets one use case from the outreach service',
+	});
 	for (const property of toolDescriptions) {
 		expect(property.displayOptions?.show?.['@tool']).toEqual([true]);
 		expect(String(property.default).length).toBeGreaterThan(150);

@@ -1,5 +1,6 @@
 // The user's texts for failures, written from a failure classified once
 // (transport/failure.ts, transport/index.ts), and the key kept out of them.
+// Every status and body of the fault matrix: texts-http.test.mts.
 import type { Subject } from '../../nodes/OutreachSequences/helpers/interfaces.ts';
 import { networkFailure } from '../../nodes/OutreachSequences/transport/failure.ts';
 import type { Failure } from '../../nodes/OutreachSequences/transport/failure.ts';
@@ -61,12 +62,6 @@ describe('serviceMessage', () => {
 });
 
 describe('describeHttpFailure', () => {
-	test('404 names the thing that was not found', () => {
-		expect(
-			describeHttpFailure(answer(404, { message: 'Resource not found' }), contact, 'Cred').message,
-		).toBe('Contact "c-42" was not found (HTTP 404): Resource not found');
-	});
-
 	test('404 on create has no identifier to name', () => {
 		expect(describeHttpFailure(answer(404, ''), sequence, 'Cred').message).toBe(
 			'The outreach service refused to create the sequence (HTTP 404)',
@@ -94,15 +89,6 @@ describe('describeHttpFailure', () => {
 				'Cred',
 			).message,
 		).toContain('(HTTP 302 to https://elsewhere.example/x)');
-	});
-
-	test('a 503 without Retry-After to a create may have been carried out; one with it says to try later', () => {
-		expect(describeHttpFailure(answer(503, ''), contact, 'Cred').message).toBe(
-			'The outreach service failed (HTTP 503) to archive contact "c-42". It may have carried the request out: check before sending it again.',
-		);
-		expect(
-			describeHttpFailure(answer(503, '', { 'Retry-After': '3' }), contact, 'Cred').message,
-		).toBe('The outreach service failed (HTTP 503) to archive contact "c-42". Try again later.');
 	});
 
 	test('a 303 to a create points to what the service made: check before sending it again, the Base URL is right', () => {

@@ -6,6 +6,7 @@ import {
 	toScriptList,
 	toWholeNumber,
 } from '../../nodes/OutreachSequences/helpers/validation.ts';
+import { scheduleEntry } from '../../nodes/OutreachSequences/actions/sequence/schedules.ts';
 
 describe('normalizeBaseUrl', () => {
 	test.each([
@@ -185,5 +186,44 @@ describe('toJsonObjectText', () => {
 		circular.self = circular;
 		const checked = toJsonObjectText(circular, 'JSON Body');
 		expect(checked.ok ? '' : checked.problem).toMatch(/^JSON Body can't be turned into JSON/);
+	});
+});
+
+describe('the sentences a refused field gives, whole', () => {
+	test('an empty identifier: what to enter', () => {
+		expect(toIdentifier('', 'Contact ID')).toEqual({
+			ok: false,
+			problem:
+				'Contact ID is empty. Enter an identifier, or map one from the input, for example {{ $json.id }}.',
+		});
+	});
+
+	test('a schedule row names its step and field (actions/sequence/schedules.ts)', () => {
+		const fail = (message: string): never => {
+			throw new Error(message);
+		};
+		const row = (hour: unknown) => ({ dayOffset: 0, hour, minute: 0, delayInMinutes: 0 });
+		expect(() => scheduleEntry(row('nine'), 0, fail)).toThrow(
+			new Error('Schedule 1: Hour must be a whole number, but it is "nine".'),
+		);
+		expect(() => scheduleEntry(row(''), 1, fail)).toThrow(
+			new Error('Schedule 2: Hour is empty; enter a whole number.'),
+		);
+		expect(() => scheduleEntry({ ...row(9), sequenceScripts: 7 }, 0, fail)).toThrow(
+			new Error(
+				'Schedule 1: Sequence Scripts must be comma-separated text or a list, but it is 7.',
+			),
+		);
+	});
+
+	test('JSON Body that is not JSON quotes the parser', () => {
+		expect(toJsonObjectText('{"name": "x",}', 'JSON Body')).toEqual({
+			ok: false,
+			problem: expect.stringMatching(/^JSON Body is not valid JSON: \S/),
+		});
+		expect(toJsonObjectText('null', 'JSON Body')).toEqual({
+			ok: false,
+			problem: 'JSON Body must be a JSON object in braces { }, but it is null.',
+		});
 	});
 });

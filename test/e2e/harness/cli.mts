@@ -1,5 +1,6 @@
 // What the `n8n execute` suites share: the fixtures in test/e2e/workflows
-// (*.cli.workflow.json) and what each should give, copies of them set up
+// (*.cli.workflow.json) and what each should give (each item's answer, or
+// how it failed: its facts and what its text names), copies of them set up
 // for a test, and a run of one against the sandbox. How a run's failed items
 // and hints are read and expected is in outcome.mts, the shipped send-again
 // example in send-again.mts; both are exported from here too.
@@ -10,14 +11,7 @@ import type { Fault, RecordedRequest, SandboxProcess } from '../../harness/sandb
 import { NODE_TYPE, ROOT, type ExecuteRun } from './n8n.mts';
 import type { N8n } from './stage.mts';
 
-export {
-	CREATE,
-	earlierTryAnsweredHint,
-	failuresWarning,
-	hintsOf,
-	sentOnce,
-	type Hint,
-} from './outcome.mts';
+export { failuresWarning, hintOf, hintsOf, sentOnce, type Hint } from './outcome.mts';
 export {
 	SEND_AGAIN,
 	SEND_AGAIN_FILE,
@@ -28,29 +22,41 @@ export {
 export const MODES = ['stopWorkflow', 'continueRegularOutput', 'continueErrorOutput'] as const;
 export type Mode = (typeof MODES)[number];
 
+/** A failed item: the facts it carries, and what its text names (an ID, a value it was given), if anything. */
+export interface Failed {
+	facts: Record<string, unknown>;
+	names?: string;
+}
+
 export interface Expected {
 	fixture: string;
-	/** Per input item: the answer's id for a success, or the exact error text. */
-	items: Array<{ id: string } | { error: string | RegExp }>;
+	/** Per input item: the answer's id for a success, or how it failed (its words: test/unit). */
+	items: Array<{ id: string } | { failed: Failed }>;
 	/** "METHOD path" of every request the items should cause (none for items that fail validation). */
 	requests: string[];
 }
 
-export const notFound = (noun: string) =>
-	`${noun} "zz-404" was not found (HTTP 404): Resource not found`;
+/** The contact, list or use case the sandbox does not know: a 404, sent once. */
+const notFound: Failed = {
+	facts: {
+		statusCode: 404,
+		networkError: null,
+		timesSent: 1,
+		retryAfterSeconds: null,
+		outcome: 'notActed',
+	},
+	names: 'zz-404',
+};
+/** An item whose request could not be made: never sent. */
+const neverSent = (names?: string): Failed => ({
+	facts: { ...notFound.facts, statusCode: null, timesSent: 0 },
+	...(names === undefined ? {} : { names }),
+});
 
 export const EXPECTED: Expected[] = [
 	{
 		fixture: 'contact-archive',
-		items: [
-			{ id: 'c-42' },
-			{ error: notFound('Contact') },
-			{
-				error:
-					'Contact ID is empty. Enter an identifier, or map one from the input, for example {{ $json.id }}.',
-			},
-			{ id: 'a/b?c#d' },
-		],
+		items: [{ id: 'c-42' }, { failed: notFound }, { failed: neverSent() }, { id: 'a/b?c#d' }],
 		requests: [
 			'POST /v1/contacts/c-42/archive',
 			'POST /v1/contacts/zz-404/archive',
@@ -59,12 +65,7 @@ export const EXPECTED: Expected[] = [
 	},
 	{
 		fixture: 'contact-list-archive',
-		items: [
-			{ id: 'list-1' },
-			{ error: notFound('Contact list') },
-			{ error: /^Contact List ID "\.\." can't be sent/ },
-			{ id: 'list/3' },
-		],
+		items: [{ id: 'list-1' }, { failed: notFound }, { failed: neverSent('..') }, { id: 'list/3' }],
 		requests: [
 			'POST /v1/contact_lists/list-1/archive',
 			'POST /v1/contact_lists/zz-404/archive',
@@ -73,36 +74,34 @@ export const EXPECTED: Expected[] = [
 	},
 	{
 		fixture: 'use-case-get',
-		items: [
-			{ id: 'uc-1' },
-			{ error: notFound('Use case') },
-			{ error: /^Use Case ID is empty\./ },
-			{ id: 'uc-2' },
-		],
+		items: [{ id: 'uc-1' }, { failed: notFound }, { failed: neverSent() }, { id: 'uc-2' }],
 		requests: ['GET /v1/use_cases/uc-1', 'GET /v1/use_cases/zz-404', 'GET /v1/use_cases/uc-2'],
 	},
 	{
 		fixture: 'sequence-create-fields',
-		items: [
-			{ id: 'seq' },
-			{ error: 'Schedule 1: Hour must be a whole number, but it is "nine".' },
-			{ id: 'seq' },
-		],
+		items: [{ id: 'seq' }, { failed: neverSent('nine') }, { id: 'seq' }],
 		requests: ['POST /v1/sequences', 'POST /v1/sequences'],
 	},
 	{
 		fixture: 'sequence-create-json',
-		items: [{ id: 'seq' }, { error: /^JSON Body is not valid JSON: / }, { id: 'seq' }],
+		items: [{ id: 'seq' }, { failed: neverSent() }, { id: 'seq' }],
 		requests: ['POST /v1/sequences', 'POST /v1/sequences'],
 	},
 ];
 
-export const isError = (entry: Expected['items'][number]): entry is { error: string | RegExp } =>
-	'error' in entry;
+export const isError = (entry: Expected['items'][number]): entry is { failed: Failed } =>
+	'failed' in entry;
 
-export function expectText(actual: unknown, expected: string | RegExp): void {
-	if (typeof expected === 'string') expect(actual).toBe(expected);
-	else expect(actual).toMatch(expected);
+/** A text of the node's: there, and naming what `names` says it names. */
+export function expectNaming(text: unknown, { names }: Failed): void {
+	expect(typeof text === 'string' && text !== '').toBe(true);
+	if (names !== undefined) expect(text).toContain(`"${names}"`);
+}
+
+/** A failed item's JSON: its text, and the facts it carries. */
+export function expectFailed(json: Record<string, unknown>, failed: Failed): void {
+	expectNaming(json.error, failed);
+	expect(json.message).toEqual(failed.facts);
 }
 
 export function fixtureJson(name: string): {

@@ -14,7 +14,7 @@ import {
 	outputOf,
 	probeEnded,
 } from './crash.mts';
-import { errorText, retryExecution, saveNode, waitForEnd } from './editor-rest.mts';
+import { retryExecution, saveNode, waitForEnd } from './editor-rest.mts';
 import { CREATE_NODE, byName, names, postEvent, type ByName } from './re-runs.mts';
 import type { Execution, N8n } from './stage.mts';
 
@@ -23,30 +23,6 @@ export const KILL_AFTER_MS = 8_000;
 export const ITEMS = 200;
 
 export type Say = 'countAsDone' | 'sendAgain';
-
-/** What the first retry's Stop error says (stopError.ts, reRunTexts.ts). */
-export interface StopSays {
-	/** The item it stopped at, as n8n numbers items, from 0. */
-	stoppedAt: number | undefined;
-	/** How many items it output as done before it stopped. */
-	done: number;
-	/** How many items failed: those the error lists, or the one it stopped at. */
-	failed: number;
-	/** Whether it stopped on an item the crashed try sent without an answer. */
-	unknownFromCrash: boolean;
-}
-
-export function stopSays(execution: Execution): StopSays {
-	const text = errorText(execution);
-	const done = /(\d+) of \d+ sequences? (?:was|were) created/.exec(text);
-	const listed = /(\d+) items failed: items/.exec(text);
-	return {
-		stoppedAt: execution.data.resultData.error?.context?.itemIndex,
-		done: done ? Number(done[1]) : 0,
-		failed: listed ? Number(listed[1]) : 1,
-		unknownFromCrash: /went out in an earlier try .*could not finish.* got no answer/s.test(text),
-	};
-}
 
 export interface Chain {
 	event: Array<{ name: string }>;
@@ -139,13 +115,4 @@ export function lastItems(chain: Chain) {
 	const last = chain.later.at(-1) as Execution;
 	const output = outputOf(last, CREATE_NODE).map((item) => item.json);
 	return { last, output, hints: hintsOf(last, CREATE_NODE) };
-}
-
-/** A count from the re-run hint: "3 items were sent again, as …". */
-export function hintCount(hints: string[], pattern: RegExp): number {
-	for (const hint of hints) {
-		const found = pattern.exec(hint);
-		if (found) return Number(found[1]);
-	}
-	return 0;
 }

@@ -1,15 +1,11 @@
 // Outreach Sequences API credentials as the suites import them, and what
-// users read when one of them is wrong: on a failed item (the node's
-// sentences), and in the credential's test (the editor's dialog, POST
-// /rest/credentials/test), which n8n runs and words itself where the test's
-// rules have no sentence.
-import {
-	NOT_THE_API,
-	keyRejected,
-	notChecked,
-	redirected,
-} from '../../../nodes/OutreachSequences/helpers/credentialTest.ts';
+// users read when one of them is wrong in the credential's test (the
+// editor's dialog, POST /rest/credentials/test), which n8n runs: the message
+// of the test's rule n8n applies to the answer it got, as n8n holds the
+// rules, or n8n's own words where no rule applies. The rules' words:
+// test/unit/credential-test.test.mts.
 import { major } from '../../../scripts/n8n/versions.mts';
+import type { N8nServer } from './n8n.mts';
 import type { N8nSetup } from './stage.mts';
 
 type StoredCredential = NonNullable<N8nSetup['credentials']>[number];
@@ -30,24 +26,44 @@ export const outreachApiCredential = (
 	data: { apiKey, baseUrl },
 });
 
-/** A failed item's sentences (run/outcome/texts.ts). */
-export const SAYS = {
-	refused: (baseUrl: string) =>
-		`Could not connect to the outreach service at ${baseUrl}: the connection was refused. Check the credential's Base URL and that the service is running.`,
-	unknownHost: `The host "${new URL(UNKNOWN_HOST_URL).host}" in the credential's Base URL could not be found: the DNS lookup failed.`,
-};
-
-type TestResult = { status: 'OK' | 'Error'; message: string | RegExp };
+/**
+ * What the test shows: n8n's own words or the run's sentence (a text, or a
+ * pattern), or the message of the test's rule for an answer with this
+ * status, or for a body that is not JSON ('body'): which rule n8n applies is
+ * what a run shows, whatever its words.
+ */
+type Shown = string | RegExp | { rule: number | 'body' };
+type TestResult = { status: 'OK' | 'Error'; message: Shown };
 const ok = (message: string): TestResult => ({ status: 'OK', message });
-const error = (message: string | RegExp): TestResult => ({ status: 'Error', message });
+const error = (message: Shown): TestResult => ({ status: 'Error', message });
+const ruleFor = (rule: number | 'body') => error({ rule });
+
+/** The text a result shows, a rule's message as n8n serves the credential type to its editor (/types/credentials.json). */
+export async function shownText(server: N8nServer, shown: Shown): Promise<string | RegExp> {
+	if (typeof shown === 'string' || shown instanceof RegExp) return shown;
+	const response = await fetch(`${server.url}/types/credentials.json`, {
+		headers: { cookie: server.cookie },
+	});
+	const types = (await response.json()) as Array<{
+		name: string;
+		test?: { rules?: Array<{ type: string; properties: { value?: unknown; message: string } }> };
+	}>;
+	const rules = types.find((type) => type.name === 'outreachSequencesApi')?.test?.rules ?? [];
+	const rule = rules.find((candidate) =>
+		shown.rule === 'body'
+			? candidate.type === 'responseSuccessBody'
+			: candidate.type === 'responseCode' && candidate.properties.value === shown.rule,
+	);
+	if (!rule) throw new Error(`n8n holds no rule of the credential test for ${shown.rule}`);
+	return rule.properties.message;
+}
 
 /**
- * The run's sentence for a Base URL without http:// or https://
- * (helpers/validation.ts), which the test says on both lines: here for the
- * sandbox's address without its scheme.
+ * A Base URL without http:// or https://, which the test refuses on both
+ * lines with the run's sentence (helpers/validation.ts): it names the
+ * sandbox's address as given, without its scheme.
  */
-const SCHEMELESS =
-	/^The credential's Base URL "127\.0\.0\.1:\d+" has no http:\/\/ or https:\/\/ at the start\. Add the one the service answers on: https:\/\/127\.0\.0\.1:\d+ or http:\/\/127\.0\.0\.1:\d+\.$/;
+const SCHEMELESS = /"127\.0\.0\.1:\d+"/;
 
 /**
  * What the credential test shows on each n8n line. n8n 2.x (from 2.20) runs
@@ -60,12 +76,12 @@ export function credentialTestSays(version: string) {
 	if (major(version) >= 2)
 		return {
 			accepted: ok('Connection successful!'),
-			wrongKey: error(keyRejected(401)),
-			forbidden: error(keyRejected(403)),
-			serverError: error(notChecked(500)),
-			webPage404: error(NOT_THE_API),
-			webPage200: error(NOT_THE_API),
-			redirect: error(redirected(302)),
+			wrongKey: ruleFor(401),
+			forbidden: ruleFor(403),
+			serverError: ruleFor(500),
+			webPage404: ruleFor('body'),
+			webPage200: ruleFor('body'),
+			redirect: ruleFor(302),
 			schemeless: error(SCHEMELESS),
 			refused: error('ECONNREFUSED'),
 			unknownHost: error('ENOTFOUND'),
@@ -76,7 +92,7 @@ export function credentialTestSays(version: string) {
 		forbidden: error('Forbidden - perhaps check your credentials?'),
 		serverError: error('The service was not able to process your request'),
 		webPage404: error('The resource you are requesting could not be found'),
-		webPage200: error(NOT_THE_API),
+		webPage200: ruleFor('body'),
 		redirect: error('Request failed with status code 302'),
 		schemeless: error(SCHEMELESS),
 		refused: error('The service refused the connection - perhaps it is offline'),

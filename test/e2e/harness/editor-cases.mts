@@ -136,7 +136,6 @@ export const HINTS_WORKFLOW = 'outreach-execution-hints';
 // The unknown contact first: its failed item leads the output, and n8n's Retry On Fail
 // (with On Error › Continue) looks at the first output item.
 export const HINTS_CONTACTS = ['zz-404', 'c-42'];
-export const HINTS_FAILED = 1;
 
 export function hintsWorkflow() {
 	const example = JSON.parse(
