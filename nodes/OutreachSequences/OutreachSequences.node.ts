@@ -11,7 +11,7 @@ import { contactListResource } from './resources/contactList';
 import { sequenceResource } from './resources/sequence';
 import { useCaseResource } from './resources/useCase';
 import { CREDENTIAL_TYPE, defaultResource, Field, Resource } from './describe/names';
-import { requestOptionsProperty } from './describe/properties';
+import { requestOptionsProperty } from './describe/requestOptions';
 import { runOperation } from './run/n8n/execute';
 
 /** Every operation of every resource: execute() runs one, and the build writes each one's output schema. */
