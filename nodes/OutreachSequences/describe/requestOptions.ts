@@ -6,14 +6,23 @@ import {
 	DEFAULT_MAX_RETRIES,
 	DEFAULT_MAX_WAIT_SECONDS,
 	DEFAULT_TIMEOUT_MS,
+	MAX_BATCH_SIZE,
 	MAX_IN_FLIGHT,
 	NO_PAUSE_MS,
 	RECENT_CREATES_MINUTES,
 } from './defaults';
-import { defaultUnconfirmed, Field, Operation, Unconfirmed } from './names';
+import {
+	BatchLimit,
+	defaultBatchLimit,
+	defaultUnconfirmed,
+	Field,
+	Operation,
+	Unconfirmed,
+} from './names';
 
 /** Options that only an operation that changes something needs: not Get. */
 const onlyForChanges: IDisplayOptions = { hide: { '/operation': [Operation.Get] } };
+
 /** Options that are added together, as one group of values (a fixedCollection with one set). */
 function optionGroup(spec: {
 	displayName: string;
@@ -56,10 +65,29 @@ export const requestOptionsProperty: INodeProperties = {
 					displayName: 'Items per Batch',
 					name: Field.batchSize,
 					type: 'number',
-					typeOptions: { minValue: 1 },
+					typeOptions: { minValue: 1, maxValue: MAX_BATCH_SIZE },
 					default: MAX_IN_FLIGHT,
+					description: `The most requests out at once, up to ${MAX_BATCH_SIZE}. With an interval of 0, a new one starts as each ends; with an interval, a batch starts when the one before has ended and the interval passed.`,
+				},
+				{
+					displayName: 'Limit',
+					name: Field.batchLimit,
+					type: 'options',
+					default: defaultBatchLimit,
 					description:
-						'The most requests out at once. With an interval of 0, a new one starts as each ends; with an interval, a batch starts when the one before has ended and the interval passed.',
+						'How the requests out at once reach Items per Batch. Either way, after a 429 or 503 they halve, then grow back.',
+					options: [
+						{
+							name: 'Automatic',
+							value: BatchLimit.Automatic,
+							description: 'Start with one, and add more as answers come back',
+						},
+						{
+							name: 'Fixed',
+							value: BatchLimit.Fixed,
+							description: 'Items per Batch from the first request, for a far service',
+						},
+					],
 				},
 				{
 					displayName: 'Batch Interval (Ms)',
