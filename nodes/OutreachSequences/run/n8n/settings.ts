@@ -13,7 +13,7 @@ import {
 	NO_PAUSE_MS,
 } from '../../describe/defaults';
 import type { RequestOptionsValue } from '../../describe/names';
-import { BatchLimit, CREDENTIAL_TYPE, Field } from '../../describe/names';
+import { BatchLimit, CREDENTIAL_TYPE, defaultBatchLimit, Field } from '../../describe/names';
 import { normalizeBaseUrl } from '../../describe/validation';
 import type { Batching } from '../loop/loop';
 import type { Connection } from '../http/transport';
@@ -53,7 +53,8 @@ export function batchingOf(options: RequestOptionsValue): Batching {
 		groupSize: Number.isInteger(size) && size > 0 ? Math.min(size, MAX_BATCH_SIZE) : 1,
 		pauseMs,
 		batched: pauseMs > 0,
-		fixed: batch[Field.batchLimit] === BatchLimit.Fixed,
+		// n8n does not save a value left at its default.
+		fixed: (batch[Field.batchLimit] ?? defaultBatchLimit) === BatchLimit.Fixed,
 	};
 }
 
