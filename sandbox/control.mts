@@ -1,9 +1,10 @@
 // The routes under /__sandbox/, for tests and scripts in other processes:
-// the recorded requests, a summary, faults, the rate limit, a reset, records
-// one by one or all of a kind. `GET /__sandbox/held?count=N`, which waits
+// the recorded requests, a summary, faults, the rate limit, the capacity, a
+// reset, records one by one or all of a kind. `GET /__sandbox/held?count=N`, which waits
 // until N requests are held (Fault.holdUntil), is server.mts's.
 import type http from 'node:http';
 
+import type { Capacity } from './capacity.mts';
 import { describeFault, type Fault } from './faults.mts';
 import type { RateLimit } from './rate-limit.mts';
 import type { RecordedRequest } from './server.mts';
@@ -21,6 +22,7 @@ export interface Controlled {
 	list(kind: Kind): JsonObject[];
 	summary(): JsonObject;
 	setRateLimit(limit: RateLimit | undefined): void;
+	setCapacity(capacity: Capacity | undefined): void;
 	addFault(fault: Fault): void;
 	reset(): void;
 }
@@ -51,6 +53,14 @@ export function control(sandbox: Controlled, req: http.IncomingMessage, body: st
 	if (route === 'POST /__sandbox/rate-limit') {
 		const limit = JSON.parse(body || 'null') as RateLimit | null;
 		sandbox.setRateLimit(limit ?? undefined);
+		return { status: 204 };
+	}
+	if (route === 'POST /__sandbox/capacity') {
+		try {
+			sandbox.setCapacity((JSON.parse(body || 'null') as Capacity | null) ?? undefined);
+		} catch (error) {
+			return message(400, (error as Error).message);
+		}
 		return { status: 204 };
 	}
 	if (route === 'POST /__sandbox/faults') {

@@ -1,9 +1,12 @@
 // A loopback stand-in for the outreach service, driven by the contract's
 // OpenAPI document (api.mts, routes.mts): each request is recorded, then meets the
-// rate limit and any scripted fault before the document's route answers it.
+// rate limit, the capacity (capacity.mts) and any scripted fault before the
+// document's route answers it.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import type { Capacity } from './capacity.mts';
+import { Workers } from './capacity.mts';
 import { CONTROL_PREFIX, control, summarize } from './control.mts';
 import { Faults, sendFault } from './faults.mts';
 import type { Fault } from './faults.mts';
@@ -16,7 +19,7 @@ import type { Answer, Kind, SeedOptions } from './store.mts';
 
 export { OPENAPI_DOCUMENT } from './routes.mts';
 export { quotaHeaders, retryAfterHeader };
-export type { Fault, RateLimit };
+export type { Capacity, Fault, RateLimit };
 
 export const DEFAULT_API_KEY = 'sandbox-key-0123456789';
 
@@ -54,6 +57,7 @@ export class Sandbox {
 	maxInFlight = 0;
 	private readonly faults = new Faults();
 	private bucket?: TokenBucket;
+	private workers?: Workers;
 	private readonly store: Store;
 	private readonly routes: DocumentRoutes;
 	private server?: http.Server;
@@ -104,11 +108,17 @@ export class Sandbox {
 		this.events = 0;
 		this.maxInFlight = 0;
 		this.setRateLimit(this.options.rateLimit);
+		this.workers = undefined;
 	}
 
 	/** Start (or, with undefined, stop) limiting the rate of API requests. */
 	setRateLimit(limit: RateLimit | undefined): void {
 		this.bucket = limit ? new TokenBucket(limit) : undefined;
+	}
+
+	/** Work on so many API requests at once, so long each, the others in line (or, with undefined, on all at once). */
+	setCapacity(capacity: Capacity | undefined): void {
+		this.workers = capacity ? new Workers(capacity) : undefined;
 	}
 
 	addFault(fault: Fault): void {
@@ -184,6 +194,7 @@ export class Sandbox {
 			res.end(JSON.stringify({ message: 'Too many requests' }));
 			return;
 		}
+		await this.workers?.work();
 		const fault = this.faults.take(req, record.body);
 		if (fault?.afterWrite) await this.routes.answer(req, record);
 		if (fault) await this.faults.hold(fault);

@@ -11,7 +11,7 @@ import { contactListResource } from './actions/contactList/ContactList.resource'
 import { sequenceResource } from './actions/sequence/Sequence.resource';
 import { useCaseResource } from './actions/useCase/UseCase.resource';
 import { CREDENTIAL_TYPE, defaultResource, Field, Resource } from './helpers/names';
-import { requestOptionsProperty } from './actions/common.descriptions';
+import { requestOptionsProperty } from './actions/requestOptions';
 import { runOperation } from './run/n8n/execute';
 
 /** Every operation of every resource: execute() runs one, and the build writes each one's output schema. */

@@ -34,8 +34,8 @@ export async function startOver(environment: Environment): Promise<void> {
 	forgetRecentCreates();
 }
 
-/** The node's own module (the one n8n-core loaded from dist/), told to forget every service's pace. */
-function forgetLearnedPaces(): void {
+/** The node's own module (the one n8n-core loaded from dist/), told to forget every service's pace, as a new n8n process has none. */
+export function forgetLearnedPaces(): void {
 	const servicePace = createRequire(import.meta.url)(
 		path.join(PACKAGE_DIR, 'dist', 'nodes', 'OutreachSequences', 'run', 'pace', 'servicePace.js'),
 	) as {

@@ -9,6 +9,7 @@ import {
 	DEFAULT_MAX_WAIT_SECONDS,
 	DEFAULT_TIMEOUT_MS,
 	DEFAULT_WINDOW_MINUTES,
+	MAX_BATCH_SIZE,
 	MAX_IN_FLIGHT,
 	NO_PAUSE_MS,
 } from '../../nodes/OutreachSequences/helpers/defaults.ts';
@@ -52,6 +53,8 @@ function addedValues(
 const WITHOUT_IT: Record<string, unknown> = {
 	'requestOptions.batching.batch.batchSize': MAX_IN_FLIGHT,
 	'requestOptions.batching.batch.batchInterval': NO_PAUSE_MS,
+	// Automatic: the pacer's slow start up to Items per Batch, as without the option.
+	'requestOptions.batching.batch.limit': 'automatic',
 	'requestOptions.allowUnauthorizedCerts': false,
 	'requestOptions.rateLimitHandling.settings.enabled': true,
 	'requestOptions.rateLimitHandling.settings.maxRetries': DEFAULT_MAX_RETRIES,
@@ -107,7 +110,17 @@ describe('an option changes nothing by being added', () => {
 			groupSize: 5,
 			pauseMs: 100,
 			batched: true,
+			fixed: false,
 		});
+	});
+
+	test(`Batching's Limit Fixed opens Items per Batch from the first request; Items per Batch is at most ${MAX_BATCH_SIZE}`, () => {
+		const fixed = (batchSize: number) =>
+			batchingOf({ batching: { batch: { batchSize, limit: 'fixed' } } });
+		expect(fixed(256)).toEqual({ groupSize: 256, pauseMs: 0, batched: false, fixed: true });
+		expect(fixed(MAX_BATCH_SIZE + 1).groupSize).toBe(MAX_BATCH_SIZE);
+		const itemsPerBatch = added.find(({ path }) => path.endsWith('.batchSize'))?.property;
+		expect(itemsPerBatch?.typeOptions).toEqual({ minValue: 1, maxValue: MAX_BATCH_SIZE });
 	});
 
 	test('the labels of numbers with a unit name it', () => {

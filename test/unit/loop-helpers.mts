@@ -49,7 +49,7 @@ export const status = (statusCode: number): HttpAnswer => ({
 });
 
 export const SETTINGS: LoopSettings = {
-	batching: { groupSize: 32, pauseMs: 0, batched: false },
+	batching: { groupSize: 32, pauseMs: 0, batched: false, fixed: false },
 	policy: { enabled: true, maxRetries: 3, maxWaitMs: 60_000 },
 	readOnly: false,
 	stopAtFirstFailure: false,

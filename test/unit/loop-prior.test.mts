@@ -6,7 +6,7 @@ import { run, status } from './loop-helpers.mts';
 /** On Error = Stop, one item at a time. */
 const STOP_ONE_BY_ONE = {
 	stopAtFirstFailure: true,
-	batching: { groupSize: 1, pauseMs: 0, batched: false },
+	batching: { groupSize: 1, pauseMs: 0, batched: false, fixed: false },
 };
 
 describe('what an earlier try or execution did (reRun.ts): the prior', () => {

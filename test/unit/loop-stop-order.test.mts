@@ -14,7 +14,7 @@ import { SETTINGS, states } from './loop-helpers.mts';
 const settings: LoopSettings = {
 	...SETTINGS,
 	stopAtFirstFailure: true,
-	batching: { groupSize: 4, pauseMs: 0, batched: false },
+	batching: { groupSize: 4, pauseMs: 0, batched: false, fixed: false },
 };
 const clock = { now: 0 };
 

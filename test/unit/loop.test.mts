@@ -94,7 +94,10 @@ test('a wait longer than Max Wait fails the item at once', async () => {
 test('On Error = Stop: nothing after the first failed item is sent; items before it still are', async () => {
 	const { loop, service } = await run(6, {
 		script: { '/v1/items/2': [status(400)] },
-		settings: { stopAtFirstFailure: true, batching: { groupSize: 1, pauseMs: 0, batched: false } },
+		settings: {
+			stopAtFirstFailure: true,
+			batching: { groupSize: 1, pauseMs: 0, batched: false, fixed: false },
+		},
 	});
 	expect(loop.firstFailure).toBe(2);
 	expect(states(loop.items)).toEqual(['done', 'done', 'failed', 'pending', 'pending', 'pending']);
@@ -104,7 +107,10 @@ test('On Error = Stop: nothing after the first failed item is sent; items before
 test('the lowest failed item is the one On Error = Stop stops at', async () => {
 	const { loop } = await run(4, {
 		invalid: [3, 1],
-		settings: { stopAtFirstFailure: true, batching: { groupSize: 4, pauseMs: 0, batched: false } },
+		settings: {
+			stopAtFirstFailure: true,
+			batching: { groupSize: 4, pauseMs: 0, batched: false, fixed: false },
+		},
 	});
 	expect(loop.firstFailure).toBe(1);
 });
@@ -112,7 +118,7 @@ test('the lowest failed item is the one On Error = Stop stops at', async () => {
 test('a stopped execution sends nothing more', async () => {
 	const { loop, service } = await run(10, {
 		cancelAfter: 3,
-		settings: { batching: { groupSize: 1, pauseMs: 0, batched: false } },
+		settings: { batching: { groupSize: 1, pauseMs: 0, batched: false, fixed: false } },
 	});
 	expect(service.sent).toHaveLength(3);
 	expect(states(loop.items).filter((state) => state === 'done')).toHaveLength(3);
@@ -120,7 +126,7 @@ test('a stopped execution sends nothing more', async () => {
 
 test('batching: at most Items per Batch in flight, and the interval between batches', async () => {
 	const { service, clock } = await run(7, {
-		settings: { batching: { groupSize: 3, pauseMs: 1000, batched: true } },
+		settings: { batching: { groupSize: 3, pauseMs: 1000, batched: true, fixed: false } },
 	});
 	expect(service.sent).toHaveLength(7);
 	expect(service.maxInFlight()).toBeLessThanOrEqual(3);

@@ -8,7 +8,7 @@ import { RunLoop } from '../../nodes/OutreachSequences/run/loop/loop.ts';
 import { ServicePace } from '../../nodes/OutreachSequences/run/pace/servicePace.ts';
 
 const SETTINGS: LoopSettings = {
-	batching: { groupSize: 32, pauseMs: 0, batched: false },
+	batching: { groupSize: 32, pauseMs: 0, batched: false, fixed: false },
 	policy: { enabled: true, maxRetries: 3, maxWaitMs: 60_000 },
 	readOnly: false,
 	stopAtFirstFailure: false,
@@ -76,7 +76,7 @@ test('the first 32 requests are made together, before the first is sent; each it
 
 test('with Batching, no request of the next batch is made before its pause', async () => {
 	const { events } = await run(6, {
-		settings: { batching: { groupSize: 3, pauseMs: 1000, batched: true } },
+		settings: { batching: { groupSize: 3, pauseMs: 1000, batched: true, fixed: false } },
 	});
 	expect(events.slice(0, 3)).toEqual(['made 0', 'made 1', 'made 2']);
 	const pause = events.indexOf('pause 1000');

@@ -79,6 +79,47 @@ describe('the pacer itself', () => {
 		expect(pacer.inFlightLimit).toBe(8);
 	});
 
+	test('Limit Fixed: the requests in flight open to Items per Batch at the first request; a push-back halves them, and they grow back by one per window of successes, up to it', () => {
+		let now = 0;
+		const pacer = new RequestPacer(1, () => now);
+		pacer.raiseCeiling(16, true);
+		expect(pacer.inFlightLimit).toBe(16);
+		expect(pacer.readyIn(15)).toBe(0);
+		expect(pacer.readyIn(16)).toBe(Infinity);
+		const ticket = pacer.start();
+		pacer.pushedBack(ticket, 0);
+		now = 1;
+		pacer.readyIn(0);
+		expect(pacer.inFlightLimit).toBe(8);
+		const after = pacer.start();
+		// 8 + 1/8 + 1/8.125 + … : the ninth success passes 9, as without Fixed.
+		for (let i = 0; i < 8; i++) pacer.succeeded(after);
+		expect(pacer.inFlightLimit).toBe(8);
+		pacer.succeeded(after);
+		expect(pacer.inFlightLimit).toBe(9);
+		for (let i = 0; i < 200; i++) pacer.succeeded(after);
+		expect(pacer.inFlightLimit).toBe(16);
+	});
+
+	test('Limit Fixed joining a pace: it opens one still in slow start, not one the service has pushed back on; Automatic never opens it', () => {
+		let now = 0;
+		const pacer = new RequestPacer(32, () => now);
+		pacer.raiseCeiling(64);
+		expect(pacer.inFlightLimit).toBe(1);
+		pacer.raiseCeiling(64, true);
+		expect(pacer.inFlightLimit).toBe(64);
+		pacer.pushedBack(pacer.start(), 0);
+		now = 1;
+		pacer.readyIn(0);
+		expect(pacer.inFlightLimit).toBe(32);
+		pacer.raiseCeiling(128, true);
+		expect(pacer.inFlightLimit).toBe(32);
+		// Grows back past the old ceiling, up to the new one.
+		const ticket = pacer.start();
+		for (let i = 0; i < 20_000; i++) pacer.succeeded(ticket);
+		expect(pacer.inFlightLimit).toBe(128);
+	});
+
 	test('after the first push-back the send rate is at most half the rejected one, and twice what the service accepted; a success resets the backoff count', () => {
 		let now = 0;
 		const pacer = new RequestPacer(32, () => now);

@@ -48,7 +48,7 @@ function service(clock: VirtualClock, script: (path: string, sends: number) => S
 }
 
 const SETTINGS: LoopSettings = {
-	batching: { groupSize: 32, pauseMs: 0, batched: false },
+	batching: { groupSize: 32, pauseMs: 0, batched: false, fixed: false },
 	policy: { enabled: true, maxRetries: 10, maxWaitMs: 60_000 },
 	readOnly: true,
 	stopAtFirstFailure: false,

@@ -36,6 +36,22 @@ test('a clean run reports nothing', () => {
 			createdLately: 0,
 		},
 		keptIds: [],
+		limit: { runMs: 0, fullMs: 0, heldAt: 0, quickestAnswerMs: 0, meanAnswerMs: 0 },
+	});
+});
+
+test("the in-flight limit: the run's time from its first request to its last answer, the time the limit was full, and the answers' times", () => {
+	const report = new RunReport();
+	report.answered(100, 400);
+	report.answered(150, 350);
+	report.limitFull(120, 8);
+	report.limitFull(80, 16);
+	expect(report.summarize([ok, ok]).limit).toEqual({
+		runMs: 300,
+		fullMs: 200,
+		heldAt: 16,
+		quickestAnswerMs: 200,
+		meanAnswerMs: 250,
 	});
 });
 

@@ -8,6 +8,11 @@
  * items would open 10,000 sockets at the same moment.
  */
 export const MAX_IN_FLIGHT = 32;
+/**
+ * The most Items per Batch allows: one service's sockets stay within half of
+ * the 1,024 files a process may open on many Linux hosts.
+ */
+export const MAX_BATCH_SIZE = 512;
 /** n8n's own limit for a request when the user sets no timeout. */
 export const DEFAULT_TIMEOUT_MS = 300_000;
 /** Without Batching, the next request waits for no pause. */

@@ -47,6 +47,7 @@ export const Field = {
 	batch: 'batch',
 	batchSize: 'batchSize',
 	batchInterval: 'batchInterval',
+	batchLimit: 'limit',
 	timeout: 'timeout',
 	allowUnauthorizedCerts: 'allowUnauthorizedCerts',
 	rateLimitHandling: 'rateLimitHandling',
@@ -75,10 +76,17 @@ export const Unconfirmed = {
 	CountAsDone: 'countAsDone',
 } as const;
 
+/** Request Options › Batching › Limit: how the requests in flight reach Items per Batch. */
+export const BatchLimit = {
+	Automatic: 'automatic',
+	Fixed: 'fixed',
+} as const;
+
 export type ResourceName = (typeof Resource)[keyof typeof Resource];
 export type OperationName = (typeof Operation)[keyof typeof Operation];
 export type BodyModeName = (typeof BodyMode)[keyof typeof BodyMode];
 export type UnconfirmedName = (typeof Unconfirmed)[keyof typeof Unconfirmed];
+export type BatchLimitName = (typeof BatchLimit)[keyof typeof BatchLimit];
 
 /**
  * The `default` of each option list. n8n's linter reads a default from the
@@ -91,11 +99,16 @@ export const createOperation = Operation.Create;
 export const archiveOperation = Operation.Archive;
 export const getOperation = Operation.Get;
 export const defaultUnconfirmed = Unconfirmed.Fail;
+export const defaultBatchLimit = BatchLimit.Automatic;
 
 /** Request Options as n8n stores them: every option is optional. */
 export interface RequestOptionsValue {
 	[Field.batching]?: {
-		[Field.batch]?: { [Field.batchSize]?: number; [Field.batchInterval]?: number };
+		[Field.batch]?: {
+			[Field.batchSize]?: number;
+			[Field.batchLimit]?: BatchLimitName;
+			[Field.batchInterval]?: number;
+		};
 	};
 	[Field.timeout]?: number;
 	[Field.allowUnauthorizedCerts]?: boolean;

@@ -8,11 +8,15 @@
  * not a new item; once the breaker trips, no item of this run is sent. At
  * most `workers` of this execution's requests are in flight at once, and a
  * new item's request is made together with the next new items' (makeAhead).
+ * The run report hears how long the pace held requests back, each answer's
+ * time, and how long the in-flight limit was full while items waited.
  * When a step throws, no new request starts, and the error comes out once
  * every request in flight has ended: so each one that went out is heard.
  */
+import type { RunReport } from '../outcome/runReport';
 import type { ServiceDown } from '../pace/breaker';
 import type { RequestEnd, ServicePace, Turn } from '../pace/servicePace';
+import type { LoopPorts } from './items';
 
 /** How many items not sent go by before n8n's event loop gets a turn: 10,000 skipped items would otherwise hold it for seconds. */
 const YIELD_EVERY = 32;
@@ -56,14 +60,17 @@ export class Dispatcher {
 	private pause: Promise<void> | undefined;
 	/** What a step threw: the run ends once the requests in flight have. */
 	private thrown: { error: unknown } | undefined;
+	/** Items that wait for a turn at the pace now. */
+	private asking = 0;
+	/** Since when the in-flight limit has been full while items wait; undefined while it is not. */
+	private fullSince: number | undefined;
 
 	constructor(
 		private readonly pace: ServicePace,
 		/** Whether the item at this index is no longer to be sent. */
 		private readonly isStopped: (index: number) => boolean,
-		private readonly sleep: (ms: number) => Promise<void>,
-		/** Hears how long the service's pace held a request back, when it did. */
-		private readonly waited?: (ms: number) => void,
+		private readonly clock: Pick<LoopPorts, 'now' | 'sleep'>,
+		private readonly report: RunReport,
 	) {}
 
 	/** Sends every index that `steps.prepare` accepts (an item it refuses never waits for a turn). */
@@ -122,7 +129,7 @@ export class Dispatcher {
 			// Items answered without a send (done before) await nothing: every worker waits for one timer
 			// every YIELD_EVERY of them, so that n8n's event loop turns.
 			if (++this.unsent % YIELD_EVERY === 0)
-				this.pause ??= this.sleep(0).then(() => {
+				this.pause ??= this.clock.sleep(0).then(() => {
 					this.pause = undefined;
 				});
 			return;
@@ -133,12 +140,15 @@ export class Dispatcher {
 			return;
 		}
 		// A new item gives the probe's place to one that waits out its backoff: that one may well answer now.
+		this.asking++;
+		this.watchLimit();
 		const turn = await this.pace.turn(
 			() => this.stopped(index),
-			this.sleep,
-			this.waited,
+			this.clock.sleep,
+			(ms) => this.report.waited(ms),
 			() => !fresh || this.retrying.size === 0,
 		);
+		this.asking--;
 		this.retrying.delete(index);
 		if (!turn) return;
 		if ('yielded' in turn) {
@@ -152,12 +162,16 @@ export class Dispatcher {
 			return;
 		}
 		this.inFlight++;
+		this.watchLimit();
+		const sentAt = this.clock.now();
 		let result: SendResult = { end: 'cancelled' };
 		try {
 			result = await steps.send(index, turn, remaining);
 		} finally {
 			this.inFlight--;
+			if (result.end === 'answered') this.report.answered(sentAt, this.clock.now());
 			this.pace.finished(turn, result.end);
+			this.watchLimit();
 			this.wakeAll();
 		}
 		if (result.againAfterMs === undefined) return;
@@ -185,9 +199,28 @@ export class Dispatcher {
 		}
 	}
 
+	/**
+	 * Whether the in-flight limit is full while items wait for it: this run's Items per Batch, or
+	 * the pace's limit, which the executions that talk to the service share. The report hears how long.
+	 */
+	private watchLimit(): void {
+		const limit = Math.min(this.together, this.pace.pacer.inFlightLimit);
+		const waiting = this.fresh.length + this.ready.length + this.asking > 0;
+		const full =
+			waiting &&
+			(this.inFlight >= this.together ||
+				this.pace.requestsInFlight >= this.pace.pacer.inFlightLimit);
+		const now = this.clock.now();
+		if (full) this.fullSince ??= now;
+		else if (this.fullSince !== undefined) {
+			this.report.limitFull(now - this.fullSince, limit);
+			this.fullSince = undefined;
+		}
+	}
+
 	private backOff(index: number, ms: number): void {
 		this.backingOff.add(index);
-		void this.sleep(ms).then(() => {
+		void this.clock.sleep(ms).then(() => {
 			// Gone already when the breaker tripped in the meantime.
 			if (!this.backingOff.delete(index)) return;
 			this.ready.push(index);

@@ -29,11 +29,15 @@ export type ItemState =
 	| { state: 'done'; request: OutreachRequest; json: IDataObject; sends: number }
 	| { state: 'failed'; failure: ItemFailure };
 
-/** How items go out: in groups of `groupSize` in flight; with batching, one batch after another, `pauseMs` apart. */
+/**
+ * How items go out: in groups of `groupSize` in flight; with batching, one batch after another,
+ * `pauseMs` apart; `fixed` (Limit: Fixed), `groupSize` in flight from the first request.
+ */
 export interface Batching {
 	groupSize: number;
 	pauseMs: number;
 	batched: boolean;
+	fixed: boolean;
 }
 
 export interface LoopSettings {

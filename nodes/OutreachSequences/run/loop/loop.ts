@@ -63,8 +63,8 @@ export class RunLoop {
 		const dispatcher = new Dispatcher(
 			this.pace,
 			(index) => this.isStopped(index),
-			this.ports.sleep,
-			(ms) => this.report.waited(ms),
+			this.ports,
+			this.report,
 		);
 		const heldBackBefore = this.pace.heldBackMs;
 		const openedBefore = this.pace.breaker.opened;

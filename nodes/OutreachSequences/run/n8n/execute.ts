@@ -149,7 +149,7 @@ async function runLoop(
 			random: Math.random,
 		},
 	);
-	pace.join(batching.groupSize);
+	pace.join(batching.groupSize, batching.fixed);
 	let ended = false;
 	try {
 		await loop.run();

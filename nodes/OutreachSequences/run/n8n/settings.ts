@@ -6,9 +6,14 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { DEFAULT_TIMEOUT_MS, MAX_IN_FLIGHT, NO_PAUSE_MS } from '../../helpers/defaults';
+import {
+	DEFAULT_TIMEOUT_MS,
+	MAX_BATCH_SIZE,
+	MAX_IN_FLIGHT,
+	NO_PAUSE_MS,
+} from '../../helpers/defaults';
 import type { RequestOptionsValue } from '../../helpers/names';
-import { CREDENTIAL_TYPE, Field } from '../../helpers/names';
+import { BatchLimit, CREDENTIAL_TYPE, defaultBatchLimit, Field } from '../../helpers/names';
 import { redact } from '../../helpers/secret';
 import { normalizeBaseUrl } from '../../helpers/validation';
 import type { Batching } from '../loop/loop';
@@ -29,23 +34,28 @@ export function runOptionsOf(context: IExecuteFunctions): RequestOptionsValue {
 }
 
 /**
- * Request Options › Batching. Items per Batch caps the requests in flight.
- * With an interval of 0 the cap is a rolling window (a request starts as
- * another ends), as without the option, whose cap is MAX_IN_FLIGHT: so the
- * option added at its defaults runs as the node does without it. With an
+ * Request Options › Batching. Items per Batch caps the requests in flight
+ * (at most MAX_BATCH_SIZE). With an interval of 0 the cap is a rolling window
+ * (a request starts as another ends), as without the option, whose cap is
+ * MAX_IN_FLIGHT; Limit Automatic reaches it by the pacer's slow start, as
+ * without the option: so the option added at its defaults runs as the node
+ * does without it. Limit Fixed opens the cap from the first request. With an
  * interval, the items go in batches: each waits for the one before to end,
  * then for the interval.
  */
 export function batchingOf(options: RequestOptionsValue): Batching {
 	const batch = options[Field.batching]?.[Field.batch];
-	if (!batch) return { groupSize: MAX_IN_FLIGHT, pauseMs: NO_PAUSE_MS, batched: false };
+	if (!batch)
+		return { groupSize: MAX_IN_FLIGHT, pauseMs: NO_PAUSE_MS, batched: false, fixed: false };
 	const size = Number(batch[Field.batchSize]);
 	const pause = Number(batch[Field.batchInterval]);
 	const pauseMs = Number.isFinite(pause) && pause > 0 ? pause : NO_PAUSE_MS;
 	return {
-		groupSize: Number.isInteger(size) && size > 0 ? size : 1,
+		groupSize: Number.isInteger(size) && size > 0 ? Math.min(size, MAX_BATCH_SIZE) : 1,
 		pauseMs,
 		batched: pauseMs > 0,
+		// n8n does not save a value left at its default.
+		fixed: (batch[Field.batchLimit] ?? defaultBatchLimit) === BatchLimit.Fixed,
 	};
 }
 

@@ -1,7 +1,8 @@
 /**
  * The execution hints n8n shows in the node's output pane after a run: what
- * slowed the run down, which items failed and whether the service may have
- * acted on them, and a warning when Retry On Fail is on. Pure functions of a
+ * slowed the run down (the service, or the node's own in-flight limit),
+ * which items failed and whether the service may have acted on them, and a
+ * warning when Retry On Fail is on. Pure functions of a
  * run's summary (runReport.ts); a clean run gets none. Each hint's first
  * sentence says what happened and what to do, and a hint fits in three lines
  * of the output pane (HINT_BUDGET): the details are in each item's output
@@ -9,6 +10,7 @@
  */
 import type { NodeExecutionHint } from 'n8n-workflow';
 
+import { MAX_BATCH_SIZE } from '../../helpers/defaults';
 import type { Subject } from '../../helpers/interfaces';
 import { namedItems } from './itemList';
 import { createdLatelyHint, earlierTryHint, keyHint, unconfirmedForAllHint } from './reRunHints';
@@ -161,6 +163,35 @@ export function passingFaultsHint(summary: RunSummary): NodeExecutionHint | unde
 	return { type: down ? 'warning' : 'info', location: 'outputPane', message };
 }
 
+/** An answer at least this slow, each one, comes from a service far away (or slow to answer). */
+export const FAR_MS = 100;
+/** Answers that took on average at most this many times the quickest did not slow as more went out at once. */
+const STEADY = 1.5;
+
+/**
+ * The in-flight limit held the run back: for at least half of it, the requests in flight were as
+ * many as the node allows while more items waited, the service never pushed back, and its answers
+ * were slow but did not slow further as more went out (a far service, not a busy one, nor n8n's own
+ * work at a near one, where more at once would not go faster).
+ */
+export function limitHint(summary: RunSummary): NodeExecutionHint | undefined {
+	const { runMs, fullMs, heldAt, quickestAnswerMs, meanAnswerMs } = summary.limit;
+	const held =
+		summary.pushBacks === 0 &&
+		summary.waitedRequests === 0 &&
+		runMs > 0 &&
+		fullMs * 2 >= runMs &&
+		quickestAnswerMs >= FAR_MS &&
+		meanAnswerMs <= quickestAnswerMs * STEADY &&
+		heldAt < MAX_BATCH_SIZE;
+	if (!held) return undefined;
+	return {
+		type: 'info',
+		location: 'outputPane',
+		message: `Most of this run had as many requests in flight as the node allows (up to ${heldAt}), with no push-back: Request Options › Batching › Limit Fixed and a larger Items per Batch send more at once.`,
+	};
+}
+
 /** Every hint the run has something to say in, in the order the user reads them. */
 export function executionHints(summary: RunSummary, setting: HintSetting): NodeExecutionHint[] {
 	return [
@@ -172,5 +203,6 @@ export function executionHints(summary: RunSummary, setting: HintSetting): NodeE
 		keyHint(summary),
 		createdLatelyHint(summary),
 		pushedBackHint(summary),
+		limitHint(summary),
 	].filter((hint): hint is NodeExecutionHint => hint !== undefined);
 }

@@ -1,8 +1,9 @@
 /**
  * What slowed one run down, kept as it happens: each request that waited for
  * the service's pace and for how long, each time the service pushed back,
- * and which items were sent again. At the end it is summed up with how each
- * item ended (summarize), for the execution hints (hints.ts).
+ * which items were sent again, and how long the run's in-flight limit was
+ * full and its answers took. At the end it is summed up with how each item
+ * ended (summarize), for the execution hints (hints.ts).
  */
 import type { FailureGroup, SettingsSaidNo } from './failedItem';
 
@@ -54,6 +55,19 @@ export interface RunSummary {
 	 */
 	earlierTry: Record<PriorEvent, number>;
 	keptIds: string[];
+	limit: LimitSummary;
+}
+
+/** How the in-flight limit held this run: its time, the time the limit was full, and its answers' times (in ms). */
+export interface LimitSummary {
+	/** From the run's first request to its last answer. */
+	runMs: number;
+	/** While the requests in flight were as many as the limit allowed (Items per Batch, or the pace's), and more items waited. */
+	fullMs: number;
+	/** The highest limit it was full at. */
+	heldAt: number;
+	quickestAnswerMs: number;
+	meanAnswerMs: number;
 }
 
 export interface FailedItems {
@@ -92,6 +106,23 @@ export class RunReport {
 		createdLately: 0,
 	};
 	private readonly keptIds: string[] = [];
+	private readonly limit = { fullMs: 0, heldAt: 0, firstSentAt: Infinity, lastAnsweredAt: 0 };
+	private readonly answers = { count: 0, totalMs: 0, quickestMs: Infinity };
+
+	/** The in-flight limit, at `limit` requests, was full for `ms` while more items waited. */
+	limitFull(ms: number, limit: number): void {
+		this.limit.fullMs += ms;
+		this.limit.heldAt = Math.max(this.limit.heldAt, limit);
+	}
+
+	/** A request sent at `sentAt` was answered (with any status) at `answeredAt`. */
+	answered(sentAt: number, answeredAt: number): void {
+		this.limit.firstSentAt = Math.min(this.limit.firstSentAt, sentAt);
+		this.limit.lastAnsweredAt = Math.max(this.limit.lastAnsweredAt, answeredAt);
+		this.answers.count++;
+		this.answers.totalMs += answeredAt - sentAt;
+		this.answers.quickestMs = Math.min(this.answers.quickestMs, answeredAt - sentAt);
+	}
 
 	/** A request waited `ms` for the service's pace before it went out. */
 	waited(ms: number): void {
@@ -174,6 +205,19 @@ export class RunReport {
 			failedItems,
 			earlierTry: { ...this.fromEarlierTry },
 			keptIds: [...this.keptIds],
+			limit: this.limitSummary(),
+		};
+	}
+
+	private limitSummary(): LimitSummary {
+		const { fullMs, heldAt, firstSentAt, lastAnsweredAt } = this.limit;
+		const { count, totalMs, quickestMs } = this.answers;
+		return {
+			runMs: count > 0 ? lastAnsweredAt - firstSentAt : 0,
+			fullMs,
+			heldAt,
+			quickestAnswerMs: count > 0 ? quickestMs : 0,
+			meanAnswerMs: count > 0 ? totalMs / count : 0,
 		};
 	}
 }

@@ -24,6 +24,9 @@
  * takes. Up to it, the gap counts: a service's allowance refills meanwhile,
  * and between requests to a near service nothing is in flight most of the time.
  * Rejections of requests sent before a pause count as that one event.
+ * Batching › Limit: Fixed skips the slow start: until the first push-back,
+ * the requests allowed in flight open at once to the execution's Items per
+ * Batch (raiseCeiling). After one, they halve and grow back as above.
  */
 
 /** The requests sent between two pauses, from the first of them. A request's ticket is its epoch. */
@@ -82,10 +85,13 @@ export class RequestPacer {
 		this.epoch = newEpoch(now());
 	}
 
-	/** Allows the requests in flight to grow up to `ceiling` from now on (an execution with a larger bound joined). */
-	raiseCeiling(ceiling: number): void {
-		if (ceiling <= this.ceiling) return;
-		this.ceiling = ceiling;
+	/**
+	 * Allows the requests in flight to grow up to `ceiling` from now on (an execution with a larger
+	 * bound joined); `fixed`, opens them to it at once, unless the service has pushed back already.
+	 */
+	raiseCeiling(ceiling: number, fixed = false): void {
+		this.ceiling = Math.max(this.ceiling, ceiling);
+		if (fixed && this.slowStart) this.window = Math.max(this.window, ceiling);
 	}
 
 	/** How long the current pause still lasts, in ms; 0 when none. */

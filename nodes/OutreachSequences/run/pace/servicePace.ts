@@ -84,10 +84,13 @@ export class ServicePace {
 		return this.pacer.sendRate !== Infinity || this.pacer.pausedFor() > 0;
 	}
 
-	/** An execution starts using this pace; a larger in-flight bound than any before raises the pacer's ceiling. */
-	join(ceiling: number): void {
+	/**
+	 * An execution starts using this pace: a larger in-flight bound than any before raises the
+	 * pacer's ceiling; with Limit Fixed, the pace opens to it at once if the service has not pushed back.
+	 */
+	join(ceiling: number, fixed = false): void {
 		this.users++;
-		this.pacer.raiseCeiling(ceiling);
+		this.pacer.raiseCeiling(ceiling, fixed);
 		this.lastUsed = this.now();
 	}
 
