@@ -107,7 +107,7 @@ describe('an item an earlier try or execution sent without a confirmation, faile
 			3,
 		);
 	const steps =
-		"Check in the outreach service whether the sequence \"S4\" was created. Then set Request Options › Unconfirmed Earlier Try to Send Again (it was not) or Count as Done (it was), save, and use Executions › Retry with the currently saved workflow. For this item alone, the option can be the expression {{ $itemIndex === 3 ? 'countAsDone' : 'fail' }}.";
+		"Check in the outreach service whether the sequence \"S4\" was created. Then set Request Options › Unconfirmed Earlier Try to Send Again (it was not) or Count as Done (it was), save (n8n 2.x saves on its own), and use Executions › Retry with the currently saved workflow. For this item alone, the option can be the expression {{ $itemIndex === 3 ? 'countAsDone' : 'fail' }}.";
 
 	test('n8n ran the node again: the earlier words, that it was not sent again, and the steps for this item', () => {
 		const error = unknown({});

@@ -127,7 +127,7 @@ describe('priorOf', () => {
 			new Error('x is not defined'),
 		);
 		expect(text.message).toBe(
-			'Not sent: the expression in Request Options › Unconfirmed Earlier Try failed for this item (x is not defined). Fix it so that it gives fail, sendAgain or countAsDone for this item, save, and use Executions › Retry with the currently saved workflow.',
+			'Not sent: the expression in Request Options › Unconfirmed Earlier Try failed for this item (x is not defined). Fix it so that it gives fail, sendAgain or countAsDone for this item, save (n8n 2.x saves on its own), and use Executions › Retry with the currently saved workflow.',
 		);
 		expect(text.description).toMatch(/Earlier words\.\n\nEarlier details\.$/);
 	});

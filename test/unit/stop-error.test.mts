@@ -51,7 +51,7 @@ const stop = (items: ItemState[], stoppedAt: number, more = {}) =>
 test('items the service may have carried out: the steps name them; then what was created, by name and ID; then what was never sent', () => {
 	const items = [done(0), done(1), done(2), failed(3, 500), done(4), done(5), failed(6, 500)];
 	expect(stop([...items, pending, pending, pending], 3)).toBe(
-		`To go on: check in the outreach service whether items 3 and 6 were created, set Request Options › Unconfirmed Earlier Try to Count as Done (they were) or Send Again (they were not), save, and use Executions › Retry with the currently saved workflow: nothing created is sent again. Items that differ take an expression, for example {{ $itemIndex === 3 ? 'countAsDone' : 'sendAgain' }}. 5 of 10 sequences were created: "S1" (seq-1), "S2" (seq-2), "S3" (seq-3), "S5" (seq-5), "S6" (seq-6). Items 7 to 9 were never sent.`,
+		`To go on: check in the outreach service whether items 3 and 6 were created, set Request Options › Unconfirmed Earlier Try to Count as Done (they were) or Send Again (they were not), save (n8n 2.x saves on its own), and use Executions › Retry with the currently saved workflow: nothing created is sent again. Items that differ take an expression, for example {{ $itemIndex === 3 ? 'countAsDone' : 'sendAgain' }}. 5 of 10 sequences were created: "S1" (seq-1), "S2" (seq-2), "S3" (seq-3), "S5" (seq-5), "S6" (seq-6). Items 7 to 9 were never sent.`,
 	);
 });
 

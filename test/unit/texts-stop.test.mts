@@ -43,7 +43,7 @@ describe('what a stopped run says it did before it stopped', () => {
 				{ text: stepsAfterStop(sequence, mayHave), namesMayHave: true },
 			),
 		).toBe(
-			`To go on: check in the outreach service whether items 2 and 3 were created, set Request Options › Unconfirmed Earlier Try to Count as Done (they were) or Send Again (they were not), save, and use Executions › Retry with the currently saved workflow: nothing created is sent again. Items that differ take an expression, for example {{ $itemIndex === 2 ? 'countAsDone' : 'sendAgain' }}. 2 of 10 sequences were created: "Seq 01" (seq-1), "Seq 02" (seq-2). Items 4 to 9 were never sent.`,
+			`To go on: check in the outreach service whether items 2 and 3 were created, set Request Options › Unconfirmed Earlier Try to Count as Done (they were) or Send Again (they were not), save (n8n 2.x saves on its own), and use Executions › Retry with the currently saved workflow: nothing created is sent again. Items that differ take an expression, for example {{ $itemIndex === 2 ? 'countAsDone' : 'sendAgain' }}. 2 of 10 sequences were created: "Seq 01" (seq-1), "Seq 02" (seq-2). Items 4 to 9 were never sent.`,
 		);
 	});
 
@@ -78,7 +78,7 @@ describe('what a stopped run says it did before it stopped', () => {
 			),
 		).toBe('1 of 2 use cases was fetched.');
 		expect(stepsAfterStop(contact, [0])).toBe(
-			'To go on: check in the outreach service whether item 0 was archived, set Request Options › Unconfirmed Earlier Try to Count as Done (it was) or Send Again (it was not), save, and use Executions › Retry with the currently saved workflow: nothing archived is sent again.',
+			'To go on: check in the outreach service whether item 0 was archived, set Request Options › Unconfirmed Earlier Try to Count as Done (it was) or Send Again (it was not), save (n8n 2.x saves on its own), and use Executions › Retry with the currently saved workflow: nothing archived is sent again.',
 		);
 	});
 

@@ -47,11 +47,14 @@ export function safeWayOn(
 
 /** What the user can do about an item whose outcome only the service knows: check, then say, then run it again. */
 function whatToDo(subject: Subject, itemIndex: number, again: string): string {
-	return `Check in ${SERVICE} whether ${describeSubject(subject)} was ${subject.done}. Then set ${UNCONFIRMED_OPTION} to Send Again (it was not) or Count as Done (it was), save, and ${again}. For this item alone, the option can be the expression {{ $itemIndex === ${itemIndex} ? 'countAsDone' : 'fail' }}.`;
+	return `Check in ${SERVICE} whether ${describeSubject(subject)} was ${subject.done}. Then set ${UNCONFIRMED_OPTION} to Send Again (it was not) or Count as Done (it was), ${SAVE}, and ${again}. For this item alone, the option can be the expression {{ $itemIndex === ${itemIndex} ? 'countAsDone' : 'fail' }}.`;
 }
 
 /** The last step of the way on after a stop: the retry that reads the options as saved. */
 export const RETRY = 'use Executions › Retry with the currently saved workflow';
+
+/** The step before RETRY: n8n 1.x needs it, 2.x saves the workflow on its own. */
+export const SAVE = 'save (n8n 2.x saves on its own)';
 
 /**
  * What an item outputs that an earlier try had carried out, whose answer is
@@ -105,7 +108,7 @@ export function storeFailedText(reason: string): string {
 export function unconfirmedFailedText(earlier: FailureText, error: unknown): FailureText {
 	const reason = error instanceof Error ? error.message : String(error);
 	return {
-		message: `Not sent: the expression in ${UNCONFIRMED_OPTION} failed for this item (${reason}). Fix it so that it gives fail, sendAgain or countAsDone for this item, save, and ${RETRY}.`,
+		message: `Not sent: the expression in ${UNCONFIRMED_OPTION} failed for this item (${reason}). Fix it so that it gives fail, sendAgain or countAsDone for this item, ${SAVE}, and ${RETRY}.`,
 		description: `An earlier try handled this item, so only that option can send it again, and until it can be read, the item is not sent, as with Fail. What the earlier try left: ${earlier.message}\n\n${earlier.description}`,
 	};
 }

@@ -8,7 +8,7 @@
  */
 import type { Subject } from '../../helpers/interfaces';
 import { itemNumbers } from './itemList';
-import { RETRY, UNCONFIRMED_OPTION } from './reRunTexts';
+import { RETRY, SAVE, UNCONFIRMED_OPTION } from './reRunTexts';
 import { SERVICE } from './words';
 
 /** How many names a stopped run's error gives before it gives a count. */
@@ -84,5 +84,5 @@ export function stepsAfterStop(subject: Subject, mayHave: number[]): string {
 		mayHave.length > 1
 			? ` Items that differ take an expression, for example {{ $itemIndex === ${mayHave[0]} ? 'countAsDone' : 'sendAgain' }}.`
 			: '';
-	return `To go on: check in ${SERVICE} whether ${mayHave.length === 1 ? `item ${mayHave[0]} was` : `items ${itemNumbers(mayHave)} were`} ${subject.done}, set ${UNCONFIRMED_OPTION} to Count as Done (${were}) or Send Again (${wereNot}), save, and ${RETRY}: nothing ${subject.done} is sent again.${each}`;
+	return `To go on: check in ${SERVICE} whether ${mayHave.length === 1 ? `item ${mayHave[0]} was` : `items ${itemNumbers(mayHave)} were`} ${subject.done}, set ${UNCONFIRMED_OPTION} to Count as Done (${were}) or Send Again (${wereNot}), ${SAVE}, and ${RETRY}: nothing ${subject.done} is sent again.${each}`;
 }
