@@ -108,12 +108,11 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: the way on after a crash',
 		// Every item before the one it stopped at, each created once.
 		for (const { name } of chain.event.slice(0, stoppedAt))
 			expect({ name, held: chain.after.created.get(name) }).toEqual({ name, held: 1 });
-		// The sequences its error names as created (up to five, by ID; its words: test/unit/stop-error.test.mts).
+		// Its error names the first of them as created, by name: the crash kept no answer, so no ID
+		// (its words: test/unit/stop-error.test.mts).
 		const description = String(chain.first.data.resultData.error?.description);
-		const named = [...new Set(description.match(/\bseq-[\w-]+/g))];
-		expect(named.length).toBeGreaterThanOrEqual(Math.min(5, stoppedAt));
-		const held = new Set([...chain.after.records.values()].map((record) => record.id));
-		for (const id of named) expect({ id, held: held.has(id) }).toEqual({ id, held: true });
+		for (const { name } of chain.event.slice(0, Math.min(5, stoppedAt)))
+			expect({ name, named: description.includes(`"${name}"`) }).toEqual({ name, named: true });
 		const { output } = lastItems(chain);
 		for (const [index, item] of output.entries())
 			if (isSkipped(item)) {
