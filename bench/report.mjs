@@ -3,6 +3,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
+import { farSection } from './far-report.mjs';
 import { resultSection } from './per-item.mjs';
 import { storeCostSection } from './store-report.mjs';
 
@@ -193,6 +194,7 @@ export function writeReport(folder) {
 	const faults = readResults(folder, /^faults-.*\.json$/);
 	const reRuns = readResults(folder, /^re-runs-.*\.json$/);
 	const store = readResults(folder, /^store-cost-.*\.json$/);
+	const farService = readResults(folder, /^far-service-.*\.json$/);
 	const sections = results.map((result) => resultSection(result, folder));
 	writeFileSync(
 		path.join(folder, 'results.md'),
@@ -207,6 +209,6 @@ Written by \`npm run bench\` (\`bench/run.mjs\`). Each workload runs through \`n
 
 *ms/item* is the node's own \`executionTime\` from the run data, divided by N (the raw floor: its elapsed time divided by N); the table shows the median of the rounds. The ratios are taken side by side: in each round, one contender's time ÷ another's in the same round; the table shows the median of those ratios and, in brackets, their range over the rounds. Times from different runs are not compared. *Peak RSS* is the \`n8n execute\` process's maximum resident set (\`/usr/bin/time -f %M\`); *Wall* is that whole process, start-up included. Every run is checked: N items out, each a success (n8n's floor: each with the expression's value), and N requests seen by the sandbox (n8n's floor: none).
 
-${sections.join('\n')}${rateLimited.map((result) => `\n${rateLimitSection(result)}`).join('')}${bursts.map((result) => `\n${burstSection(result)}`).join('')}${faults.map((result) => `\n${faultsSection(result)}`).join('')}${reRuns.map((result) => `\n${reRunsSection(result)}`).join('')}${store.map((result) => `\n${storeCostSection(result)}`).join('')}`,
+${sections.join('\n')}${rateLimited.map((result) => `\n${rateLimitSection(result)}`).join('')}${bursts.map((result) => `\n${burstSection(result)}`).join('')}${faults.map((result) => `\n${faultsSection(result)}`).join('')}${reRuns.map((result) => `\n${reRunsSection(result)}`).join('')}${store.map((result) => `\n${storeCostSection(result)}`).join('')}${farService.map((result) => `\n${farSection(result)}`).join('')}`,
 	);
 }
