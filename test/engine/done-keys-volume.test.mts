@@ -8,7 +8,7 @@
 import { jest } from '@jest/globals';
 
 import { processedRows } from '../harness/processed-store.mts';
-import { useEnvironment } from '../harness/setup.mts';
+import { fakeDateOnly, useEnvironment } from '../harness/setup.mts';
 import { runFixture } from '../harness/workflows.mts';
 import { sentCounts } from './re-runs-harness.mts';
 
@@ -30,22 +30,7 @@ const keyed = {
 function fromNoon(): void {
 	const noon = new Date();
 	noon.setUTCHours(12, 0, 0, 0);
-	jest.useFakeTimers({
-		doNotFake: [
-			'hrtime',
-			'nextTick',
-			'performance',
-			'queueMicrotask',
-			'setImmediate',
-			'clearImmediate',
-			'setInterval',
-			'clearInterval',
-			'setTimeout',
-			'clearTimeout',
-		],
-		now: noon,
-		advanceTimers: true,
-	});
+	fakeDateOnly(noon, true);
 }
 
 test(`two executions of ${N} creates with a key: the second skips all ${N}, and the service saw each create once`, async () => {

@@ -9,7 +9,7 @@
 import { jest } from '@jest/globals';
 
 import { RELEASE } from '../harness/sandbox.mts';
-import { useEnvironment } from '../harness/setup.mts';
+import { fakeDateOnly, useEnvironment } from '../harness/setup.mts';
 import { runFixture, type RunOptions } from '../harness/workflows.mts';
 import { failCreate, hintsOf, names, sentCounts } from './re-runs-harness.mts';
 
@@ -94,19 +94,7 @@ test('Repeat Recent Creates on creates again; added at its default (off), it run
 
 test('past the window, running again creates again: 10 minutes is a re-run after a failure, not a repeat', async () => {
 	await run();
-	const realTimers = [
-		'hrtime',
-		'nextTick',
-		'performance',
-		'queueMicrotask',
-		'setImmediate',
-		'clearImmediate',
-		'setInterval',
-		'clearInterval',
-		'setTimeout',
-		'clearTimeout',
-	] as const;
-	jest.useFakeTimers({ doNotFake: [...realTimers], now: Date.now() + 10 * 60_000 + 1000 });
+	fakeDateOnly(Date.now() + 10 * 60_000 + 1000);
 	try {
 		await run();
 	} finally {

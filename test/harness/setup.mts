@@ -1,6 +1,7 @@
 // One engine and one sandbox per test file; between tests, the sandbox's data
 // is reset, and the node forgets the pace it learned from the service and the
 // creates it made lately, as a new n8n process would.
+import { jest } from '@jest/globals';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -60,4 +61,24 @@ function forgetRecentCreates(): void {
 		forgetRecentCreates: () => void;
 	};
 	recentCreates.forgetRecentCreates();
+}
+
+/** Only Date is faked, from `now`: n8n's and the node's timers stay real. */
+export function fakeDateOnly(now: number | Date, advanceTimers = false): void {
+	jest.useFakeTimers({
+		doNotFake: [
+			'hrtime',
+			'nextTick',
+			'performance',
+			'queueMicrotask',
+			'setImmediate',
+			'clearImmediate',
+			'setInterval',
+			'clearInterval',
+			'setTimeout',
+			'clearTimeout',
+		],
+		now,
+		advanceTimers,
+	});
 }
