@@ -9,7 +9,7 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { OutreachSequences } from '../../nodes/OutreachSequences/OutreachSequences.node.ts';
-import { forgetLearnedPaces, useEnvironment } from '../harness/setup.mts';
+import { forgetLearnedPaces, startOver, useEnvironment } from '../harness/setup.mts';
 import { runFixture } from '../harness/workflows.mts';
 
 const env = useEnvironment();
@@ -36,7 +36,7 @@ function batchingAtDefaults(): INodeParameters {
 
 async function runWith(requestOptions: INodeParameters) {
 	forgetLearnedPaces();
-	await env.sandbox.reset();
+	await startOver(env);
 	await env.sandbox.addFault({ pathPrefix: `/v1/contacts/${FIRST}/`, delayMs: 1000 });
 	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
 		items: ITEMS,

@@ -4,6 +4,7 @@
 // context.
 import { RELEASE } from '../harness/sandbox.mts';
 import type { Environment } from '../harness/setup.mts';
+import { forgetKnown } from '../harness/setup.mts';
 import { processedRows } from '../harness/processed-store.mts';
 import { OUTREACH, runFixture, type RunOptions } from '../harness/workflows.mts';
 import { failCreate, names } from './re-runs-harness.mts';
@@ -34,6 +35,8 @@ export async function crashedWhileS10IsInFlight(env: Environment) {
 	const run = await running;
 	expect(run.error).toBeDefined();
 	rows.restore(atTheKill);
+	// n8n starts again: a new process knows nothing beside its database.
+	forgetKnown();
 	delete run.run.data.executionData?.contextData[`node:${OUTREACH}`];
 	return run;
 }

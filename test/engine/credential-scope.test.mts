@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { runFixture, type OnError } from '../harness/workflows.mts';
-import { useEnvironment } from '../harness/setup.mts';
+import { startOver, useEnvironment } from '../harness/setup.mts';
 
 const env = useEnvironment();
 
@@ -41,7 +41,7 @@ describe.each([301, 302, 303, 307, 308])('HTTP %i', (status) => {
 		['the same host', () => `${env.sandbox.url}/v1/contacts/c-42/archive`],
 	])('to %s is not followed, under every On Error mode', async (_, location) => {
 		for (const mode of MODES) {
-			await env.sandbox.reset();
+			await startOver(env);
 			await env.sandbox.addFault({
 				pathPrefix: '/v1/contacts/c-43/',
 				status,

@@ -1,7 +1,7 @@
-// Request Options › Skip Items Done Before: a new execution is told what this
-// node already did. A key counts once the service confirmed it; a failed
-// create's key is taken back; two executions at once send a key once. What
-// each item and hint says: test/unit/texts-re-run.test.mts.
+// Request Options › Skip Items Done Before › Key: the user's own "same item"
+// for the memory (run/memory/memory.ts). A key counts once the service
+// confirmed it; a refused create's key is given back; two executions at once
+// send a key once. What each item and hint says: test/unit/texts-re-run.test.mts.
 import { processedRows } from '../harness/processed-store.mts';
 import { useEnvironment } from '../harness/setup.mts';
 import { factsOf, runFixture, type RunOptions } from '../harness/workflows.mts';
@@ -42,8 +42,7 @@ test('running the workflow again: what was created is skipped, visibly; the crea
 	]);
 	expect(second.all[0].json).toEqual({
 		skipped: true,
-		key: 'S1',
-		id: null,
+		id: first.all[0].json.id,
 		reason: expect.any(String),
 	});
 	expect(second.all.map((item) => item.pairedItem)).toEqual(names(5).map((_, item) => ({ item })));
@@ -92,29 +91,19 @@ test('a trigger delivered twice at the same moment: each sequence is created onc
 	expect(created).toHaveLength(6);
 });
 
-test('items with the same key in one run are each sent; an empty key fails its item unsent', async () => {
-	const run = await runFixture(env.engine, env.sandbox, FIXTURE, {
-		...byName(0),
-		items: [{ name: 'S1' }, { name: 'S1' }, { name: '' }],
-	});
-	expect(await sentCounts(env.sandbox)).toEqual({ S1: 2 });
-	expect(run.all[2].json).toMatchObject({
-		error: 'Not sent: the Key of Request Options › Skip Items Done Before is empty for this item.',
-		message: { outcome: 'notActed', timesSent: 0 },
-	});
-});
-
-test('without a key the option changes nothing: the second run skips what the first created lately, as without it, and the store is untouched', async () => {
-	const withoutKey = {
-		...byName(3),
-		parameters: { requestOptions: { skipDoneBefore: { keySettings: { key: '' } } } },
+test('items with the same key in one run are each sent; an empty key is the request as sent; the key decides, not the request', async () => {
+	const byEmail: RunOptions = {
+		items: [{ name: 'S1', email: 'a' }, { name: 'S2', email: 'a' }, { name: 'S3' }],
+		onError: 'continueRegularOutput',
+		parameters: {
+			requestOptions: { skipDoneBefore: { keySettings: { key: '={{ $json.email }}' } } },
+		},
 	};
-	const first = await runFixture(env.engine, env.sandbox, FIXTURE, withoutKey);
-	const second = await runFixture(env.engine, env.sandbox, FIXTURE, withoutKey);
+	await runFixture(env.engine, env.sandbox, FIXTURE, byEmail);
 	expect(await sentCounts(env.sandbox)).toEqual({ S1: 1, S2: 1, S3: 1 });
-	// Each skipped as created lately: the ID the first run created, no key.
-	expect(second.all.map((item) => item.json)).toEqual(
-		first.all.map((item) => ({ skipped: true, id: item.json.id, reason: expect.any(String) })),
-	);
-	expect((await processedRows()).size).toBe(0);
+	const again = await runFixture(env.engine, env.sandbox, FIXTURE, {
+		...byEmail,
+		items: [{ name: 'S9', email: 'a' }, { name: 'S3' }, { name: 'S4' }],
+	});
+	expect(again.all.map((item) => item.json.skipped ?? item.json.name)).toEqual([true, true, 'S4']);
 });

@@ -3,6 +3,7 @@
 // Stop error, and what the service received for it.
 import type { Fault } from '../harness/sandbox.mts';
 import type { Environment } from '../harness/setup.mts';
+import { startOver } from '../harness/setup.mts';
 import { factsOf, runFixture } from '../harness/workflows.mts';
 
 /** archiveWithFault, in the environment of a test file. */
@@ -29,7 +30,7 @@ export function archiverIn(env: Environment) {
 			.filter((request) => request.url.startsWith('/v1/contacts/c-43/'))
 			.map((request) => request.url);
 
-		await env.sandbox.reset();
+		await startOver(env);
 		await env.sandbox.addFault(faulty);
 		const stopped = await runFixture(env.engine, env.sandbox, 'contact-archive', {
 			items: [{ id: 'c-43' }],

@@ -5,7 +5,7 @@
 import type { NodeExecutionHint } from 'n8n-workflow';
 
 import { runFixture, type FixtureRun } from '../harness/workflows.mts';
-import { useEnvironment } from '../harness/setup.mts';
+import { startOver, useEnvironment } from '../harness/setup.mts';
 
 const env = useEnvironment();
 const RETRY_ON_FAIL = { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 };
@@ -117,7 +117,7 @@ async function retryOnFailWarning(): Promise<NodeExecutionHint> {
 	expect(run.error).toBeUndefined();
 	const hints = hintsOf(run);
 	expect(hints).toEqual([{ type: 'warning', location: 'outputPane', message: expect.any(String) }]);
-	await env.sandbox.reset();
+	await startOver(env);
 	return hints[0];
 }
 
@@ -134,7 +134,7 @@ test("Retry On Fail on, under Stop: the warning is in the error, and n8n's next 
 	// Without Retry On Fail, the run's one try: the error the next try starts from.
 	await env.sandbox.addFault(boom);
 	const once = await runFixture(env.engine, env.sandbox, 'contact-archive', { items });
-	await env.sandbox.reset();
+	await startOver(env);
 	await env.sandbox.addFault(boom);
 	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
 		items,

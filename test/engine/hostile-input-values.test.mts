@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 
 import { runFixture } from '../harness/workflows.mts';
-import { useEnvironment } from '../harness/setup.mts';
+import { startOver, useEnvironment } from '../harness/setup.mts';
 import { brokenCharacter, RUNS } from './hostile-input-harness.mts';
 
 const env = useEnvironment();
@@ -53,7 +53,7 @@ test('a JSON body is either sent byte for byte, or refused before any request', 
 		fc.asyncProperty(
 			fc.array(fc.oneof(jsonObjectText, brokenText), { minLength: 1, maxLength: 12 }),
 			async (texts) => {
-				await env.sandbox.reset();
+				await startOver(env);
 				const run = await runFixture(env.engine, env.sandbox, 'sequence-create-json', {
 					items: texts.map((body) => ({ body })),
 					// Each property run is a new execution: the node's recent creates would skip a body an
@@ -116,7 +116,7 @@ function expectedNumber(raw: unknown): number | undefined {
 test('schedule numbers: whole numbers and text that spells one are sent as numbers; anything else is refused', async () => {
 	await fc.assert(
 		fc.asyncProperty(fc.array(scheduleValue, { minLength: 1, maxLength: 12 }), async (values) => {
-			await env.sandbox.reset();
+			await startOver(env);
 			const run = await runFixture(env.engine, env.sandbox, 'sequence-create-fields', {
 				items: values.map((hour, index) => ({ name: `Hostile ${index}`, hour })),
 				parameters: {

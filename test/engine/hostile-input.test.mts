@@ -10,7 +10,7 @@ import fc from 'fast-check';
 
 import type { RecordedRequest } from '../harness/sandbox.mts';
 import { runFixture } from '../harness/workflows.mts';
-import { useEnvironment } from '../harness/setup.mts';
+import { startOver, useEnvironment } from '../harness/setup.mts';
 import { brokenCharacter, RUNS } from './hostile-input-harness.mts';
 
 const env = useEnvironment();
@@ -87,7 +87,7 @@ describe.each(ROUTES)(
 		test('property', async () => {
 			await fc.assert(
 				fc.asyncProperty(fc.array(identifier, { minLength: 1, maxLength: 12 }), async (ids) => {
-					await env.sandbox.reset();
+					await startOver(env);
 					const run = await runFixture(env.engine, env.sandbox, route.fixture, {
 						items: ids.map((id) => ({ id })),
 						onError: 'continueRegularOutput',

@@ -20,7 +20,7 @@ import type {
 
 import { OutreachSequences } from '../../nodes/OutreachSequences/OutreachSequences.node.ts';
 import type { Fault, RecordedRequest } from '../harness/sandbox.mts';
-import { useEnvironment } from '../harness/setup.mts';
+import { startOver, useEnvironment } from '../harness/setup.mts';
 import { runFixture } from '../harness/workflows.mts';
 
 const env = useEnvironment();
@@ -61,7 +61,7 @@ interface RunShape {
 }
 
 async function runWith(options: INodeParameters, fault: Fault = HELD): Promise<RunShape> {
-	await env.sandbox.reset();
+	await startOver(env);
 	await env.sandbox.addFault(fault);
 	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
 		items: ITEMS,

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 
 import { RELEASE } from '../harness/sandbox.mts';
 import { factsOf, runFixture } from '../harness/workflows.mts';
-import { useEnvironment } from '../harness/setup.mts';
+import { startOver, useEnvironment } from '../harness/setup.mts';
 
 const env = useEnvironment();
 
@@ -152,7 +152,7 @@ describe('what is sent again', () => {
 		expect(get.all[0].json.id).toBe('uc-1');
 		expect(await env.sandbox.requests()).toHaveLength(2);
 
-		await env.sandbox.reset();
+		await startOver(env);
 		await env.sandbox.addFault({ pathPrefix: '/v1/sequences', holdUntil: RELEASE, times: 1 });
 		const create = await runFixture(env.engine, env.sandbox, 'sequence-create-fields', {
 			items: [{ name: 'Slow' }],

@@ -5,7 +5,7 @@
 // run/memory/store.ts as the node reaches n8n's helpers.
 import type { StoreHelpers } from '../../nodes/OutreachSequences/run/memory/store.ts';
 import { processedStoreOver } from '../../nodes/OutreachSequences/run/memory/store.ts';
-import type { ProcessedStore } from '../../nodes/OutreachSequences/run/memory/processedStore.ts';
+import type { ProcessedStore } from '../../nodes/OutreachSequences/run/memory/store.ts';
 import { ProcessedRows } from './processed-store.mts';
 
 export const WORKFLOW = 'wf-1';
@@ -34,7 +34,7 @@ export function nodeStore(
 	rows = new ProcessedRows(),
 ): { store: ProcessedStore; rows: ProcessedRows } {
 	rows.turns = false;
-	const store = processedStoreOver(helpersOver(rows), maxEntries);
+	const store = processedStoreOver(helpersOver(rows), undefined, maxEntries);
 	if (!store) throw new Error('No store');
 	return { store, rows };
 }

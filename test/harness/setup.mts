@@ -8,6 +8,7 @@ import path from 'node:path';
 import { PACKAGE_DIR, createEngine, stopEngine } from './engine.mts';
 import type { Engine } from './engine.mts';
 import { SandboxProcess } from './sandbox.mts';
+import { processedRows } from './processed-store.mts';
 
 export interface Environment {
 	engine: Engine;
@@ -32,7 +33,8 @@ export function useEnvironment(): Environment {
 export async function startOver(environment: Environment): Promise<void> {
 	await environment.sandbox?.reset();
 	forgetLearnedPaces();
-	forgetRecentCreates();
+	forgetKnown();
+	(await processedRows()).rows.clear();
 }
 
 /** The node's own module (the one n8n-core loaded from dist/), told to forget every service's pace, as a new n8n process has none. */
@@ -45,22 +47,12 @@ export function forgetLearnedPaces(): void {
 	servicePace.forgetServices();
 }
 
-/** The node's own module, told to forget the creates it made lately (run/memory/recentCreates.ts). */
-function forgetRecentCreates(): void {
-	const recentCreates = createRequire(import.meta.url)(
-		path.join(
-			PACKAGE_DIR,
-			'dist',
-			'nodes',
-			'OutreachSequences',
-			'run',
-			'memory',
-			'recentCreates.js',
-		),
-	) as {
-		forgetRecentCreates: () => void;
-	};
-	recentCreates.forgetRecentCreates();
+/** The node's own module, told to forget what this process knows beside n8n's store (run/memory/memory.ts). */
+export function forgetKnown(): void {
+	const memory = createRequire(import.meta.url)(
+		path.join(PACKAGE_DIR, 'dist', 'nodes', 'OutreachSequences', 'run', 'memory', 'memory.js'),
+	) as { forgetKnown: () => void };
+	memory.forgetKnown();
 }
 
 /** Only Date is faked, from `now`: n8n's and the node's timers stay real. */

@@ -1,15 +1,13 @@
-// The execution hints of re-runs: what an earlier try's record answered, items
-// a done key skipped, what failed items of a create say, and Unconfirmed
+// The execution hints of re-runs: what an earlier try's record answered, what failed items of a create say, and Unconfirmed
 // Earlier Try left at one value for every item.
 import {
 	executionHints,
 	failedItemsHint,
 } from '../../nodes/OutreachSequences/run/outcome/hints.ts';
 import {
-	createdLatelyHint,
+	doneBeforeHint,
 	earlierTryHint,
-	keyHint,
-	keysPushedOutHint,
+	rowFullHint,
 	unconfirmedForAllHint,
 } from '../../nodes/OutreachSequences/run/outcome/reRunHints.ts';
 import { safeWayOn } from '../../nodes/OutreachSequences/run/outcome/reRunTexts.ts';
@@ -73,33 +71,23 @@ test("after a crash, what the user said comes before what the items' outputs say
 	);
 });
 
-test('items a done key skipped', () => {
-	expect(keyHint(clean)).toBeUndefined();
-	expect(keyHint(events({ keyDoneBefore: 2 }))?.message).toBe(
-		'2 items were not sent: this node had already carried out an item with the same key within the window of Request Options › Skip Items Done Before. Their output says so ("skipped": true).',
-	);
-});
-
 test('after failed items, the hint says what to do with them, not what running the workflow again does (the stop error says that)', () => {
 	const subject = { noun: 'sequence', verb: 'create', done: 'created' };
 	const failed = failing({ 1: 'mayHaveActed' });
-	for (const setting of [{}, { doneKeys: true }, { recentCreates: true }]) {
+	for (const setting of [{}, { windowMs: 3_600_000 }]) {
 		const message = failedItemsHint(failed, { ...create, subject, ...setting })?.message;
 		expect(message).not.toContain('Executions › Retry');
 		expect(message).not.toContain('Skip Items Done Before');
 	}
 });
 
-test('the safe way on, as the stop error says it: with the done keys, the recent creates, or neither', () => {
+test('the safe way on, as the stop error says it: with the memory, or without it (an unsaved workflow)', () => {
 	const subject = { noun: 'sequence', verb: 'create', done: 'created' };
-	expect(safeWayOn(subject, {})).toBe(
-		'Executions › Retry keeps what was already created; Execute workflow starts over and creates it again, unless Request Options › Skip Items Done Before was set for this run.',
+	expect(safeWayOn(subject, 3_600_000)).toBe(
+		'Executions › Retry keeps what was already created, and so does running the workflow again within 1 hour.',
 	);
-	expect(safeWayOn(subject, { doneKeys: true })).toBe(
-		'Executions › Retry keeps what was already created, and so does Request Options › Skip Items Done Before when the workflow runs again.',
-	);
-	expect(safeWayOn(subject, { recentCreates: true })).toBe(
-		'Executions › Retry keeps what was already created, and so does Execute workflow within 10 minutes.',
+	expect(safeWayOn(subject, undefined)).toBe(
+		'Executions › Retry keeps what was already created; running the workflow again creates it again, as this workflow is not saved.',
 	);
 });
 
@@ -137,9 +125,8 @@ test('every re-run hint fits in three lines of the output pane', () => {
 				'seq-1a1b2c3d-4e5f-6789-abcd-ef0123456789',
 			],
 		}),
-		keyHint(events({ keyDoneBefore: 50_000 })),
-		createdLatelyHint(events({ createdLately: 50_000 })),
-		keysPushedOutHint(49_000, 50_000, 50_000, 16_666),
+		doneBeforeHint({ ...events({ doneBefore: 50_000 }), doneBeforeWithoutId: 49_999 }, 86_400_000),
+		rowFullHint(500_000, 50_000, 86_400_000),
 		unconfirmedForAllHint({ ...create, unconfirmedForAll: 'sendAgain' }),
 	];
 	for (const hint of longest) expect(hint?.message.length).toBeLessThanOrEqual(HINT_BUDGET);

@@ -120,21 +120,10 @@ describe('an item an earlier try or execution sent without a confirmation, faile
 		expect(error.context.itemIndex).toBe(3);
 	});
 
-	test('sent by a try n8n could not finish: it went out and got no answer', () => {
-		const error = unknown({ crashed: true });
-		expect(error.message).toBe(
-			'The request to create the sequence "S4" went out in an earlier try of this execution that n8n could not finish (it stopped or crashed) and got no answer: check in the outreach service whether it was created. It was not sent again.',
-		);
-		expect(error.description).toBe(steps);
-	});
-
-	test('met by another execution under the same done key', () => {
-		expect(unknown({ key: 'S4' }).message).toBe(
-			'Another execution of this node met key "S4" within the Window of Request Options › Skip Items Done Before and has not confirmed it: it may be sending the request to create the sequence "S4" now, or it sent it and the outreach service did not confirm it, so it may have carried it out. It was not sent.',
-		);
-		expect(unknown({ key: 'S4' }).description).toBe(
-			`If another execution is still running, let it end, then run this one again: what it confirms is skipped. Otherwise: ${steps.replace('use Executions › Retry with the currently saved workflow', 'run the workflow again')}`,
-		);
+	test("claimed in n8n's store within the window and never confirmed: its own words (texts-re-run), on its item", () => {
+		const error = unknown({ claimed: '', windowMs: 3_600_000 });
+		expect(error.message).toContain('"S4"');
+		expect(error.context.itemIndex).toBe(3);
 	});
 });
 

@@ -64,7 +64,7 @@ export async function run(
 		invalid?: number[];
 		cancelAfter?: number;
 		prior?: Record<number, Prior>;
-		beforeSend?: (index: number) => Promise<void> | undefined;
+		claim?: (index: number) => Promise<Prior | undefined>;
 	} = {},
 ) {
 	const clock = { now: 0 };
@@ -82,7 +82,7 @@ export async function run(
 			};
 		},
 		prior: options.prior ? (index) => options.prior?.[index] : undefined,
-		beforeSend: options.beforeSend,
+		claim: options.claim,
 		send: (request) => service.send(request, clock),
 		cancelled: () =>
 			options.cancelAfter !== undefined && service.sent.length >= options.cancelAfter,

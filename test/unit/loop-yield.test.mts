@@ -21,7 +21,7 @@ test('1,000 items answered without a send let other work of the process run betw
 			path: `/v1/items/${index}`,
 			subject: { noun: 'item', id: String(index), verb: 'archive', done: 'archived' },
 		}),
-		prior: () => ({ kind: 'answer', json: { skipped: true }, event: 'keyDoneBefore' }),
+		prior: () => ({ kind: 'answer', json: { skipped: true }, event: 'doneBefore' }),
 		send: async () => {
 			throw new Error('nothing is sent');
 		},

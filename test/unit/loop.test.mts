@@ -215,13 +215,15 @@ test("waiting behind another execution's push-back costs an item none of its ret
 	expect(Math.min(...bSent)).toBeGreaterThanOrEqual(5000);
 });
 
-test('under Stop, an item that waits for its journal mark when another fails is not sent', async () => {
-	// Items 6 and 7 have their turn while item 5 is out; their marks land only after item 5 failed.
+test('under Stop, an item that waits for its claim when another fails is not sent', async () => {
+	// Items 6 and 7 have their turn while item 5 is out; their claims land only after item 5 failed.
 	const { loop, service } = await run(8, {
 		script: { '/v1/items/5': [status(400)] },
 		settings: { stopAtFirstFailure: true },
-		beforeSend: (index) =>
-			index >= 6 ? new Promise<void>((resolve) => setTimeout(resolve, 0)) : undefined,
+		claim: async (index) => {
+			if (index >= 6) await new Promise<void>((resolve) => setTimeout(resolve, 0));
+			return undefined;
+		},
 	});
 	expect(loop.firstFailure).toBe(5);
 	expect(service.sent.filter((path) => path === '/v1/items/6' || path === '/v1/items/7')).toEqual(

@@ -1,13 +1,9 @@
 // What a run does before sending an item an earlier try or execution handled
 // (run/memory/reRun.ts), and what the record keeps of each item at the end of
-// a try (run/memory/memoryParts.ts › forRecord).
+// a try (run/memory/memory.ts › forRecord).
 import type { ItemState } from '../../nodes/OutreachSequences/run/loop/loop.ts';
-import { forRecord } from '../../nodes/OutreachSequences/run/memory/memoryParts.ts';
-import {
-	keyPriorOf,
-	priorOf,
-	unconfirmedOf,
-} from '../../nodes/OutreachSequences/run/memory/reRun.ts';
+import { forRecord } from '../../nodes/OutreachSequences/run/memory/memory.ts';
+import { priorOf, unconfirmedOf } from '../../nodes/OutreachSequences/run/memory/reRun.ts';
 import type { EarlierFailure } from '../../nodes/OutreachSequences/run/memory/record.ts';
 import { failureFacts } from '../../nodes/OutreachSequences/run/outcome/failedItem.ts';
 import { unconfirmedFailedText } from '../../nodes/OutreachSequences/run/outcome/reRunTexts.ts';
@@ -78,21 +74,18 @@ describe('priorOf', () => {
 	});
 
 	test.each(['fail', 'sendAgain', 'countAsDone'] as const)(
-		'confirmed without an answer (too large, or a crash) is final: never sent, whatever the user says (%s)',
+		'confirmed without an answer (too large to keep) is final: never sent, whatever the user says (%s)',
 		(said) => {
 			let asked = false;
 			const ask = () => {
 				asked = true;
 				return said;
 			};
-			for (const crashed of [true, false])
-				expect(priorOf({ kind: 'confirmedWithoutAnswer', crashed }, request, 2, ask)).toMatchObject(
-					{
-						kind: 'answer',
-						json: { skipped: true, id: 'c-42' },
-						event: 'answerLost',
-					},
-				);
+			expect(priorOf({ kind: 'confirmedWithoutAnswer' }, request, 2, ask)).toMatchObject({
+				kind: 'answer',
+				json: { skipped: true, id: 'c-42' },
+				event: 'answerLost',
+			});
 			expect(asked).toBe(false);
 		},
 	);
@@ -112,12 +105,9 @@ describe('priorOf', () => {
 		if (failed?.kind !== 'fail') throw new Error('not a failure');
 		expect(failureFacts(failed.failure)).toMatchObject({ timesSent: 0, outcome: 'mayHaveActed' });
 		// A confirmed item is answered without asking: a broken say can't keep it from its output.
-		expect(
-			priorOf({ kind: 'confirmedWithoutAnswer', crashed: true }, request, 2, throws),
-		).toMatchObject({ kind: 'answer', event: 'answerLost' });
-		expect(keyPriorOf('unknownBefore', 'k', request, 1, 4, throws)).toMatchObject({
-			kind: 'fail',
-			failure: { kind: 'unknownBefore', itemIndex: 4, unconfirmedError: broken },
+		expect(priorOf({ kind: 'confirmedWithoutAnswer' }, request, 2, throws)).toMatchObject({
+			kind: 'answer',
+			event: 'answerLost',
 		});
 	});
 
@@ -139,28 +129,6 @@ describe('priorOf', () => {
 	});
 });
 
-test('keyPriorOf: done before is a skipped item with its key; unknown (another run met the key) waits for the user; send is nothing', () => {
-	expect(keyPriorOf('doneBefore', 'k', request, 60 * 60_000, 0, never)).toEqual({
-		kind: 'answer',
-		json: {
-			skipped: true,
-			key: 'k',
-			id: 'c-42',
-			reason: expect.stringContaining('(Request Options › Skip Items Done Before, Window 1 hour)'),
-		},
-		event: 'keyDoneBefore',
-	});
-	expect(keyPriorOf('unknownBefore', 'k', request, 1, 4, () => 'fail')).toMatchObject({
-		kind: 'fail',
-		failure: { kind: 'unknownBefore', itemIndex: 4, earlier: { key: 'k' } },
-	});
-	expect(keyPriorOf('unknownBefore', 'k', request, 1, 4, () => 'sendAgain')).toEqual({
-		kind: 'send',
-		event: 'sentAgain',
-	});
-	expect(keyPriorOf('send', 'k', request, 1, 0, never)).toBeUndefined();
-});
-
 describe('forRecord', () => {
 	const http = (status: number) => ({
 		kind: 'http' as const,
@@ -176,59 +144,36 @@ describe('forRecord', () => {
 
 	test('what the service confirmed is kept with its answer; a count as done as such', () => {
 		expect(
-			forRecord(
-				{ state: 'done', request, json: { id: 'c-42' }, sends: 1 },
-				undefined,
-				undefined,
-				undefined,
-			),
+			forRecord({ state: 'done', request, json: { id: 'c-42' }, sends: 1 }, undefined, undefined),
 		).toEqual({
 			request,
 			now: { kind: 'confirmed', answer: { id: 'c-42' }, requestChanged: false },
 		});
 		expect(
-			forRecord(
-				{ state: 'done', request, json: {}, sends: 0 },
-				'countedAsDone',
-				undefined,
-				undefined,
-			),
+			forRecord({ state: 'done', request, json: {}, sends: 0 }, 'countedAsDone', undefined),
 		).toEqual({
 			request,
 			now: { kind: 'countedAsDone' },
 		});
 		expect(
-			forRecord({ state: 'done', request, json: {}, sends: 0 }, 'kept', undefined, undefined),
+			forRecord({ state: 'done', request, json: {}, sends: 0 }, 'kept', undefined),
 		).toBeUndefined();
 	});
 
 	test('a 5xx on a write is kept as unknown with its words; a refusal is forgotten', () => {
-		expect(forRecord(gaveUp(500), undefined, undefined, earlier)).toEqual({
+		expect(forRecord(gaveUp(500), undefined, earlier)).toEqual({
 			request,
 			now: { kind: 'unknown', earlier },
 		});
-		expect(forRecord(gaveUp(404), undefined, undefined, earlier)).toBe('forget');
+		expect(forRecord(gaveUp(404), undefined, earlier)).toBe('forget');
 	});
 
-	test('what a crashed try left is written to the record, for every item this try did not settle, reached or not', () => {
-		const crashedEarlier = { ...earlier, crashed: true as const };
-		const unknown = { kind: 'unknown' as const, earlier: crashedEarlier };
+	test('what the record already holds stays as it is for an item this try failed unsent or did not reach', () => {
 		const failed: ItemState = {
 			state: 'failed',
-			failure: { kind: 'unknownBefore', request, earlier: crashedEarlier, itemIndex: 0 },
+			failure: { kind: 'unknownBefore', request, earlier, itemIndex: 0 },
 		};
-		expect(forRecord(failed, 'failedAgain', unknown, undefined)).toEqual({ request, now: unknown });
-		// Not reached in this try (On Error = Stop ended it first): the crash's knowledge still goes on.
-		expect(forRecord({ state: 'pending' }, undefined, unknown, undefined)).toEqual({
-			now: unknown,
-		});
-		const lost = { kind: 'confirmedWithoutAnswer' as const, crashed: true };
-		expect(forRecord({ state: 'pending' }, undefined, lost, undefined)).toEqual({ now: lost });
-		expect(
-			forRecord({ state: 'done', request, json: {}, sends: 0 }, 'answerLost', lost, undefined),
-		).toEqual({ request, now: lost });
-		// Without a crash, what the record already holds stays as it is.
-		expect(forRecord(failed, 'failedAgain', undefined, undefined)).toBeUndefined();
-		expect(forRecord({ state: 'pending' }, undefined, undefined, undefined)).toBeUndefined();
+		expect(forRecord(failed, 'failedAgain', undefined)).toBeUndefined();
+		expect(forRecord({ state: 'pending' }, undefined, undefined)).toBeUndefined();
 	});
 });

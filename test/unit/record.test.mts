@@ -4,8 +4,8 @@
 import type { OutreachRequest } from '../../nodes/OutreachSequences/helpers/interfaces.ts';
 import {
 	fingerprint,
-	itemIdentity,
-} from '../../nodes/OutreachSequences/run/memory/itemIdentity.ts';
+	itemIdentity as identityIn,
+} from '../../nodes/OutreachSequences/run/memory/record.ts';
 import type { ItemForRecord } from '../../nodes/OutreachSequences/run/memory/record.ts';
 import {
 	ExecutionRecord,
@@ -21,6 +21,12 @@ const create = (name: string, timezone?: string): OutreachRequest => ({
 	subject: { noun: 'sequence', verb: 'create', done: 'created' },
 });
 const scope = { operation: 'sequence.create', baseUrl: BASE, credentialId: 'c1', runIndex: 0 };
+const itemIdentity = (of: typeof scope, index: number, json: Record<string, unknown>) =>
+	identityIn(
+		[of.operation, of.baseUrl, of.credentialId, String(of.runIndex)],
+		index,
+		json as never,
+	);
 const identity = (index: number, name = `S${index}`) => itemIdentity(scope, index, { name });
 const ids = (index: number) => identity(index);
 const confirmed = (request: OutreachRequest, answer: object): ItemForRecord => ({
@@ -100,11 +106,11 @@ test('what may have been carried out is kept with its words; a refusal is forgot
 	expect(ExecutionRecord.open(store, 0, BASE).isEmpty).toBe(true);
 });
 
-test('a crashed try’s confirmation and a count as done are kept as such', () => {
+test('a confirmation without its answer and a count as done are kept as such', () => {
 	const store = {};
 	ExecutionRecord.open(store, 0, BASE).keep(
 		[
-			{ request: create('S0'), now: { kind: 'confirmedWithoutAnswer', crashed: true } },
+			{ request: create('S0'), now: { kind: 'confirmedWithoutAnswer' } },
 			{ request: create('S1'), now: { kind: 'countedAsDone' } },
 		],
 		ids,
@@ -112,7 +118,6 @@ test('a crashed try’s confirmation and a count as done are kept as such', () =
 	const again = ExecutionRecord.open(store, 0, BASE);
 	expect(again.earlierTry(0, identity(0), create('S0'))).toEqual({
 		kind: 'confirmedWithoutAnswer',
-		crashed: true,
 	});
 	expect(again.earlierTry(1, identity(1), create('S1'))).toEqual({ kind: 'countedAsDone' });
 });

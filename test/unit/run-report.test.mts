@@ -32,9 +32,9 @@ test('a clean run reports nothing', () => {
 			countedAsDone: 0,
 			failedAgain: 0,
 			sentAgain: 0,
-			keyDoneBefore: 0,
-			createdLately: 0,
+			doneBefore: 0,
 		},
+		doneBeforeWithoutId: 0,
 		keptIds: [],
 		limit: { runMs: 0, fullMs: 0, heldAt: 0, quickestAnswerMs: 0, meanAnswerMs: 0 },
 	});
@@ -114,9 +114,9 @@ test('what came of items an earlier try or execution handled: counted by event, 
 	report.earlierTry('kept', 4);
 	report.earlierTry('kept', undefined);
 	report.earlierTry('failedAgain');
-	report.earlierTry('keyDoneBefore');
+	report.earlierTry('doneBefore', 'seq-9');
 	report.earlierTry('answerLost');
-	report.earlierTry('createdLately');
+	report.earlierTry('doneBefore', null);
 	const summary = report.summarize([ok]);
 	expect(summary.earlierTry).toEqual({
 		answered: 2,
@@ -125,8 +125,8 @@ test('what came of items an earlier try or execution handled: counted by event, 
 		countedAsDone: 0,
 		failedAgain: 1,
 		sentAgain: 0,
-		keyDoneBefore: 1,
-		createdLately: 1,
+		doneBefore: 2,
 	});
 	expect(summary.keptIds).toEqual(['seq-3', '4']);
+	expect(summary.doneBeforeWithoutId).toBe(1);
 });

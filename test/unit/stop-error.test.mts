@@ -67,14 +67,11 @@ test('a refused item: the safe way on, as the memory has it; every created one c
 						? pending
 						: done(index),
 	);
-	expect(stop(items, 23, { recentCreates: true })).toBe(
-		'Executions › Retry keeps what was already created, and so does Execute workflow within 10 minutes. 32 of 40 sequences were created: "S1" (seq-1), "S2" (seq-2), "S3" (seq-3), "S4" (seq-4), "S5" (seq-5) and 27 more. Item 30 failed and was not created. Items 34 to 39 were never sent.',
+	expect(stop(items, 23, { windowMs: 3_600_000 })).toBe(
+		'Executions › Retry keeps what was already created, and so does running the workflow again within 1 hour. 32 of 40 sequences were created: "S1" (seq-1), "S2" (seq-2), "S3" (seq-3), "S4" (seq-4), "S5" (seq-5) and 27 more. Item 30 failed and was not created. Items 34 to 39 were never sent.',
 	);
 	expect(stop([failed(0, 400), pending], 0)).toBe(
-		'Executions › Retry keeps what was already created; Execute workflow starts over and creates it again, unless Request Options › Skip Items Done Before was set for this run. Item 1 was never sent.',
-	);
-	expect(stop([failed(0, 400)], 0, { doneKeys: true })).toBe(
-		'Executions › Retry keeps what was already created, and so does Request Options › Skip Items Done Before when the workflow runs again.',
+		'Executions › Retry keeps what was already created; running the workflow again creates it again, as this workflow is not saved. Item 1 was never sent.',
 	);
 });
 
@@ -88,8 +85,8 @@ test('stopped on an item an earlier try left unknown: its message has the steps,
 			itemIndex: 1,
 		},
 	};
-	expect(stop([done(0), unknown, pending], 1)).toBe(
-		'Executions › Retry keeps what was already created; Execute workflow starts over and creates it again, unless Request Options › Skip Items Done Before was set for this run. 1 of 3 sequences was created: "S1" (seq-1). Item 1 may have been created: the outreach service did not confirm it. Item 2 was never sent.',
+	expect(stop([done(0), unknown, pending], 1, { windowMs: 3_600_000 })).toBe(
+		'Executions › Retry keeps what was already created, and so does running the workflow again within 1 hour. 1 of 3 sequences was created: "S1" (seq-1). Item 1 may have been created: the outreach service did not confirm it. Item 2 was never sent.',
 	);
 });
 

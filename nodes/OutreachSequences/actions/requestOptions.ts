@@ -9,7 +9,6 @@ import {
 	MAX_BATCH_SIZE,
 	MAX_IN_FLIGHT,
 	NO_PAUSE_MS,
-	RECENT_CREATES_MINUTES,
 } from '../helpers/defaults';
 import {
 	BatchLimit,
@@ -146,7 +145,7 @@ export const requestOptionsProperty: INodeProperties = {
 			name: Field.skipDoneBefore,
 			group: Field.keySettings,
 			description:
-				'Protects against running the workflow again and a trigger delivered twice: an item whose key this node created or archived, in a run with this option set, within the window is not sent again',
+				'What the node remembers: an item this node created or archived within the window is not sent again, in any execution (a schedule or polling trigger sends again unless the Key is set)',
 			values: [
 				{
 					displayName: 'Key',
@@ -155,7 +154,7 @@ export const requestOptionsProperty: INodeProperties = {
 					default: '',
 					placeholder: 'e.g. {{ $json.email }}',
 					description:
-						'What makes two items the same, such as an e-mail address or an order ID; left empty, the option is off. Items with the same key in one run are each sent.',
+						'What makes two items the same, such as an e-mail address or an order ID; left empty, the request as sent. Items with the same key in one run are each sent.',
 				},
 				{
 					displayName: 'Window (Minutes)',
@@ -164,18 +163,19 @@ export const requestOptionsProperty: INodeProperties = {
 					typeOptions: { minValue: 1 },
 					default: DEFAULT_WINDOW_MINUTES,
 					description:
-						'How long a key is remembered after the last execution that met it (1440 is a day); a changed Window starts afresh, and knows no key done under the old one',
+						'How long an item is remembered after the last execution that met it (1440 is a day); a changed Window starts afresh, and knows no item done under the old one',
 				},
 			],
 			displayOptions: onlyForChanges,
 		}),
 		{
-			displayName: 'Repeat Recent Creates',
+			displayName: 'Repeat Items Done Before',
 			name: Field.repeatRecentCreates,
 			type: 'boolean',
 			default: false,
-			description: `Whether to create again a sequence this node created with the very same details less than ${RECENT_CREATES_MINUTES} minutes ago. Off: running the workflow again by hand, or a webhook delivered twice, creates nothing twice.`,
-			displayOptions: { show: { '/operation': [Operation.Create] } },
+			description:
+				'Whether to send again an item the service confirmed within the window of Skip Items Done Before. An item it never confirmed still waits for Unconfirmed Earlier Try.',
+			displayOptions: onlyForChanges,
 		},
 		{
 			displayName: 'Timeout (Ms)',
@@ -191,7 +191,7 @@ export const requestOptionsProperty: INodeProperties = {
 			type: 'options',
 			default: defaultUnconfirmed,
 			description:
-				'An item sent before, by an earlier try or, with Skip Items Done Before, an earlier run, that the service never confirmed (a timeout, HTTP 5xx, a crash). Check in the service first.',
+				'An item sent before, by an earlier try or run, that the service never confirmed (a timeout, HTTP 5xx, a crash). Check in the service first.',
 			options: [
 				{
 					name: 'Fail',

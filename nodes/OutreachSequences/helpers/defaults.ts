@@ -21,11 +21,5 @@ export const NO_PAUSE_MS = 0;
 export const DEFAULT_MAX_RETRIES = 10;
 /** Request Options › Rate Limit Handling › Max Wait (Seconds). */
 export const DEFAULT_MAX_WAIT_SECONDS = 60;
-/** Request Options › Skip Items Done Before › Window (Minutes): a day, as payment APIs keep their idempotency keys. */
-export const DEFAULT_WINDOW_MINUTES = 1440;
-/**
- * How long this node remembers a create it made, so that running the workflow again by hand or a
- * webhook delivered twice creates nothing twice (run/memory/recentCreates.ts): a re-run within
- * minutes of a failure, as SQS FIFO drops a message sent again within 5 minutes.
- */
-export const RECENT_CREATES_MINUTES = 10;
+/** Request Options › Skip Items Done Before › Window (Minutes): how long the memory keeps what the service confirmed. */
+export const DEFAULT_WINDOW_MINUTES = 60;

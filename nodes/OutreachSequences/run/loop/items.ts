@@ -56,8 +56,8 @@ export interface LoopPorts {
 	prepare(index: number): OutreachRequest;
 	/** What an earlier try or execution did with this item, and so what to do instead of sending it (reRun.ts). */
 	prior?(index: number, request: OutreachRequest): Prior | undefined;
-	/** Before item `index`'s request goes out: resolves once what is about to be sent is written down (journal.ts); rejects when it could not be, and the item is not sent. */
-	beforeSend?(index: number): Promise<void> | undefined;
+	/** At item `index`'s turn, before its request goes out: the memory claims it, or says what to do instead (memory.ts). */
+	claim?(index: number, request: OutreachRequest): Promise<Prior | undefined>;
 	/** Sends item `index`'s request once; a failure comes back as an Attempt, not thrown. */
 	send(request: OutreachRequest, index: number): Promise<Attempt>;
 	/** Whether the execution was stopped. */

@@ -21,7 +21,7 @@ import type { ServicePace, Turn } from '../pace/servicePace';
 import { pushedBackLogLine, quotaLogLine } from '../outcome/logLines';
 import { lostAnswerText } from '../outcome/reRunTexts';
 import type { Attempt } from '../../transport/index';
-import type { ItemState, LoopPorts, LoopSettings } from './items';
+import type { ItemState, LoopPorts, LoopSettings, Prior } from './items';
 
 export type { Batching, ItemState, LoopPorts, LoopSettings } from './items';
 
@@ -93,11 +93,11 @@ export class RunLoop {
 			next = end;
 			await dispatcher.run(group, batching.groupSize, {
 				prepare: (index) => this.prepare(index),
-				// What is about to be sent is written down first (the journal), or it is not sent.
 				ready: async (index) => {
-					const unwritten = await Promise.resolve(this.ports.beforeSend?.(index)).catch((e) => e);
-					if (unwritten !== undefined) this.fail(index, { kind: 'notSent', error: unwritten });
-					return unwritten === undefined;
+					const item = this.items[index];
+					if (item.state !== 'prepared' || !this.ports.claim) return true;
+					const prior = await this.ports.claim(index, item.request);
+					return prior === undefined || this.apply(index, item.request, prior);
 				},
 				send: (index, turn, remaining) => this.send(index, turn, remaining),
 				serviceDown: (index, down) => this.serviceDown(index, down),
@@ -126,18 +126,23 @@ export class RunLoop {
 			this.fail(index, { kind: 'notSent', error });
 			return false;
 		}
+		this.items[index] = { state: 'prepared', request, sends: 0 };
 		const prior = this.ports.prior?.(index, request);
-		if (prior?.event)
+		return prior === undefined || this.apply(index, request, prior);
+	}
+
+	/** What the memory said of an item instead of sending it; true: send it. */
+	private apply(index: number, request: OutreachRequest, prior: Prior): boolean {
+		if (prior.event)
 			this.report.earlierTry(prior.event, prior.kind === 'answer' ? prior.json.id : undefined);
-		if (prior?.kind === 'answer') {
+		if (prior.kind === 'answer') {
 			this.items[index] = { state: 'done', request, json: prior.json, sends: 0 };
 			return false;
 		}
-		if (prior?.kind === 'fail') {
+		if (prior.kind === 'fail') {
 			this.fail(index, prior.failure);
 			return false;
 		}
-		this.items[index] = { state: 'prepared', request, sends: 0 };
 		return true;
 	}
 

@@ -1,38 +1,29 @@
-/**
- * The node's memory of what it did, opened from n8n for one run: the record
- * (earlier tries of this execution, memory/record.ts, in the node's
- * context), the journal (a try n8n could not finish, memory/journal.ts) and
- * the done keys (earlier executions, memory/doneKeys.ts), both in n8n's
- * store for processed items, and the creates this node made lately, in this
- * n8n process (memory/recentCreates.ts). Before an item is sent, it says what to do with
- * it instead (memory/reRun.ts); at the end, it keeps what the run did.
- */
-import type { IDataObject, IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
+/** The node's one memory of what the service did: the execution's record for a retry's answers, and n8n's store for every run. */
+import type { IDataObject, IExecuteFunctions, INode, NodeExecutionHint } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { Field } from '../../helpers/names';
+import { DEFAULT_WINDOW_MINUTES } from '../../helpers/defaults';
 import type { OperationDefinition, OutreachRequest } from '../../helpers/interfaces';
 import type { ItemState } from '../loop/loop';
-import { keyOutcomes } from './doneKeys';
-import type { IdentityScope } from './itemIdentity';
-import { itemIdentity } from './itemIdentity';
-import { Journal } from './journal';
-import type { Journaled } from './journal';
-import type { EarlierFailure, ExecutionRecord } from './record';
-import type { Prior, PriorEvent } from './reRun';
-import { keyPriorOf, priorOf, unconfirmedOf } from './reRun';
-import { storeFailedText } from '../outcome/reRunTexts';
+import { failureFacts } from '../outcome/failedItem';
+import { memoryOffHint, rowFullHint } from '../outcome/reRunHints';
+import { doneBeforeItem, storeFailedText } from '../outcome/reRunTexts';
 import type { Connection } from '../../transport/index';
-import { crashedTry, forRecord, openRecord, runIndexOf } from './memoryParts';
-import { keyOutcomeOf, openKeys } from './memoryKeys';
-import { openRecent } from './memoryRecent';
-import { processedStoreOf } from './store';
+import type { EarlierFailure, ItemForRecord } from './record';
+import { digest, ExecutionRecord, fingerprint, itemIdentity } from './record';
+import type { Prior, PriorEvent } from './reRun';
+import { priorOf, unconfirmedOf } from './reRun';
+import type { ProcessedStore } from './store';
+import { processedStoreOf, ROW_MAX_ENTRIES } from './store';
+
+/** What one item costs the row: its claim in this bucket and the next, and its confirmation. */
+export const ENTRIES_PER_ITEM = 3;
 
 export interface Memory {
-	/** What to do with item `index` instead of sending `request`; undefined: send it. */
+	/** What the execution's record says to do with item `index` instead of sending `request`. */
 	prior(index: number, request: OutreachRequest): Prior | undefined;
-	/** Before item `index` goes out (the journal's mark). */
-	beforeSend(index: number): Promise<void> | undefined;
+	/** At the item's turn: claims it in n8n's store, or says what to do instead of sending it. */
+	claim(index: number, request: OutreachRequest): Promise<Prior | undefined>;
 	/** The service confirmed item `index`, answering `json`. */
 	confirmed(index: number, json: IDataObject): void;
 	/** The run ended: keep what it did (`kept`: n8n may run the node again), `words` being each failed item's. */
@@ -41,177 +32,350 @@ export interface Memory {
 		words: (index: number) => EarlierFailure | undefined,
 		kept: boolean,
 	): Promise<void>;
-	/** Request Options › Skip Items Done Before is set. */
-	doneKeysSet: boolean;
-	/** Running the workflow again by hand or by a webhook skips what this run creates, for a while (recentCreates.ts). */
-	recentCreates: boolean;
-	/** Warnings for the output pane from opening the memory (keys pushed out of the row). */
+	/** How long the memory keeps what the service confirmed; undefined when it keeps nothing. */
+	windowMs?: number;
 	hints: NodeExecutionHint[];
-	/** An earlier try of this execution left something for this run: in the record, or in the journal. */
+	/** An earlier try of this execution left something in the record. */
 	earlierTry: boolean;
 }
 
 const NONE: Memory = {
 	prior: () => undefined,
-	beforeSend: () => undefined,
+	claim: async () => undefined,
 	confirmed: () => undefined,
 	finish: async () => undefined,
-	doneKeysSet: false,
-	recentCreates: false,
 	hints: [],
 	earlierTry: false,
 };
 
-/**
- * The memory of this run. Get Use Case, which changes nothing, and a tool
- * call, the caller's to repeat, keep none. `meanwhile`: what the run does
- * while its keys' claim settles (memoryKeys.ts).
- */
-export async function openMemory(
+/** What this process knows beside the store: who confirmed an entry, with which ID, and who is sending one now. */
+interface Known {
+	at: number;
+	execution: string;
+	id: string | null;
+}
+const known = new Map<string, Known>();
+const sending = new Map<string, string>();
+const MOST_KNOWN = 50_000;
+
+/** Forgets what this process knows, as a new n8n process would. */
+export function forgetKnown(): void {
+	known.clear();
+	sending.clear();
+}
+
+/** The run index of this run of the node: above 0 when it runs again in the same execution (a loop). */
+function runIndexOf(context: IExecuteFunctions): number {
+	try {
+		const runIndex = Number(context.getWorkflowDataProxy(0).$runIndex);
+		return Number.isInteger(runIndex) ? runIndex : 0;
+	} catch {
+		return 0;
+	}
+}
+
+/** Request Options › Skip Items Done Before and Repeat Items Done Before, as this run reads them. */
+function settingsOf(context: IExecuteFunctions, node: INode) {
+	const options = (node.parameters.requestOptions ?? {}) as IDataObject;
+	const group = (options.skipDoneBefore as IDataObject | undefined)?.keySettings as
+		| IDataObject
+		| undefined;
+	const minutes = Number(group?.windowMinutes ?? DEFAULT_WINDOW_MINUTES);
+	const rawKey = group?.key;
+	return {
+		windowMs: (Number.isFinite(minutes) && minutes > 0 ? minutes : DEFAULT_WINDOW_MINUTES) * 60_000,
+		keyOf:
+			typeof rawKey === 'string' && rawKey.trim() !== ''
+				? (index: number) => {
+						const value = context.getNodeParameter(
+							'requestOptions.skipDoneBefore.keySettings.key',
+							index,
+							'',
+						) as unknown;
+						const text = typeof value === 'object' ? JSON.stringify(value) : String(value ?? '');
+						return text.trim() === '' ? undefined : `key\n${text}`;
+					}
+				: undefined,
+		// A schedule or a polling trigger that creates again means to; the user's own Key says what is the same.
+		skipsConfirmed:
+			options.repeatRecentCreates !== true &&
+			(typeof rawKey === 'string' && rawKey.trim() !== '' ? true : context.getMode() !== 'trigger'),
+	};
+}
+
+/** The memory of this run; Get Use Case, which changes nothing, and a tool call, the caller's to repeat, keep none. */
+export function openMemory(
 	context: IExecuteFunctions,
 	definition: OperationDefinition,
 	connection: Connection,
 	asTool: boolean,
-	groupSize: number,
-	meanwhile?: (ms: number) => Promise<void>,
-): Promise<Memory> {
+): Memory {
 	if (definition.readOnly || asTool) return NONE;
 	const node = context.getNode();
 	const items = context.getInputData();
 	const runIndex = runIndexOf(context);
-	const scope: IdentityScope = {
-		operation: `${definition.resource}.${definition.operation}`,
-		baseUrl: connection.baseUrl,
-		credentialId: connection.credentials.id ?? '',
-		runIndex,
+	const execution = context.getExecutionId() ?? '';
+	const scope = [
+		`${definition.resource}.${definition.operation}`,
+		connection.baseUrl,
+		connection.credentials.id ?? '',
+		String(runIndex),
+	];
+	let record: ExecutionRecord | undefined;
+	try {
+		record = ExecutionRecord.open(context.getContext('node'), runIndex, connection.baseUrl);
+	} catch {
+		record = undefined;
+	}
+	const recordKnows = record !== undefined && !record.isEmpty;
+	const identities: string[] = [];
+	const identityOf = (index: number) =>
+		(identities[index] ??= itemIdentity(scope, index, items[index].json));
+	const store = processedStoreOf(context);
+	const settings = settingsOf(context, node);
+	const hints: NodeExecutionHint[] = [];
+	if (!store) hints.push(memoryOffHint());
+	else if (items.length * ENTRIES_PER_ITEM > ROW_MAX_ENTRIES)
+		hints.push(rowFullHint(items.length, ROW_MAX_ENTRIES / ENTRIES_PER_ITEM, settings.windowMs));
+	const events: Array<PriorEvent | undefined> = [];
+	const choice = (index: number) => () =>
+		unconfirmedOf(context.getNodeParameter('requestOptions.unconfirmedEarlierTry', index, ''));
+
+	// "The same item": the same request (or the user's Key), and its place among identical ones of this input.
+	const entryIds: string[] = [];
+	const seen = new Map<string, number>();
+	const entryOf = (index: number, request: OutreachRequest) => {
+		if (entryIds[index] !== undefined) return entryIds[index];
+		const text = settings.keyOf?.(index) ?? fingerprint(connection.baseUrl, request);
+		const place = seen.get(text) ?? 0;
+		seen.set(text, place + 1);
+		return (entryIds[index] = digest([...scope, text, place].join('\n')));
 	};
-	let identities: string[] | undefined;
-	const allIdentities = () =>
-		(identities ??= items.map((item, index) => itemIdentity(scope, index, item.json)));
-	const opened = openRecord(context, runIndex, connection.baseUrl);
-	const record: ExecutionRecord | undefined = opened;
-	const recordKnows = opened !== undefined && !opened.isEmpty;
-	const reasonOf = (error: unknown) => (error as Error)?.message ?? String(error);
+	const rows = store && new Row(store, settings.windowMs, `${execution}:${node.id}:${runIndex}`);
+	const claimed = new Map<number, number>();
+	const forced = new Set<number>();
 	const warn = (what: string) => (error: unknown) =>
 		context.logger.warn(
-			`Outreach Sequences: n8n's store for processed items failed (${reasonOf(error)}); ${what}`,
+			`Outreach Sequences: n8n's store for processed items failed (${(error as Error)?.message ?? String(error)}); ${what}`,
 		);
-	const runKeys = await openKeys(
-		context,
-		`${scope.operation}\n${scope.baseUrl}\n${scope.credentialId}`,
-		`${context.getExecutionId()}:${node.id}:${runIndex}:${Math.random()}`,
-		warn,
-		meanwhile,
-	);
-	const keySettings = runKeys?.settings;
-	const recent = definition.makesNew
-		? openRecent(context, connection.baseUrl, scope.credentialId, keySettings !== undefined)
-		: undefined;
-	const keys = runKeys?.keys ?? [];
-	const doneKeys = runKeys?.doneKeys;
-	const keyProblem = runKeys?.problem;
 
-	let journalError: unknown;
-	const store = processedStoreOf(context);
-	// With Skip Items Done Before, the keys are the run's journal: their claims say what it was about to
-	// send, their done marks what the service confirmed, and both fit the row (doneKeys.ts).
-	const journal =
-		store && !runKeys
-			? new Journal(
-					store,
-					allIdentities(),
-					groupSize,
-					(error) => {
-						journalError = error;
-						warn('the items not yet written down as about to be sent are not sent.')(error);
-					},
-					Date.now,
-				)
-			: undefined;
-	const lookedUp =
-		journal && context.getMode() === 'retry'
-			? await journal.lookUp()
-			: new Map<number, Journaled>();
-	// A retry that can't read what a crashed try sent sends nothing: it can't tell what is safe.
-	const journalProblem = lookedUp ? undefined : storeFailedText(reasonOf(journalError));
-	const crashed = lookedUp ?? new Map<number, Journaled>();
-
-	const crashedEarlier = (index: number) => {
-		const mark = crashed.get(index);
-		return mark && crashedTry(mark);
-	};
-	const events: Array<PriorEvent | undefined> = [];
-	/** What each item's done key led to, when it led to anything. */
-	const keyEvents: Array<PriorEvent | undefined> = [];
-	const notSentError = (index: number, problem: string) =>
-		new NodeOperationError(node, `Not sent: ${problem}`, { itemIndex: index });
-	const unsent = (index: number, problem: string): Prior => ({
-		kind: 'fail',
-		failure: { kind: 'notSent', error: notSentError(index, problem) },
-	});
 	return {
-		doneKeysSet: keySettings !== undefined,
-		recentCreates: recent?.skipsLately === true,
-		hints: runKeys?.hint ? [runKeys.hint] : [],
-		earlierTry: recordKnows || crashed.size > 0,
+		windowMs: rows ? settings.windowMs : undefined,
+		hints,
+		earlierTry: recordKnows,
 		prior(index, request) {
-			const earlier =
-				crashedEarlier(index) ??
-				(recordKnows ? record?.earlierTry(index, allIdentities()[index], request) : undefined);
-			const choice = () =>
-				unconfirmedOf(
-					context.getNodeParameter(`${Field.requestOptions}.${Field.unconfirmed}`, index, ''),
-				);
-			const byKey = (key: string) => {
-				const verdict = runKeys?.verdicts.get(key);
-				const found = keyPriorOf(verdict, key, request, keySettings?.windowMs ?? 0, index, choice);
-				keyEvents[index] = found?.event;
-				return found;
-			};
-			const prior = priorOf(earlier, request, index, choice);
+			entryOf(index, request);
+			const earlier = recordKnows
+				? record?.earlierTry(index, identityOf(index), request)
+				: undefined;
+			const prior = priorOf(earlier, request, index, choice(index));
 			events[index] = prior?.event;
-			if (journalProblem) return unsent(index, journalProblem);
-			if (prior && prior.kind !== 'send') return prior;
-			if (!keySettings) return recent?.prior(index, request) ?? prior;
-			if (keyProblem) return unsent(index, keyProblem);
-			const key = keys[index];
-			if (key === undefined)
-				return unsent(index, `the Key of ${keySettings.name} is empty for this item.`);
-			return byKey(key) ?? prior;
+			if (prior?.kind === 'send') forced.add(index);
+			return prior;
 		},
-		beforeSend: (index) => {
-			doneKeys?.tick();
-			return journal?.beforeSend(index)?.catch((error: unknown) => {
-				throw notSentError(index, storeFailedText(reasonOf(error)));
+		async claim(index, request) {
+			if (!rows || claimed.has(index)) return undefined;
+			const id = entryOf(index, request);
+			claimed.set(index, rows.bucket());
+			let state: 'fresh' | 'confirmed' | 'unknown';
+			try {
+				state = await rows.claim(id, forced.has(index));
+			} catch (error) {
+				claimed.delete(index);
+				const reason = (error as Error)?.message ?? String(error);
+				return {
+					kind: 'fail',
+					failure: {
+						kind: 'notSent',
+						error: new NodeOperationError(node, `Not sent: ${storeFailedText(reason)}`, {
+							itemIndex: index,
+						}),
+					},
+				};
+			}
+			if (state === 'fresh') {
+				sending.set(id, execution);
+				return undefined;
+			}
+			if (state === 'confirmed') {
+				if (!settings.skipsConfirmed) return undefined;
+				const json = doneBeforeItem(request.subject, known.get(id), settings.windowMs, Date.now());
+				return { kind: 'answer', json, event: 'doneBefore' };
+			}
+			const by = sending.get(id);
+			const earlier: EarlierFailure = {
+				message: '',
+				description: '',
+				statusCode: null,
+				networkError: null,
+				claimed: by !== undefined && by !== execution ? by : '',
+				windowMs: settings.windowMs,
+			};
+			const prior = priorOf({ kind: 'unknown', earlier }, request, index, choice(index));
+			events[index] = prior?.event;
+			if (prior?.kind === 'answer') rows.confirm(id);
+			return prior?.kind === 'send' ? undefined : prior;
+		},
+		confirmed(index, json) {
+			const id = entryIds[index];
+			if (!rows || id === undefined) return;
+			rows.confirm(id, claimed.get(index));
+			if (sending.get(id) === execution) sending.delete(id);
+			known.delete(id);
+			known.set(id, {
+				at: Date.now(),
+				execution,
+				id: typeof json.id === 'string' || typeof json.id === 'number' ? String(json.id) : null,
 			});
-		},
-		confirmed: (index, json) => {
-			const key = keys[index];
-			if (key !== undefined) doneKeys?.confirmed(key);
-			journal?.confirmed(index);
-			recent?.confirmed(index, json);
+			for (const [key, entry] of known) {
+				if (known.size <= MOST_KNOWN && Date.now() - entry.at < 2 * settings.windowMs) break;
+				known.delete(key);
+			}
 		},
 		async finish(loopItems, words, kept) {
-			recent?.finish();
 			if (record && kept)
 				record.keep(
-					loopItems.map((item, index) =>
-						forRecord(item, events[index], crashedEarlier(index), words(index)),
-					),
-					(index) => allIdentities()[index],
+					loopItems.map((item, index) => forRecord(item, events[index], words(index))),
+					identityOf,
 				);
 			else record?.drop();
-			await journal?.clear();
-			const outcomes = keyOutcomes(keys, (index) =>
-				keyOutcomeOf(loopItems[index], keyEvents[index]),
-			);
-			await doneKeys
-				?.settle(outcomes)
-				.catch(
-					warn(
-						'the keys of this run may not be kept: the next execution fails those it finds unsettled as unknown.',
-					),
-				);
+			if (!rows) return;
+			const givenBack: string[] = [];
+			for (const [index, bucket] of claimed) {
+				const id = entryIds[index];
+				if (sending.get(id) === execution) sending.delete(id);
+				if (outcomeOf(loopItems[index]) === 'givenBack')
+					givenBack.push(...rows.claimEntries(id, bucket));
+			}
+			await rows
+				.settle(givenBack)
+				.catch(warn('what this run confirmed may not be kept: a later run fails it as unknown.'));
 		},
 	};
+}
+
+/** What came of a claimed item: confirmed, sent without a confirmation, or given back (the service did not act on it). */
+function outcomeOf(item: ItemState): 'confirmed' | 'unknown' | 'givenBack' {
+	if (item.state === 'done') return 'confirmed';
+	// An item waiting to go again met a failure safe to send again: the service did not act on it.
+	if (item.state !== 'failed') return item.state === 'inFlight' ? 'unknown' : 'givenBack';
+	if (item.failure.kind === 'unknownBefore') return 'unknown';
+	const facts = failureFacts(item.failure);
+	return facts.outcome === 'mayHaveActed' && facts.timesSent > 0 ? 'unknown' : 'givenBack';
+}
+
+/**
+ * What the record keeps of an item at the end of a try: what the service
+ * confirmed, with its answer; what it may have acted on, with the failure's
+ * words; the user's count as done. A failure the service did not act on is
+ * forgotten, so the item goes out again.
+ */
+export function forRecord(
+	item: ItemState,
+	event: PriorEvent | undefined,
+	words: EarlierFailure | undefined,
+): ItemForRecord {
+	if (item.state === 'done') {
+		if (item.sends > 0)
+			return {
+				request: item.request,
+				now: { kind: 'confirmed', answer: item.json, requestChanged: false },
+			};
+		return event === 'countedAsDone'
+			? { request: item.request, now: { kind: 'countedAsDone' } }
+			: undefined;
+	}
+	if (item.state !== 'failed') return undefined;
+	const { failure } = item;
+	if (failure.kind === 'unknownBefore' || failure.kind === 'notSent') return undefined;
+	const facts = failureFacts(failure);
+	if (facts.outcome === 'mayHaveActed' && facts.timesSent > 0 && words)
+		return { request: failure.request, now: { kind: 'unknown', earlier: words } };
+	return 'forget';
+}
+
+/**
+ * The node's row as one run writes it. Time goes in buckets one Window long;
+ * an item's claim is C of this bucket and the next, its confirmation D of
+ * the bucket it was confirmed in, so an entry counts at least one Window and
+ * at most two after the last run that met it. Checking records what it asks
+ * for, so a look-up for D that finds none is taken out again (a rare case:
+ * the item was claimed and never confirmed). Every write
+ * carries this run's sentinel: gone, another process's write made from an
+ * older read replaced the row, and all this run wrote is written again.
+ */
+class Row {
+	private readonly written = new Set<string>();
+	private readonly pending: string[] = [];
+	private readonly sentinel: string;
+	private lastWriteAt = -Infinity;
+	private queue: Promise<unknown> = Promise.resolve();
+
+	constructor(
+		private readonly store: ProcessedStore,
+		private readonly windowMs: number,
+		tag: string,
+	) {
+		this.sentinel = `t:${tag}:${Math.random().toString(36).slice(2)}`;
+	}
+
+	bucket(at = Date.now()): number {
+		return Math.floor(at / this.windowMs);
+	}
+
+	claimEntries(id: string, bucket: number): string[] {
+		return [`c:${this.windowMs}:${bucket}:${id}`, `c:${this.windowMs}:${bucket + 1}:${id}`];
+	}
+
+	private done(id: string, bucket: number): string {
+		return `d:${this.windowMs}:${bucket}:${id}`;
+	}
+
+	/** Claims `id`: fresh (nobody met it within the Window), confirmed, or unknown (met, never confirmed). `forced`: the user said to send it. */
+	async claim(id: string, forced: boolean): Promise<'fresh' | 'confirmed' | 'unknown'> {
+		const bucket = this.bucket();
+		const claim = this.claimEntries(id, bucket);
+		const there = await this.write(claim);
+		if (forced || !claim.some((entry) => there.has(entry))) return 'fresh';
+		// D of this bucket, then of the one before: found there, the look-up wrote this bucket's, as a refresh.
+		const looks = [this.done(id, bucket), this.done(id, bucket - 1)];
+		for (const look of looks) if ((await this.write([look])).has(look)) return 'confirmed';
+		for (const entry of looks) this.written.delete(entry);
+		await this.store.remove(looks);
+		return 'unknown';
+	}
+
+	/** The service confirmed `id` (claimed in `claimedIn`): written with the next write, or now once a second has passed. */
+	confirm(id: string, claimedIn?: number): void {
+		const bucket = this.bucket();
+		this.pending.push(this.done(id, bucket));
+		if (claimedIn !== undefined && claimedIn < bucket)
+			this.pending.push(...this.claimEntries(id, bucket));
+		if (Date.now() - this.lastWriteAt >= 1000) void this.write([]).catch(() => undefined);
+	}
+
+	/** The run ended: what is confirmed is written, and the claims given back go. */
+	async settle(givenBack: string[]): Promise<void> {
+		await this.queue.catch(() => undefined);
+		if (this.pending.length > 0 || this.written.size > 0) await this.write([]);
+		const gone = givenBack.filter((entry) => this.written.delete(entry));
+		if (gone.length > 0) await this.store.remove(gone);
+	}
+
+	/** One write at a time, in order, with what is confirmed and this run's sentinel. */
+	private write(entries: string[]): Promise<Set<string>> {
+		this.lastWriteAt = Date.now();
+		const next = this.queue
+			.catch(() => undefined)
+			.then(async () => {
+				const keys = [...entries, ...this.pending.splice(0), this.sentinel];
+				const there = await this.store.checkAndRecord(keys);
+				const lost = this.written.has(this.sentinel) && !there.has(this.sentinel);
+				for (const key of keys) this.written.add(key);
+				if (lost) await this.store.checkAndRecord([...this.written]);
+				return there;
+			});
+		this.queue = next;
+		return next;
+	}
 }

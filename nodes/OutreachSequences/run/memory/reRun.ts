@@ -12,7 +12,6 @@ import type { IDataObject } from 'n8n-workflow';
 import type { UnconfirmedName } from '../../helpers/names';
 import { Unconfirmed } from '../../helpers/names';
 import type { OutreachRequest } from '../../helpers/interfaces';
-import type { KeyVerdict } from './doneKeys';
 import type { ItemFailure } from '../outcome/failedItem';
 import type { EarlierTry } from './record';
 import type { PriorEvent } from '../outcome/runReport';
@@ -21,7 +20,7 @@ import type { Prior } from '../loop/items';
 export type { Prior } from '../loop/items';
 
 export type { PriorEvent } from '../outcome/runReport';
-import { answerLostItem, countedAsDoneItem, keyDoneBeforeItem } from '../outcome/reRunTexts';
+import { answerLostItem, countedAsDoneItem } from '../outcome/reRunTexts';
 
 const answer = (json: IDataObject, event: PriorEvent): Prior => ({ kind: 'answer', json, event });
 
@@ -42,7 +41,7 @@ export function priorOf(
 		return answer(countedAsDoneItem(request.subject), 'countedAsDone');
 	// What the service confirmed is final: the user's say is only for an unknown outcome.
 	if (earlier.kind === 'confirmedWithoutAnswer')
-		return answer(answerLostItem(request.subject, earlier.crashed), 'answerLost');
+		return answer(answerLostItem(request.subject), 'answerLost');
 	const failure: ItemFailure = {
 		kind: 'unknownBefore',
 		request,
@@ -60,24 +59,6 @@ export function priorOf(
 		return answer(countedAsDoneItem(request.subject), 'countedAsDone');
 	if (said === Unconfirmed.SendAgain) return { kind: 'send', event: 'sentAgain' };
 	return { kind: 'fail', failure, event: 'failedAgain' };
-}
-
-/** What an item's done key says (doneKeys.ts); undefined: send it. An unknown outcome (another run met the key and has not confirmed it) waits for the user's say, as in a re-run. */
-export function keyPriorOf(
-	verdict: KeyVerdict | undefined,
-	key: string,
-	request: OutreachRequest,
-	windowMs: number,
-	itemIndex: number,
-	choice: () => UnconfirmedName,
-): Prior | undefined {
-	if (verdict === 'unknownBefore') {
-		const earlier = { message: '', description: '', statusCode: null, networkError: null, key };
-		return priorOf({ kind: 'unknown', earlier }, request, itemIndex, choice);
-	}
-	if (verdict === 'doneBefore')
-		return answer(keyDoneBeforeItem(request.subject, key, windowMs), 'keyDoneBefore');
-	return undefined;
 }
 
 /** The user's say, as the option gives it: anything else is "fail", which sends nothing. */

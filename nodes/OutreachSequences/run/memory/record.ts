@@ -11,13 +11,27 @@
  * another run's answers. It holds no key. Its answers are bounded by
  * MAX_RECORD_BYTES.
  */
+import { createHash } from 'node:crypto';
+
 import type { IContextObject, IDataObject } from 'n8n-workflow';
 
 import type { OutreachRequest } from '../../helpers/interfaces';
-import { fingerprint } from './itemIdentity';
 import type { EarlierFailure } from '../outcome/failedItem';
 
 export type { EarlierFailure } from '../outcome/failedItem';
+
+export const digest = (text: string) =>
+	createHash('sha256').update(text).digest('base64url').slice(0, 22);
+
+/** The identity of input item `itemIndex` in the record: its JSON, so that a changed setting keeps the item. */
+export function itemIdentity(scope: string[], itemIndex: number, json: IDataObject): string {
+	return digest([...scope, itemIndex, JSON.stringify(json)].join('\n'));
+}
+
+/** The fingerprint of a request: the same request to the same service gives the same text. */
+export function fingerprint(baseUrl: string, request: OutreachRequest): string {
+	return digest(`${baseUrl}\n${request.method} ${request.path}\n${request.body ?? ''}`);
+}
 
 /** Where the record lives in the node's context. */
 export const RECORD_KEY = 'outreachSequencesRecord';
@@ -32,8 +46,8 @@ export const MAX_RECORD_BYTES = 4 * 1024 * 1024;
 export type EarlierTry =
 	/** The service confirmed it: this is its answer; the request may have changed since. */
 	| { kind: 'confirmed'; answer: IDataObject; requestChanged: boolean }
-	/** The service confirmed it, but its answer is not kept: too large, or lost in a crash. */
-	| { kind: 'confirmedWithoutAnswer'; crashed: boolean }
+	/** The service confirmed it, but its answer was too large to keep. */
+	| { kind: 'confirmedWithoutAnswer' }
 	/** The user counted it as done (Request Options › Unconfirmed Earlier Try). */
 	| { kind: 'countedAsDone' }
 	/** It was sent, and the service may have acted on it: nobody knows whether it did. */
@@ -45,9 +59,8 @@ export interface RecordEntry {
 	item?: string;
 	request: string;
 	answer?: IDataObject;
-	/** Confirmed, without its answer: past MAX_RECORD_BYTES, or confirmed in a crashed try. */
+	/** Confirmed, without its answer: past MAX_RECORD_BYTES. */
 	answerDropped?: true;
-	crashed?: true;
 	countedAsDone?: true;
 	unknown?: EarlierFailure;
 }
@@ -80,17 +93,14 @@ function isStoredRecord(value: unknown): value is StoredRecord {
 
 function entryOf(item: string, request: string, now: EarlierTry): RecordEntry {
 	if (now.kind === 'confirmed') return { item, request, answer: now.answer };
-	if (now.kind === 'confirmedWithoutAnswer')
-		return now.crashed
-			? { item, request, answerDropped: true, crashed: true }
-			: { item, request, answerDropped: true };
+	if (now.kind === 'confirmedWithoutAnswer') return { item, request, answerDropped: true };
 	if (now.kind === 'countedAsDone') return { item, request, countedAsDone: true };
 	return { item, request, unknown: now.earlier };
 }
 
 function earlierTryOf(entry: RecordEntry, requestChanged: boolean): EarlierTry | undefined {
 	if (entry.answer) return { kind: 'confirmed', answer: entry.answer, requestChanged };
-	if (entry.answerDropped) return { kind: 'confirmedWithoutAnswer', crashed: !!entry.crashed };
+	if (entry.answerDropped) return { kind: 'confirmedWithoutAnswer' };
 	if (entry.countedAsDone) return { kind: 'countedAsDone' };
 	return entry.unknown ? { kind: 'unknown', earlier: entry.unknown } : undefined;
 }

@@ -1,21 +1,28 @@
-/**
- * n8n's store for processed items, from the node's helpers, as the journal
- * and the done keys use it (memory/processedStore.ts): the node's own row
- * (scope `node`), which no other node reads, trims or clears; n8n's
- * workflow-scope row is Remove Duplicates' too. It is in n8n's database from
- * n8n 1.65 on, and needs a saved workflow; undefined where there is none.
- */
+/** The node's own row in n8n's store for processed items, and the line its calls take in this process. */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import type { Clearing, ProcessedStore } from './processedStore';
-import { REMOVE_COMPARISONS, ROW_MAX_ENTRIES } from './processedStore';
-import { aloneInLine, recordInLine, removeInLine } from './storeLine';
+/** The most entries the row keeps; n8n drops the oldest past it (bench/results.md › store cost). */
+export const ROW_MAX_ENTRIES = 150_000;
+
+/** n8n takes each removed key out with a search of the whole row: one call compares at most this many (about 50 ms). */
+const REMOVE_COMPARISONS = 5_000_000;
+
+export interface ProcessedStore {
+	/** Records every key; returns those that were there already. */
+	checkAndRecord(keys: string[]): Promise<Set<string>>;
+	/** Takes the keys out again, in calls that each cost n8n at most REMOVE_COMPARISONS. */
+	remove(keys: string[]): Promise<void>;
+}
+
+/** n8n's helpers for its store, as a node's context hands them over. */
+export type StoreHelpers = Partial<
+	Pick<IExecuteFunctions['helpers'], 'checkProcessedAndRecord' | 'removeProcessed'>
+>;
 
 /**
- * The first write of a row is an insert: when two executions make it at
- * once, one fails on the row's unique key, having written nothing, and the
- * row is there then. Only that failure is safe to repeat: any other may have
- * been written, and a second check would read its own marks as done.
+ * A row's first write is an insert: two executions that make it at once
+ * collide on its unique key, one having written nothing. Only that failure
+ * is safe to repeat; any other may have been written.
  */
 export function isFirstInsertRace(error: unknown): boolean {
 	const { code, message, driverError } = (error ?? {}) as {
@@ -31,80 +38,99 @@ export function isFirstInsertRace(error: unknown): boolean {
 	);
 }
 
-/** n8n's helpers for its store for processed items, as a node's context hands them over. */
-export type StoreHelpers = Partial<
-	Pick<
-		IExecuteFunctions['helpers'],
-		| 'checkProcessedAndRecord'
-		| 'removeProcessed'
-		| 'getProcessedDataCount'
-		| 'clearAllProcessedItems'
-	>
->;
-
-/** The node's row in n8n's store for processed items, keeping at most ROW_MAX_ENTRIES keys. */
+/** The node's row (scope `node`: no other node reads, trims or clears it); undefined without a saved workflow or n8n's store. */
 export function processedStoreOf(context: IExecuteFunctions): ProcessedStore | undefined {
 	const workflowId = context.getWorkflow().id;
 	if (!workflowId) return undefined;
-	const row = `${workflowId}|n:${context.getNode().id}`;
-	return processedStoreOver(context.helpers as StoreHelpers, ROW_MAX_ENTRIES, row);
+	return processedStoreOver(
+		context.helpers as StoreHelpers,
+		`${workflowId}|${context.getNode().id}`,
+	);
+}
+
+/** The row over n8n's `helpers`; with `row`, the calls on it in this process wait in its line. */
+export function processedStoreOver(
+	helpers: StoreHelpers,
+	row?: string,
+	maxEntries = ROW_MAX_ENTRIES,
+): ProcessedStore | undefined {
+	const { checkProcessedAndRecord, removeProcessed } = helpers;
+	if (typeof checkProcessedAndRecord !== 'function' || typeof removeProcessed !== 'function')
+		return undefined;
+	const options = { mode: 'entries' as const, maxEntries };
+	const check = async (keys: string[]) => {
+		const call = async () => await checkProcessedAndRecord.call(helpers, keys, 'node', options);
+		const { processed } = await call().catch(async (error: unknown) => {
+			if (isFirstInsertRace(error)) return await call();
+			throw error;
+		});
+		return new Set(processed.map(String));
+	};
+	const chunk = Math.max(1, Math.floor(REMOVE_COMPARISONS / maxEntries));
+	return {
+		checkAndRecord: async (keys) =>
+			row === undefined ? await check(keys) : await inLine(row, keys, check),
+		async remove(keys) {
+			for (let from = 0; from < keys.length; from += chunk) {
+				const part = keys.slice(from, from + chunk);
+				const call = async () => await removeProcessed.call(helpers, part, 'node', options);
+				await (row === undefined ? call() : inLine(row, [], call));
+			}
+		},
+	};
+}
+
+interface Waiting {
+	keys: string[];
+	/** n8n's call; records that wait together go as one, with all their keys. */
+	call: (keys: string[]) => Promise<unknown>;
+	record: boolean;
+	resolve: (value: never) => void;
+	reject: (error: unknown) => void;
 }
 
 /**
- * The node's row over n8n's `helpers`, keeping at most `maxEntries` keys;
- * undefined where n8n has no such store. With `row` (workflow and node), the
- * calls on it in this process go in its line (storeLine.ts).
+ * n8n reads a row and writes it back whole, with no lock, so this process's
+ * calls on a row go one after another; records waiting together go as one
+ * call (100 webhook executions make two calls, not 100).
  */
-export function processedStoreOver(
-	helpers: StoreHelpers,
-	maxEntries: number,
-	row?: string,
-): ProcessedStore | undefined {
-	const {
-		checkProcessedAndRecord,
-		removeProcessed,
-		getProcessedDataCount,
-		clearAllProcessedItems,
-	} = helpers;
-	if (typeof checkProcessedAndRecord !== 'function' || typeof removeProcessed !== 'function')
-		return undefined;
-	const scope = 'node' as const;
-	const options = { mode: 'entries' as const, maxEntries };
-	return {
-		checkAndRecord: (keys) =>
-			recordInLine(row, keys, async (all) => {
-				const check = async () => await checkProcessedAndRecord.call(helpers, all, scope, options);
-				const { processed } = await check().catch(async (error: unknown) => {
-					if (isFirstInsertRace(error)) return await check();
-					throw error;
-				});
-				return new Set(processed.map(String));
-			}),
-		async remove(keys, rowLength = maxEntries) {
-			const chunk = Math.max(1, Math.floor(REMOVE_COMPARISONS / Math.max(1, rowLength)));
-			const call = async (all: string[]) => {
-				await removeProcessed.call(helpers, all, scope, options);
-			};
-			for (let from = 0; from < keys.length; from += chunk)
-				await removeInLine(row, keys.slice(from, from + chunk), call, chunk);
-		},
-		count: () =>
-			aloneInLine(row, async () => {
-				if (typeof getProcessedDataCount !== 'function') return undefined;
-				return await getProcessedDataCount.call(helpers, scope, options);
-			}),
-		// The count and the clear in one turn: no other execution's write comes between them.
-		clearIfOnly: (count) =>
-			aloneInLine(row, async (): Promise<Clearing> => {
-				if (
-					typeof getProcessedDataCount !== 'function' ||
-					typeof clearAllProcessedItems !== 'function'
-				)
-					return { cleared: false };
-				const length = await getProcessedDataCount.call(helpers, scope, options);
-				if (length !== count) return { cleared: false, length };
-				await clearAllProcessedItems.call(helpers, scope, options);
-				return { cleared: true };
-			}),
-	};
+const lines = new Map<string, Waiting[]>();
+
+function inLine(
+	row: string,
+	keys: string[],
+	call: (keys: string[]) => Promise<Set<string>>,
+): Promise<Set<string>>;
+function inLine(row: string, keys: [], call: () => Promise<void>): Promise<void>;
+function inLine(row: string, keys: string[], call: Waiting['call']): Promise<unknown> {
+	return new Promise((resolve, reject) => {
+		const waiting: Waiting = { keys, call, record: keys.length > 0, resolve, reject };
+		const line = lines.get(row);
+		if (line) return void line.push(waiting);
+		lines.set(row, [waiting]);
+		void drain(row);
+	});
+}
+
+async function drain(row: string): Promise<void> {
+	const line = lines.get(row) ?? [];
+	while (line.length > 0) {
+		let size = 1;
+		if (line[0].record) while (line[size]?.record) size++;
+		const batch = line.splice(0, size);
+		try {
+			const result = await batch[0].call([...new Set(batch.flatMap((w) => w.keys))]);
+			// Each record hears what it would have alone, in its turn: a key an earlier one recorded is there.
+			const seen = new Set(result instanceof Set ? (result as Set<string>) : []);
+			for (const waiting of batch) {
+				waiting.resolve(
+					(waiting.record ? new Set(waiting.keys.filter((k) => seen.has(k))) : result) as never,
+				);
+				for (const key of waiting.keys) seen.add(key);
+			}
+		} catch (error) {
+			for (const waiting of batch) waiting.reject(error);
+		}
+	}
+	lines.delete(row);
 }

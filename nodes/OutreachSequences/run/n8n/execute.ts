@@ -13,7 +13,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { RequestOptionsValue } from '../../helpers/names';
 import { Field, Unconfirmed } from '../../helpers/names';
-import type { OperationDefinition } from '../../helpers/interfaces';
+import type { OperationDefinition, OutreachRequest } from '../../helpers/interfaces';
 import type { FailedItemShape, ItemFailure } from '../outcome/failedItem';
 import { failedItemShape, failureFacts } from '../outcome/failedItem';
 import type { HintSetting } from '../outcome/hints';
@@ -22,7 +22,6 @@ import { itemReader } from './itemReader';
 import { RunReport } from '../outcome/runReport';
 import { sharedPaceLogLine } from '../outcome/logLines';
 import { RunLoop } from '../loop/loop';
-import { RequestsAhead } from '../loop/requestsAhead';
 import { retryPolicyOf } from '../loop/retry';
 import type { RetryPolicy } from '../loop/retry';
 import { servicePace } from '../pace/servicePace';
@@ -30,7 +29,6 @@ import type { Connection } from '../../transport/index';
 import { send } from '../../transport/index';
 import type { Memory } from '../memory/memory';
 import { openMemory } from '../memory/memory';
-import { KEYS_BETWEEN_TURNS } from '../memory/memoryKeys';
 import { addHints, Failed, groupOf, labelOf, outputOf, resultsOf, wordsOf } from './output';
 import { batchingOf, callerTypeOf, connect, runOptionsOf, setupFailure } from './settings';
 import { withDoneBeforeStop, withRetryOnFailWarning } from './stopError';
@@ -106,7 +104,7 @@ async function runLoop(
 	run: Run,
 	connection: Connection,
 	memory: Memory,
-	ahead: RequestsAhead,
+	prepare: (index: number) => OutreachRequest,
 ): Promise<RunLoop> {
 	const { context, definition, options } = run;
 	const batching = batchingOf(options);
@@ -134,9 +132,9 @@ async function runLoop(
 		},
 		{
 			pace,
-			prepare: (index) => ahead.take(index),
+			prepare,
 			prior: (index, request) => memory.prior(index, request),
-			beforeSend: (index) => memory.beforeSend(index),
+			claim: async (index, request) => await memory.claim(index, request),
 			send: async (request, index) => {
 				const attempt = await send(context, connection, request);
 				if (attempt.ok) memory.confirmed(index, attempt.json);
@@ -182,33 +180,22 @@ export async function runOperation(
 	} catch (error) {
 		return failEveryItem(run, error);
 	}
-	// While Skip Items Done Before's claim settles, the items' requests are made ahead.
-	const ahead = new RequestsAhead(
-		run.itemCount,
-		definition.buildRequest.bind(definition, itemReader(context)),
-	);
-	const memory = await openMemory(
-		context,
-		definition,
-		connection,
-		run.asTool,
-		batchingOf(run.options).groupSize,
-		async (ms) =>
-			await ahead.during(ms, { now: Date.now, turn: async () => await sleep(0), sleep }),
-	);
+	const reader = itemReader(context);
+	const memory = openMemory(context, definition, connection, run.asTool);
 	addHints(context, memory.hints);
-	const loop = await runLoop(run, connection, memory, ahead);
+	const loop = await runLoop(run, connection, memory, (index) =>
+		definition.buildRequest(reader, index),
+	);
 	const setting: HintSetting = {
 		...run.setting,
 		subject: loop.items.find((item) => 'request' in item)?.request?.subject,
-		doneKeys: memory.doneKeysSet,
-		recentCreates: memory.recentCreates,
+		windowMs: memory.windowMs,
 	};
 
 	// A retry that stops counts what earlier tries did with the items it did not reach. Each lookup
-	// evaluates the item's parameters, so n8n's event loop gets a turn as between keys (memoryKeys.ts).
+	// evaluates the item's parameters, so n8n's event loop gets a turn every 32.
 	if (loop.firstFailure !== undefined && memory.earlierTry)
-		await loop.settle((index) => ((index + 1) % KEYS_BETWEEN_TURNS === 0 ? sleep(0) : undefined));
+		await loop.settle((index) => ((index + 1) % 32 === 0 ? sleep(0) : undefined));
 	const results = resultsOf(run.context.getNode(), loop, connection, run.policy);
 	const stopAt = loop.firstFailure;
 	const stopped = stopAt === undefined ? undefined : results[stopAt];

@@ -56,7 +56,7 @@ export function withDoneBeforeStop<T extends Described>(
 			? ''
 			: steps
 				? stepsAfterStop(subject, mayHave)
-				: safeWayOn(subject, setting),
+				: safeWayOn(subject, setting.windowMs),
 		namesMayHave: steps,
 	};
 	const facts = { subject, items: items.length, stoppedAt, done, mayHave, notDone, neverSent };

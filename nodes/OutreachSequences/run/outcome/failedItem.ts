@@ -27,10 +27,9 @@ export interface EarlierFailure {
 	description: string;
 	statusCode: number | null;
 	networkError: NetworkFaultKind | 'blocked' | null;
-	/** It was sent in a try that n8n could not finish (it crashed or was killed): the journal (journal.ts) knew it. */
-	crashed?: true;
-	/** An earlier execution sent the item with this done key (doneKeys.ts), with no confirmation. */
-	key?: string;
+	/** n8n's store knew it as sent within `windowMs` and never confirmed: by execution `claimed` of this process, or '' (unknown). */
+	claimed?: string;
+	windowMs?: number;
 }
 
 export type { Outcome };

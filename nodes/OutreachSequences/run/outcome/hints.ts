@@ -13,7 +13,7 @@ import type { NodeExecutionHint } from 'n8n-workflow';
 import { MAX_BATCH_SIZE } from '../../helpers/defaults';
 import type { Subject } from '../../helpers/interfaces';
 import { namedItems } from './itemList';
-import { createdLatelyHint, earlierTryHint, keyHint, unconfirmedForAllHint } from './reRunHints';
+import { doneBeforeHint, earlierTryHint, unconfirmedForAllHint } from './reRunHints';
 import type { RunSummary } from './runReport';
 import { capitalize, duration, fitted } from './words';
 
@@ -25,10 +25,8 @@ export interface HintSetting {
 	readOnly: boolean;
 	/** What the run's requests were about, for the way on after failures. */
 	subject?: Subject;
-	/** Request Options › Skip Items Done Before is set. */
-	doneKeys?: boolean;
-	/** Running the workflow again by hand or by a webhook skips what this run created, for a while (memory/recentCreates.ts). */
-	recentCreates?: boolean;
+	/** How long the memory keeps what this run did; undefined when it keeps nothing (memory/memory.ts). */
+	windowMs?: number;
 	/** Request Options › Unconfirmed Earlier Try, when it is one value for every item other than Fail. */
 	unconfirmedForAll?: 'sendAgain' | 'countAsDone';
 }
@@ -200,8 +198,7 @@ export function executionHints(summary: RunSummary, setting: HintSetting): NodeE
 		failedItemsHint(summary, setting),
 		passingFaultsHint(summary),
 		earlierTryHint(summary),
-		keyHint(summary),
-		createdLatelyHint(summary),
+		doneBeforeHint(summary, setting.windowMs),
 		pushedBackHint(summary),
 		limitHint(summary),
 	].filter((hint): hint is NodeExecutionHint => hint !== undefined);

@@ -6,13 +6,7 @@
  */
 import type { NodeExecutionHint } from 'n8n-workflow';
 
-import { RECENT_CREATES_MINUTES } from '../../helpers/defaults';
-import {
-	DONE_KEYS_OPTION,
-	keysPushedOutText,
-	REPEAT_RECENT_OPTION,
-	UNCONFIRMED_OPTION,
-} from './reRunTexts';
+import { memoryOffText, REPEAT_OPTION, rowFullText, span, UNCONFIRMED_OPTION } from './reRunTexts';
 import type { RunSummary } from './runReport';
 import { capitalize, fitted } from './words';
 
@@ -65,26 +59,25 @@ export function earlierTryHint(summary: RunSummary): NodeExecutionHint | undefin
 	};
 }
 
-/** Items a done key skipped: this node had done them in an earlier execution. */
-export function keyHint(summary: RunSummary): NodeExecutionHint | undefined {
-	const { keyDoneBefore } = summary.earlierTry;
-	if (keyDoneBefore === 0) return undefined;
+/** Items the memory knew as done within the window: not sent again. */
+export function doneBeforeHint(
+	summary: RunSummary,
+	windowMs: number | undefined,
+): NodeExecutionHint | undefined {
+	const { doneBefore } = summary.earlierTry;
+	if (doneBefore === 0 || windowMs === undefined) return undefined;
+	const noId = summary.doneBeforeWithoutId;
+	const one = doneBefore === 1;
 	return {
 		type: 'info',
 		location: 'outputPane',
-		message: `${count(keyDoneBefore, 'item was', 'items were')} not sent: this node had already carried out an item with the same key within the window of ${DONE_KEYS_OPTION}. ${keyDoneBefore === 1 ? 'Its output says' : 'Their output says'} so ("skipped": true).`,
-	};
-}
-
-/** Creates this node made lately, in another execution, with the very same request: not made again. */
-export function createdLatelyHint(summary: RunSummary): NodeExecutionHint | undefined {
-	const { createdLately } = summary.earlierTry;
-	if (createdLately === 0) return undefined;
-	return {
-		type: 'info',
-		location: 'outputPane',
-		// Which execution made each is its output's to say: the hint fits in three lines (HINT_BUDGET).
-		message: `${count(createdLately, 'item was', 'items were')} not created again: this node created the very same ${createdLately === 1 ? 'one' : 'ones'} less than ${RECENT_CREATES_MINUTES} minutes ago (${createdLately === 1 ? 'its' : 'their'} output says when). ${REPEAT_RECENT_OPTION} creates ${createdLately === 1 ? 'it' : 'them'} again.`,
+		message: fitted(
+			`${count(doneBefore, 'item was', 'items were')} not sent again: done within the last ${span(windowMs)} (${one ? 'its' : 'their'} output says "skipped": true).`,
+			noId > 0
+				? `${noId === doneBefore ? (one ? 'It gives' : 'They give') : `${noId} give`} "id": null: later nodes get no ID for ${noId === 1 ? 'it' : 'them'}.`
+				: undefined,
+			`${REPEAT_OPTION} sends ${one ? 'it' : 'them'} again.`,
+		),
 	};
 }
 
@@ -111,14 +104,12 @@ export function unconfirmedForAllHint(setting: {
 	};
 }
 
-/** n8n's store for this node's keys holds `before` entries, and this run adds up to `adds`: past `max`, the oldest go. */
-export function keysPushedOutHint(
-	before: number,
-	adds: number,
-	max: number,
-	maxRunKeys: number,
-): NodeExecutionHint | undefined {
-	if (adds === 0 || before + adds <= max) return undefined;
-	const message = keysPushedOutText(before, adds, max, maxRunKeys);
-	return { type: 'warning', location: 'outputPane', message };
+/** The memory is off for this run: the workflow is not saved. */
+export function memoryOffHint(): NodeExecutionHint {
+	return { type: 'warning', location: 'outputPane', message: memoryOffText() };
+}
+
+/** A run with more items than the row keeps for one window. */
+export function rowFullHint(items: number, most: number, windowMs: number): NodeExecutionHint {
+	return { type: 'warning', location: 'outputPane', message: rowFullText(items, most, windowMs) };
 }

@@ -3,7 +3,6 @@
  * a done key skipped or another execution was sending, and what a stopped
  * run did and how to go on safely. Pure functions, written once.
  */
-import { RECENT_CREATES_MINUTES } from '../../helpers/defaults';
 import type { Subject } from '../../helpers/interfaces';
 import type { EarlierFailure } from './failedItem';
 import type { FailureText } from './words';
@@ -13,8 +12,8 @@ import { capitalize, describeSubject, fitted, SERVICE } from './words';
 export const UNCONFIRMED_OPTION = 'Request Options › Unconfirmed Earlier Try';
 /** The option that keeps a new execution from doing again what this node did. */
 export const DONE_KEYS_OPTION = 'Request Options › Skip Items Done Before';
-/** The option that creates again what this node created lately (run/memory/recentCreates.ts). */
-export const REPEAT_RECENT_OPTION = 'Request Options › Repeat Recent Creates';
+/** The option that sends again what the memory knows as done (run/memory/memory.ts). */
+export const REPEAT_OPTION = 'Request Options › Repeat Items Done Before';
 
 /** 50000 as "50,000". */
 export const figure = (value: number) => value.toLocaleString('en-US');
@@ -26,23 +25,15 @@ export function span(ms: number): string {
 	return `${value} ${unit}${value === 1 ? '' : 's'}`;
 }
 
-const CRASHED =
-	'in an earlier try of this execution that n8n could not finish (it stopped or crashed)';
-
 /**
  * How to go on safely after a run stopped, in one sentence: Executions ›
  * Retry keeps what was done; what Execute workflow does depends on the memory.
  */
-export function safeWayOn(
-	subject: Subject,
-	memory: { doneKeys?: boolean; recentCreates?: boolean },
-): string {
+export function safeWayOn(subject: Subject, windowMs: number | undefined): string {
 	const { done, verb } = subject;
-	if (memory.doneKeys)
-		return `Executions › Retry keeps what was already ${done}, and so does ${DONE_KEYS_OPTION} when the workflow runs again.`;
-	if (memory.recentCreates)
-		return `Executions › Retry keeps what was already ${done}, and so does Execute workflow within ${RECENT_CREATES_MINUTES} minutes.`;
-	return `Executions › Retry keeps what was already ${done}; Execute workflow starts over and ${verb}s it again, unless ${DONE_KEYS_OPTION} was set for this run.`;
+	if (windowMs !== undefined)
+		return `Executions › Retry keeps what was already ${done}, and so does running the workflow again within ${span(windowMs)}.`;
+	return `Executions › Retry keeps what was already ${done}; running the workflow again ${verb}s it again, as this workflow is not saved.`;
 }
 
 /** What the user can do about an item whose outcome only the service knows: check, then say, then run it again. */
@@ -56,19 +47,29 @@ export const RETRY = 'use Executions › Retry with the currently saved workflow
 /** The step before RETRY: n8n 1.x needs it, 2.x saves the workflow on its own. */
 export const SAVE = 'save (n8n 2.x saves on its own)';
 
-/**
- * What an item outputs that an earlier try had carried out, whose answer is
- * not kept (too large for the record, or lost in a crash): it is not sent
- * again, whatever Unconfirmed Earlier Try says.
- */
-export function answerLostItem(subject: Subject, crashed: boolean) {
-	const already = `${capitalize(SERVICE)} already ${subject.done} ${describeSubject(subject)}`;
-	const when = crashed ? CRASHED : 'in an earlier try of this execution';
-	const lost = crashed ? 'lost with that try' : 'too large to keep with the execution';
+/** What an item outputs that an earlier try carried out, whose answer was too large to keep: not sent again, whatever Unconfirmed Earlier Try says. */
+export function answerLostItem(subject: Subject) {
 	return {
 		skipped: true,
 		id: subject.id ?? null,
-		reason: `${already} ${when}, so it was not sent again. Its answer was ${lost}: find it in ${SERVICE}.`,
+		reason: `${capitalize(SERVICE)} already ${subject.done} ${describeSubject(subject)} in an earlier try of this execution, so it was not sent again. Its answer was too large to keep with the execution: find it in ${SERVICE}.`,
+	};
+}
+
+/** What an item outputs that the memory knows as done within the window; `known`: who did it, where this n8n process knows. */
+export function doneBeforeItem(
+	subject: Subject,
+	known: { at: number; execution: string; id: string | null } | undefined,
+	windowMs: number,
+	now: number,
+) {
+	const when = known
+		? `${ago(now - known.at)} ago${known.execution ? `, in execution ${known.execution}` : ''}`
+		: `within the last ${span(windowMs)}`;
+	return {
+		skipped: true,
+		id: known?.id ?? null,
+		reason: `This node already ${subject.done} ${describeSubject(subject)} ${when}, so it was not sent again (${DONE_KEYS_OPTION}). To send it again, turn on ${REPEAT_OPTION}.`,
 	};
 }
 
@@ -78,16 +79,15 @@ export function unknownBeforeText(
 	earlier: EarlierFailure,
 	itemIndex: number,
 ): FailureText {
-	if (earlier.key !== undefined)
+	if (earlier.claimed !== undefined) {
+		const who = earlier.claimed
+			? `execution ${earlier.claimed}, which is still running,`
+			: 'an earlier run of this node';
 		return {
-			message: `Another execution of this node met key "${earlier.key}" within the Window of ${DONE_KEYS_OPTION} and has not confirmed it: it may be sending the request to ${subject.verb} ${describeSubject(subject)} now, or it sent it and ${SERVICE} did not confirm it, so it may have carried it out. It was not sent.`,
-			description: `If another execution is still running, let it end, then run this one again: what it confirms is skipped. Otherwise: ${whatToDo(subject, itemIndex, 'run the workflow again')}`,
+			message: `${capitalize(who)} sent the request to ${subject.verb} ${describeSubject(subject)} within the last ${span(earlier.windowMs ?? 0)}, and ${SERVICE} never confirmed it (n8n stopped or crashed, or the answer was a failure), so it may have carried it out. It was not sent.`,
+			description: `If that execution is still running, let it end, then run this one again: what it confirms is skipped. Otherwise: ${whatToDo(subject, itemIndex, 'run the workflow again')}`,
 		};
-	if (earlier.crashed)
-		return {
-			message: `The request to ${subject.verb} ${describeSubject(subject)} went out ${CRASHED} and got no answer: check in ${SERVICE} whether it was ${subject.done}. It was not sent again.`,
-			description: whatToDo(subject, itemIndex, RETRY),
-		};
+	}
 	// The earlier message says what happened and to check; this one, what the re-run did and where to say the rest.
 	return {
 		message: `${earlier.message} n8n ran the node again, and it was not sent again: once checked, say what to do in ${UNCONFIRMED_OPTION}.`,
@@ -118,44 +118,6 @@ export function lostAnswerText(subject: Subject): string {
 	return `The request to ${subject.verb} ${describeSubject(subject)} went out as the node failed, and its answer was lost, so ${SERVICE} may have carried it out.`;
 }
 
-/** Why no item is sent: n8n has no store for processed items here. */
-export function noKeyStoreText(): string {
-	return `${DONE_KEYS_OPTION} needs n8n's store for processed items: n8n 1.65 or later, and a saved workflow.`;
-}
-
-/** Why no item is sent: the run has more keys than n8n's store keeps for a run (`maxRunKeys`). */
-export function tooManyKeysText(keys: number, maxRunKeys: number): string {
-	return `${DONE_KEYS_OPTION} keeps at most ${figure(maxRunKeys)} keys for one run, and this run has ${figure(keys)}, so nothing was sent. Split the input into runs of at most ${figure(maxRunKeys)} items, for example with Loop Over Items, or leave the Key empty.`;
-}
-
-/** Why no item is sent: n8n's store failed while the keys were claimed or looked up. */
-export function keyStoreFailedText(error: string): string {
-	return `n8n's store for processed items failed (${error}), so ${DONE_KEYS_OPTION} could not check this item's key, and nothing was sent. Run the workflow again; if the store fails again, n8n's log and database say why.`;
-}
-
-/** A run that pushes entries of earlier runs out of n8n's store for this node's keys, which keeps `maxEntries`. */
-export function keysPushedOutText(
-	before: number,
-	adds: number,
-	maxEntries: number,
-	maxRunKeys: number,
-): string {
-	return fitted(
-		`n8n keeps ${figure(maxEntries)} entries for this node's keys, holds ${figure(before)}, and this run adds up to ${figure(adds)}: keys of earlier runs may be forgotten before their Window ends, and sent again.`,
-		`A run of up to ${figure(maxRunKeys)} keys fits on its own.`,
-	);
-}
-
-/** What an item skipped by its done key outputs. */
-export function keyDoneBeforeItem(subject: Subject, key: string, windowMs: number) {
-	return {
-		skipped: true,
-		key,
-		id: subject.id ?? null,
-		reason: `This node already ${subject.done} the ${subject.noun} for key "${key}" (${DONE_KEYS_OPTION}, Window ${span(windowMs)}), so it was not sent again.`,
-	};
-}
-
 /** What an item counted as done outputs: it has no answer of the service. */
 export function countedAsDoneItem(subject: Subject) {
 	return {
@@ -173,24 +135,15 @@ export function ago(ms: number): string {
 	return `${minutes} minute${minutes === 1 ? '' : 's'}`;
 }
 
-/** What a create outputs that this node created lately with the very same request (recentCreates.ts). */
-export function createdLatelyItem(
-	subject: Subject,
-	earlier: { at: number; execution: string; id: string | null },
-	now: number,
-) {
-	const which = earlier.execution ? `, in execution ${earlier.execution}` : '';
-	return {
-		skipped: true,
-		id: earlier.id,
-		reason: `This node ${subject.done} ${describeSubject(subject)} ${ago(now - earlier.at)} ago${which}, with the very same request, so it was not ${subject.done} again. To ${subject.verb} it again, turn on ${REPEAT_RECENT_OPTION}.`,
-	};
+/** The memory is off: n8n's store needs a saved workflow (n8n 1.65 or later). */
+export function memoryOffText(): string {
+	return `This workflow is not saved, so the node keeps no memory of what it did: running it again sends every item again, and ${DONE_KEYS_OPTION} is off. Save the workflow to turn the memory on.`;
 }
 
-/** A create that another execution is sending at this moment, with the very same request: not sent. */
-export function sendingElsewhereText(subject: Subject, execution: string): FailureText {
-	return {
-		message: `Not sent: execution ${execution} of this workflow is sending the very same request to ${subject.verb} ${describeSubject(subject)} right now.`,
-		description: `Run this one again once that execution has ended: what it ${subject.done} is then skipped, and what it did not is sent. To ${subject.verb} it twice on purpose, turn on ${REPEAT_RECENT_OPTION}.`,
-	};
+/** A run with more items than the node's row keeps for one window (`most`). */
+export function rowFullText(items: number, most: number, windowMs: number): string {
+	return fitted(
+		`This run has ${figure(items)} items and the node's memory keeps ${figure(most)}: its first items may be forgotten within ${span(windowMs)} and sent again.`,
+		'Split the input, for example with Loop Over Items.',
+	);
 }

@@ -20,9 +20,8 @@ export type PriorEvent =
 	| 'failedAgain'
 	/** Its outcome was unknown, and the user said to send it again. */
 	| 'sentAgain'
-	| 'keyDoneBefore'
-	/** This node created it lately, in another execution, with the very same request (memory/recentCreates.ts). */
-	| 'createdLately';
+	/** The memory knew it as done within the window (memory/memory.ts). */
+	| 'doneBefore';
 
 export interface RunSummary {
 	items: number;
@@ -54,6 +53,8 @@ export interface RunSummary {
 	 * (reRun.ts), and the IDs of those kept although their request changed.
 	 */
 	earlierTry: Record<PriorEvent, number>;
+	/** Items done before whose ID this n8n process does not know. */
+	doneBeforeWithoutId: number;
 	keptIds: string[];
 	limit: LimitSummary;
 }
@@ -102,9 +103,9 @@ export class RunReport {
 		countedAsDone: 0,
 		failedAgain: 0,
 		sentAgain: 0,
-		keyDoneBefore: 0,
-		createdLately: 0,
+		doneBefore: 0,
 	};
+	private doneBeforeWithoutId = 0;
 	private readonly keptIds: string[] = [];
 	private readonly limit = { fullMs: 0, heldAt: 0, firstSentAt: Infinity, lastAnsweredAt: 0 };
 	private readonly answers = { count: 0, totalMs: 0, quickestMs: Infinity };
@@ -149,6 +150,7 @@ export class RunReport {
 		this.fromEarlierTry[event]++;
 		if (event === 'kept' && (typeof id === 'string' || typeof id === 'number'))
 			this.keptIds.push(String(id));
+		if (event === 'doneBefore' && (id === null || id === undefined)) this.doneBeforeWithoutId++;
 	}
 
 	/** The item at `index` is to be sent again, after a push-back or after another fault. */
@@ -204,6 +206,7 @@ export class RunReport {
 			failed,
 			failedItems,
 			earlierTry: { ...this.fromEarlierTry },
+			doneBeforeWithoutId: this.doneBeforeWithoutId,
 			keptIds: [...this.keptIds],
 			limit: this.limitSummary(),
 		};
