@@ -1,12 +1,4 @@
-/**
- * What a run does, before anything is sent, with an item that an earlier try
- * of this execution handled (record.ts, journal.ts), or whose key this node
- * did in an earlier execution (doneKeys.ts). What the service confirmed is
- * answered, not sent, whatever the user says. What it may have carried out is not sent again without
- * the user's say (RFC 9110 §9.2.2): Request Options › Unconfirmed Earlier
- * Try, read per item, fails it (the default), sends it again, or counts it
- * as done.
- */
+/** What an earlier try's or run's outcome means for an item now; what the service may have done waits for the user's say (RFC 9110 §9.2.2). */
 import type { IDataObject } from 'n8n-workflow';
 
 import type { UnconfirmedName } from '../../helpers/names';

@@ -1,16 +1,4 @@
-/**
- * The record: what earlier tries of this execution did with each item, kept
- * in the node's context, which n8n saves with the execution. When n8n runs
- * the node again (Retry On Fail, or Executions › Retry), an item the record
- * knows (the same item: itemIdentity.ts) is not simply sent again: what the
- * service confirmed is answered from here, even when the node's settings
- * changed since; what it may have carried out waits for the user's say
- * (earlierTry.ts); what it refused goes out again.
- *
- * Entries are per run index and item index: a node in a loop never takes
- * another run's answers. It holds no key. Its answers are bounded by
- * MAX_RECORD_BYTES.
- */
+/** The execution's record: each item's answer or failure in the node's context, saved with the execution, for n8n's re-runs. */
 import { createHash } from 'node:crypto';
 
 import type { IContextObject, IDataObject } from 'n8n-workflow';

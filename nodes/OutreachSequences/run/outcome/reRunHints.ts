@@ -1,9 +1,4 @@
-/**
- * The hints of a re-run: what came of the items an earlier try of this
- * execution had handled (reRun.ts), of those whose done key an earlier
- * execution had (doneKeys.ts), and of the creates this node made lately
- * (recentCreates.ts). Pure functions of a run's summary.
- */
+/** The hints of a re-run and of the node's memory: pure functions of a run's summary. */
 import type { NodeExecutionHint } from 'n8n-workflow';
 
 import { memoryOffText, REPEAT_OPTION, rowFullText, span, UNCONFIRMED_OPTION } from './reRunTexts';

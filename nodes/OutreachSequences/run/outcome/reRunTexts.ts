@@ -1,8 +1,4 @@
-/**
- * The words of a re-run (reRun.ts): an item an earlier try handled, an item
- * a done key skipped or another execution was sending, and what a stopped
- * run did and how to go on safely. Pure functions, written once.
- */
+/** The words of a re-run and of the node's memory: items done before, counted as done or unknown, and the way on after a stop. */
 import type { Subject } from '../../helpers/interfaces';
 import type { EarlierFailure } from './failedItem';
 import type { FailureText } from './words';
