@@ -38,6 +38,8 @@ describe.each(N8N_NODE_LINES)('n8n %s: what a run says about itself', (version) 
 	const sandbox = useSandbox(TEST_API_KEYS.cli);
 	// Execution hints: contact-archive under Continue (harness/hint-runs.mts).
 	const n8n = useN8n(() => hintRunsSetup(version, sandbox()));
+	// Each test starts with n8n's memory empty: these tests run the same items again on purpose.
+	beforeEach(async () => await n8n.forgetMemory());
 	const execute = (label: string, id: string, faults?: Fault[]) =>
 		executeWith(n8n, sandbox(), label, id, faults);
 

@@ -48,6 +48,8 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])(
 			credentials: unreachableCredentials(sandbox().apiKey, refusedUrl),
 			workflows: cliWorkflows(),
 		}));
+		// Each test starts with n8n's memory empty: these tests run the same items again on purpose.
+		beforeEach(async () => await n8n.forgetMemory());
 
 		const execute = (fixture: string, mode: Mode) =>
 			executeWith(n8n, sandbox(), `${fixture}-${mode}`, workflowId(fixture, mode));

@@ -42,6 +42,7 @@ import {
 	expectFirstStopError,
 	keepClickFigures,
 	recoverySetup,
+	releaseOnceAllSent,
 	warmPace,
 } from './harness/editor-recovery.mts';
 import { CREATE_NODE, byName, expectEachOnce } from './harness/re-runs.mts';
@@ -230,7 +231,9 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 		await warmPace(n8n, recovery());
 		for (const fault of faults) await recovery().addFault(fault);
 		const { page } = await newPage('light');
+		const released = releaseOnceAllSent(recovery());
 		const { clicks, stopped, ...error } = await readStopError(page, n8n, workflow);
+		await released;
 		// The user checks in the service (no click): S4 is there, S7 is not, as the error's example decides.
 		const checked = await byName(recovery());
 		await setUnconfirmed(page, n8n, clicks, { workflow, expression: FIRST_STOP.expression });

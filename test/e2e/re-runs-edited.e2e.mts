@@ -13,7 +13,8 @@
 // still knows every item. The untagged tests are the harness's part, and pass on any build; those
 // marked #36 encode the new behaviour. Figures: artifacts/e2e/re-runs-figures.json.
 import { TEST_API_KEYS } from '../harness/keys.mts';
-import type { SandboxProcess } from '../harness/sandbox.mts';
+import { RELEASE, type SandboxProcess } from '../harness/sandbox.mts';
+import { sleep } from './harness/crash.mts';
 import {
 	getWorkflow,
 	lastOutput,
@@ -62,7 +63,8 @@ const parametersOf = (execution: Execution) =>
 
 async function withFaults(sandbox: SandboxProcess): Promise<void> {
 	await sandbox.reset();
-	await sandbox.addFault(writtenThenFailsEachTime('S4'));
+	// S4's answer is held until S7 has gone out: both are under way when S4 fails, however fast the machine.
+	await sandbox.addFault({ ...writtenThenFailsEachTime('S4'), holdUntil: RELEASE });
 	await sandbox.addFault(failsOnceBeforeWriting('S7'));
 }
 
@@ -89,7 +91,10 @@ describe.each(N8N_NODE_LINES)('n8n %s: an edited retry', (version) => {
 
 	test('a Timezone added and saved through PATCH /rest/workflows/<id>: Executions › Retry with loadWorkflow true runs the saved node', async () => {
 		await withFaults(sandbox());
-		await postEvent(n8n, WORKFLOW, EVENT);
+		const posted = postEvent(n8n, WORKFLOW, EVENT);
+		while (!(await byName(sandbox())).sent.has('S7')) await sleep(100);
+		await sandbox().release();
+		await posted;
 		const [newest] = await n8n.executions(WORKFLOW);
 		failed = await waitForEnd(n8n, newest.id);
 		expect(failed.status).toBe('error');

@@ -93,6 +93,8 @@ describe.each(N8N_NODE_LINES)('n8n %s: an unknown outcome on a re-run', (version
 		ready: [`/webhook/${STOP}`, `/webhook/${RETRY_ON_FAIL}`, `/webhook/${EXPRESSION_FAILS}`],
 	}));
 	beforeAll(() => warmUp(n8n, sandbox(), STOP));
+	// Each test starts with n8n's memory empty: each runs the same event as a first delivery.
+	beforeEach(async () => await n8n.forgetMemory());
 
 	/** The event through the workflow's webhook; its answer, its execution once ended, and what the sandbox holds, its figures recorded first. */
 	async function webhookRun(workflowId: string, scenario: string) {

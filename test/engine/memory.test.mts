@@ -193,3 +193,22 @@ test("the store fails: every item fails unsent, with the store's reason, and not
 	expect(String(result.all[0].json.error)).toContain('SQLITE_BUSY');
 	expect(await sentCounts(env.sandbox)).toEqual({});
 });
+
+test("another process's write from an older read replaces the row: the run writes its entries again, and a re-run creates nothing twice", async () => {
+	const rows = await processedRows();
+	const record = rows.checkProcessedAndRecord.bind(rows);
+	let calls = 0;
+	// Right after the run's first write lands, a write another worker made from an older read (an empty row) lands.
+	rows.checkProcessedAndRecord = async (items, scope, data, options) => {
+		const result = await record(items, scope, data, options);
+		if (++calls === 1) rows.staleWrite('test-workflow|n:outreach', [], []);
+		return result;
+	};
+	try {
+		await run({ ...five, mode: 'webhook' });
+	} finally {
+		rows.checkProcessedAndRecord = record;
+	}
+	expect(skipped(await run({ ...five, mode: 'webhook' }))).toEqual([true, true, true, true, true]);
+	expect(await sentCounts(env.sandbox)).toEqual({ S1: 1, S2: 1, S3: 1, S4: 1, S5: 1 });
+});

@@ -26,4 +26,6 @@ export const TEST_API_KEYS = {
 	removeDuplicates: 'e2e-remove-duplicates-key-2f8a5d37',
 	egress: 'e2e-egress-key-4d7b1c68',
 	outcomePath: 'e2e-outcome-path-key-4b7e2d90',
+	memory: 'e2e-memory-key-6d3f9a17',
+	memoryQueue: 'e2e-memory-queue-key-2b8c4e19',
 } as const;

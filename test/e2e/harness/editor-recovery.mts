@@ -3,7 +3,7 @@
 // faults), the workflows they run, the ten-create scenario's faults and
 // what its first Stop error must name, what a second run must put out, and
 // the figures kept before the tests assert. The clicks: editor-clicks.mts.
-import type { SandboxProcess } from '../../harness/sandbox.mts';
+import { RELEASE, type SandboxProcess } from '../../harness/sandbox.mts';
 import { outreachApiCredential } from './credentials.mts';
 import type { Clicks } from './editor-clicks.mts';
 import type { RenderedHint } from './editor-hints.mts';
@@ -26,11 +26,15 @@ const onRecovery = {
 	settings: { credentials: outreachCredential(CREDENTIAL, 'Outreach recovery') },
 };
 
-/** 10 creates under On Error = Stop: S4 is written, then answered 500 on every send; S7 is answered 500 once, unwritten. */
+/**
+ * 10 creates under On Error = Stop: S4 is written, then answered 500 on every
+ * send, its answer held until the sandbox is released (once all ten went out:
+ * releaseOnceAllSent); S7 is answered 500 once, unwritten.
+ */
 export const FIRST_STOP = {
 	workflow: 'outreach-first-stop',
 	names: names(10),
-	faults: [writtenThenFailsEachTime('S4'), failsOnceBeforeWriting('S7')],
+	faults: [{ ...writtenThenFailsEachTime('S4'), holdUntil: RELEASE }, failsOnceBeforeWriting('S7')],
 	/** What a user who found S4 in the service and not S7 says for items 3 and 6. */
 	expression: `{{ $itemIndex === 3 ? 'countAsDone' : 'sendAgain' }}`,
 };
@@ -58,6 +62,17 @@ export async function warmPace(n8n: N8n, service: SandboxProcess): Promise<void>
 	const warm = await runManually(n8n, WARM_UP.workflow);
 	if (warm.status !== 'success') throw new Error(`The warm-up run ended ${warm.status}`);
 	await service.reset();
+}
+
+/** Lets S4's answer go once the service has received every create of FIRST_STOP: all are under way when it fails, however fast the machine. */
+export async function releaseOnceAllSent(service: SandboxProcess): Promise<void> {
+	const all = FIRST_STOP.names.map(({ name }) => `"name":"${name}"`);
+	for (;;) {
+		const bodies = (await service.requests()).map((request) => request.body);
+		if (all.every((name) => bodies.some((body) => body.includes(name)))) break;
+		await new Promise((resolve) => setTimeout(resolve, 100));
+	}
+	await service.release();
 }
 
 /**

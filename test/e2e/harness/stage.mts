@@ -4,6 +4,10 @@
 // start` with the owner signed in, or queue mode with workers, Redis and
 // PostgreSQL). The handle it gives back is filled in before the suite's tests
 // and stops everything, keeping the logs, after them.
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+
 import { parse } from 'flatted';
 
 import { SandboxProcess } from '../../harness/sandbox.mts';
@@ -102,6 +106,8 @@ export interface N8n {
 	crashMain(): Promise<void>;
 	/** `server`: `n8n start` again, on the same user folder, database and port; resolves once the owner's REST calls answer. */
 	startMain(): Promise<void>;
+	/** Empties n8n's store for processed items, where the node keeps its memory: as between engine tests, for suites about something else. */
+	forgetMemory(): Promise<void>;
 }
 
 const EMPTY = () => {
@@ -135,6 +141,7 @@ export function useN8n(setup: () => N8nSetup | Promise<N8nSetup>, timeoutMs = 60
 		execution: EMPTY,
 		crashMain: EMPTY,
 		startMain: EMPTY,
+		forgetMemory: EMPTY,
 		log: () => '',
 	} as unknown as N8n;
 	const stops: Array<() => Promise<void>> = [];
@@ -235,6 +242,29 @@ async function boot(setup: N8nSetup, stops: Array<() => Promise<void>>): Promise
 		},
 		log: () => [...daemons, ...workers].map((daemon) => daemon.log()).join('\n'),
 		crashMain: () => server.daemon.kill(),
+		async forgetMemory() {
+			if (queue) {
+				execFileSync('psql', [
+					'-h',
+					'127.0.0.1',
+					'-p',
+					shared.DB_POSTGRESDB_PORT,
+					'-U',
+					shared.DB_POSTGRESDB_USER,
+					'-d',
+					'n8n',
+					'-qc',
+					'DELETE FROM processed_data',
+				]);
+				return;
+			}
+			const database = new DatabaseSync(path.join(folder, '.n8n', 'database.sqlite'));
+			try {
+				database.exec('DELETE FROM processed_data');
+			} finally {
+				database.close();
+			}
+		},
 		async startMain() {
 			await startMain();
 			await waitForRest(server);

@@ -309,7 +309,7 @@ class Row {
 	private readonly pending: string[] = [];
 	private readonly sentinel: string;
 	private lastWriteAt = -Infinity;
-	private queue: Promise<unknown> = Promise.resolve();
+	private readonly writing = new Set<Promise<unknown>>();
 
 	constructor(
 		private readonly store: ProcessedStore,
@@ -356,26 +356,25 @@ class Row {
 
 	/** The run ended: what is confirmed is written, and the claims given back go. */
 	async settle(givenBack: string[]): Promise<void> {
-		await this.queue.catch(() => undefined);
+		await Promise.allSettled(this.writing);
 		if (this.pending.length > 0 || this.written.size > 0) await this.write([]);
 		const gone = givenBack.filter((entry) => this.written.delete(entry));
 		if (gone.length > 0) await this.store.remove(gone);
 	}
 
-	/** One write at a time, in order, with what is confirmed and this run's sentinel. */
+	/** A write with what is confirmed and this run's sentinel; this run's writes wait in the process's line together (store.ts). */
 	private write(entries: string[]): Promise<Set<string>> {
 		this.lastWriteAt = Date.now();
-		const next = this.queue
-			.catch(() => undefined)
-			.then(async () => {
-				const keys = [...entries, ...this.pending.splice(0), this.sentinel];
-				const there = await this.store.checkAndRecord(keys);
-				const lost = this.written.has(this.sentinel) && !there.has(this.sentinel);
-				for (const key of keys) this.written.add(key);
-				if (lost) await this.store.checkAndRecord([...this.written]);
-				return there;
-			});
-		this.queue = next;
-		return next;
+		const keys = [...entries, ...this.pending.splice(0), this.sentinel];
+		const call = (async () => {
+			const there = await this.store.checkAndRecord(keys);
+			const lost = this.written.has(this.sentinel) && !there.has(this.sentinel);
+			for (const key of keys) this.written.add(key);
+			if (lost) await this.store.checkAndRecord([...this.written]);
+			return there;
+		})();
+		this.writing.add(call);
+		void call.finally(() => this.writing.delete(call)).catch(() => undefined);
+		return call;
 	}
 }
