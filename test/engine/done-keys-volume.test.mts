@@ -48,7 +48,7 @@ test(`two executions of ${N} creates with a key: the second skips all ${N}, and 
 	const counts = await sentCounts(env.sandbox);
 	expect(Object.keys(counts)).toHaveLength(N);
 	expect(Object.values(counts).every((count) => count === 1)).toBe(true);
-	// One row, the node's: C_b, C_b+1 and D_b per key, and one sentinel per run.
-	expect([...rows.rows.values()].map((row) => row.length)).toEqual([3 * N + 2]);
+	// One row, the node's: C_b, C_b+1 and D_b per key, and per run a sentinel and its claim's tag.
+	expect([...rows.rows.values()].map((row) => row.length)).toEqual([3 * N + 4]);
 	expect(rows.calls.filter((call) => call.call === 'remove')).toEqual([]);
 });

@@ -1,6 +1,6 @@
 /** The node's one memory of what the service did: the execution's record for a retry's answers, and n8n's store for every run. */
 import type { IDataObject, IExecuteFunctions, INode, NodeExecutionHint } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { DEFAULT_WINDOW_MINUTES } from '../../helpers/defaults';
 import type { OperationDefinition, OutreachRequest } from '../../helpers/interfaces';
@@ -15,6 +15,8 @@ import type { Prior, PriorEvent } from './reRun';
 import { priorOf, unconfirmedOf } from './reRun';
 import type { ProcessedStore } from './store';
 import { processedStoreOf, ROW_MAX_ENTRIES } from './store';
+
+type State = 'fresh' | 'confirmed' | 'unknown';
 
 /** What one item costs the row: its claim in this bucket and the next, and its confirmation. */
 export const ENTRIES_PER_ITEM = 3;
@@ -103,13 +105,19 @@ function settingsOf(context: IExecuteFunctions, node: INode) {
 	};
 }
 
-/** The memory of this run; Get Use Case, which changes nothing, and a tool call, the caller's to repeat, keep none. */
-export function openMemory(
+/**
+ * The memory of this run; Get Use Case, which changes nothing, and a tool
+ * call, the caller's to repeat, keep none. With the user's Key, every keyed
+ * item is claimed at the start, once, and the claim checked a second later
+ * (Row.claimAll): two executions on two workers at the same moment send a
+ * key once.
+ */
+export async function openMemory(
 	context: IExecuteFunctions,
 	definition: OperationDefinition,
 	connection: Connection,
 	asTool: boolean,
-): Memory {
+): Promise<Memory> {
 	if (definition.readOnly || asTool) return NONE;
 	const node = context.getNode();
 	const items = context.getInputData();
@@ -153,11 +161,45 @@ export function openMemory(
 	};
 	const rows = store && new Row(store, settings.windowMs, `${execution}:${node.id}:${runIndex}`);
 	const claimed = new Map<number, number>();
+	const decided = new Set<number>();
 	const forced = new Set<number>();
 	const warn = (what: string) => (error: unknown) =>
 		context.logger.warn(
 			`Outreach Sequences: n8n's store for processed items failed (${(error as Error)?.message ?? String(error)}); ${what}`,
 		);
+	const storeFailed = (index: number, error: unknown): Prior => ({
+		kind: 'fail',
+		failure: {
+			kind: 'notSent',
+			error: new NodeOperationError(
+				node,
+				`Not sent: ${storeFailedText((error as Error)?.message ?? String(error))}`,
+				{ itemIndex: index },
+			),
+		},
+	});
+
+	let keyed: Map<string, State> | undefined;
+	let keyedFailure: unknown;
+	if (rows && settings.keyOf) {
+		for (let index = 0; index < items.length; index++) {
+			if (index > 0 && index % 32 === 0) await sleep(0);
+			const text = settings.keyOf(index);
+			if (text === undefined) continue;
+			const place = seen.get(text) ?? 0;
+			seen.set(text, place + 1);
+			entryIds[index] = digest([...scope, text, place].join('\n'));
+		}
+		const bucket = rows.bucket();
+		try {
+			keyed = await rows.claimAll(entryIds.filter((id) => id !== undefined));
+			entryIds.forEach((id, index) => {
+				if (keyed?.get(id) === 'fresh') claimed.set(index, bucket);
+			});
+		} catch (error) {
+			keyedFailure = error;
+		}
+	}
 
 	return {
 		windowMs: rows ? settings.windowMs : undefined,
@@ -174,25 +216,22 @@ export function openMemory(
 			return prior;
 		},
 		async claim(index, request) {
-			if (!rows || claimed.has(index)) return undefined;
+			if (!rows || decided.has(index)) return undefined;
+			decided.add(index);
 			const id = entryOf(index, request);
-			claimed.set(index, rows.bucket());
-			let state: 'fresh' | 'confirmed' | 'unknown';
-			try {
-				state = await rows.claim(id, forced.has(index));
-			} catch (error) {
-				claimed.delete(index);
-				const reason = (error as Error)?.message ?? String(error);
-				return {
-					kind: 'fail',
-					failure: {
-						kind: 'notSent',
-						error: new NodeOperationError(node, `Not sent: ${storeFailedText(reason)}`, {
-							itemIndex: index,
-						}),
-					},
-				};
-			}
+			let state: State;
+			if (keyedFailure !== undefined && settings.keyOf?.(index) !== undefined)
+				return storeFailed(index, keyedFailure);
+			const fromStart = keyed?.get(id);
+			if (fromStart !== undefined) state = forced.has(index) ? 'fresh' : fromStart;
+			else
+				try {
+					claimed.set(index, rows.bucket());
+					state = await rows.claim(id, forced.has(index));
+				} catch (error) {
+					claimed.delete(index);
+					return storeFailed(index, error);
+				}
 			if (state === 'fresh') {
 				sending.set(id, execution);
 				return undefined;
@@ -332,17 +371,60 @@ class Row {
 	}
 
 	/** Claims `id`: fresh (nobody met it within the Window), confirmed, or unknown (met, never confirmed). `forced`: the user said to send it. */
-	async claim(id: string, forced: boolean): Promise<'fresh' | 'confirmed' | 'unknown'> {
-		const bucket = this.bucket();
-		const claim = this.claimEntries(id, bucket);
+	async claim(id: string, forced: boolean): Promise<State> {
+		const claim = this.claimEntries(id, this.bucket());
 		const there = await this.write(claim);
 		if (forced || !claim.some((entry) => there.has(entry))) return 'fresh';
-		// D of this bucket, then of the one before: found there, the look-up wrote this bucket's, as a refresh.
-		const looks = [this.done(id, bucket), this.done(id, bucket - 1)];
-		for (const look of looks) if ((await this.write([look])).has(look)) return 'confirmed';
-		for (const entry of looks) this.written.delete(entry);
-		await this.store.remove(looks);
-		return 'unknown';
+		return (await this.looks([id])).get(id) ?? 'unknown';
+	}
+
+	/**
+	 * Claims every id at once, then checks a second later that the claim
+	 * stood (no write from an older read, another worker's, replaced it);
+	 * one that did not is claimed again, up to three times, and then counts
+	 * as unknown: nothing twice wins.
+	 */
+	async claimAll(ids: string[]): Promise<Map<string, State>> {
+		const states = new Map<string, State>();
+		const bucket = this.bucket();
+		let claiming = ids;
+		for (let round = 0; claiming.length > 0 && round < 3; round++) {
+			const tag = `${this.sentinel}:${round}`;
+			const there = await this.write([
+				...claiming.flatMap((id) => this.claimEntries(id, bucket)),
+				tag,
+			]);
+			const met = claiming.filter((id) =>
+				this.claimEntries(id, bucket).some((entry) => there.has(entry)),
+			);
+			for (const [id, state] of await this.looks(met)) states.set(id, state);
+			await sleep(1000);
+			const mine = claiming.filter((id) => !states.has(id));
+			if ((await this.write([tag])).has(tag)) {
+				for (const id of mine) states.set(id, 'fresh');
+				claiming = [];
+			} else claiming = mine;
+		}
+		for (const id of claiming) states.set(id, 'unknown');
+		return states;
+	}
+
+	/** Whether each id, met within the Window, was confirmed: D of this bucket, then of the one before (found there, the look-up wrote this bucket's, as a refresh). */
+	private async looks(ids: string[]): Promise<Map<string, State>> {
+		const states = new Map<string, State>();
+		const bucket = this.bucket();
+		let left = ids;
+		for (const at of [bucket, bucket - 1]) {
+			if (left.length === 0) break;
+			const found = await this.write(left.map((id) => this.done(id, at)));
+			for (const id of left) if (found.has(this.done(id, at))) states.set(id, 'confirmed');
+			left = left.filter((id) => !states.has(id));
+		}
+		const forged = left.flatMap((id) => [this.done(id, bucket), this.done(id, bucket - 1)]);
+		for (const entry of forged) this.written.delete(entry);
+		if (forged.length > 0) await this.store.remove(forged);
+		for (const id of left) states.set(id, 'unknown');
+		return states;
 	}
 
 	/** The service confirmed `id` (claimed in `claimedIn`): written with the next write, or now once a second has passed. */

@@ -181,7 +181,7 @@ export async function runOperation(
 		return failEveryItem(run, error);
 	}
 	const reader = itemReader(context);
-	const memory = openMemory(context, definition, connection, run.asTool);
+	const memory = await openMemory(context, definition, connection, run.asTool);
 	addHints(context, memory.hints);
 	const loop = await runLoop(run, connection, memory, (index) =>
 		definition.buildRequest(reader, index),
