@@ -260,6 +260,8 @@ async function boot(setup: N8nSetup, stops: Array<() => Promise<void>>): Promise
 			}
 			const database = new DatabaseSync(path.join(folder, '.n8n', 'database.sqlite'));
 			try {
+				// n8n holds the database too: wait for its lock as n8n's own connection would.
+				database.exec('PRAGMA busy_timeout = 10000');
 				database.exec('DELETE FROM processed_data');
 			} finally {
 				database.close();

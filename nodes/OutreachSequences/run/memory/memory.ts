@@ -14,12 +14,9 @@ import { digest, ExecutionRecord, fingerprint, itemIdentity } from './record';
 import type { Prior, PriorEvent } from './reRun';
 import { priorOf, unconfirmedOf } from './reRun';
 import type { ProcessedStore } from './store';
-import { processedStoreOf, ROW_MAX_ENTRIES } from './store';
+import { MOST_ITEMS, processedStoreOf } from './store';
 
 type State = 'fresh' | 'confirmed' | 'unknown';
-
-/** What one item costs the row: its claim in this bucket and the next, and its confirmation. */
-export const ENTRIES_PER_ITEM = 3;
 
 export interface Memory {
 	/** What the execution's record says to do with item `index` instead of sending `request`. */
@@ -143,8 +140,8 @@ export async function openMemory(
 	const settings = settingsOf(context, node);
 	const hints: NodeExecutionHint[] = [];
 	if (!store) hints.push(memoryOffHint());
-	else if (items.length * ENTRIES_PER_ITEM > ROW_MAX_ENTRIES)
-		hints.push(rowFullHint(items.length, ROW_MAX_ENTRIES / ENTRIES_PER_ITEM, settings.windowMs));
+	else if (items.length > MOST_ITEMS)
+		hints.push(rowFullHint(items.length, MOST_ITEMS, settings.windowMs));
 	const events: Array<PriorEvent | undefined> = [];
 	const choice = (index: number) => () =>
 		unconfirmedOf(context.getNodeParameter('requestOptions.unconfirmedEarlierTry', index, ''));

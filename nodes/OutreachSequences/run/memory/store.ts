@@ -1,8 +1,10 @@
 /** The node's own row in n8n's store for processed items, and the line its calls take in this process. */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-/** The most entries the row keeps; n8n drops the oldest past it (bench/results.md › store cost). */
-export const ROW_MAX_ENTRIES = 150_000;
+/** The items one window keeps: 3 entries each (memory.ts). */
+export const MOST_ITEMS = 50_000;
+/** The most entries the row keeps, with room for the runs' sentinels; n8n drops the oldest past it (bench/results.md › store cost). */
+export const ROW_MAX_ENTRIES = 3 * MOST_ITEMS + 1_000;
 
 /** n8n takes each removed key out with a search of the whole row: one call compares at most this many (about 50 ms). */
 const REMOVE_COMPARISONS = 5_000_000;
