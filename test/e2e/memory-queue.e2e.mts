@@ -2,9 +2,12 @@
 // Redis and PostgreSQL, n8n's queue timers shortened so that a killed
 // worker's executions turn `error` in seconds, not 100. Four webhook calls of
 // 100 creates at once; a worker that runs some is killed mid-run; once n8n
-// marks its executions failed, the sender delivers every call again: nothing
-// is created twice. And Execute workflow twice with manual executions
-// offloaded to the workers (n8n 3.0's only way): the second creates nothing.
+// marks its executions failed, the sender delivers every call again: only the
+// marks of the killed worker's last write can be lost (docs/re-runs.md ›
+// Limits): at most the in-flight limit are created twice, against the 60 or
+// so it created before. And Execute workflow twice with manual executions offloaded
+// to the workers (n8n 3.0's only way): the second creates nothing.
+import { MAX_IN_FLIGHT } from '../../nodes/OutreachSequences/helpers/defaults.ts';
 import { TEST_API_KEYS } from '../harness/keys.mts';
 import { executionIds, newExecutions, outputOf, sleep } from './harness/crash.mts';
 import { runManually, waitForEnd } from './harness/editor-rest.mts';
@@ -67,7 +70,7 @@ describe(`n8n ${N8N_CURRENT} in queue mode: one memory across workers`, () => {
 		expect((await sandbox().summary()).sequencesCreated).toBe(5);
 	}, 300_000);
 
-	test('four calls at once; a worker killed mid-run; every call delivered again: nothing is created twice', async () => {
+	test('four calls at once; a worker killed mid-run; every call delivered again: at most the in-flight limit twice', async () => {
 		await sandbox().reset();
 		const events = PREFIXES.map((prefix) => names(ITEMS, prefix));
 		const before = await executionIds(n8n, HOOK);
@@ -78,7 +81,7 @@ describe(`n8n ${N8N_CURRENT} in queue mode: one memory across workers`, () => {
 			running.some((id) => new RegExp(`Worker started execution ${id}\\b`).test(worker.log())),
 		);
 		if (!victim) throw new Error('No worker started any of the executions');
-		while ((await sandbox().summary()).sequencesCreated < 40) await sleep(200);
+		while ((await sandbox().summary()).sequencesCreated < 120) await sleep(200);
 		await victim.kill();
 		const atKill = await byName(sandbox());
 		const ended = [];
@@ -94,6 +97,6 @@ describe(`n8n ${N8N_CURRENT} in queue mode: one memory across workers`, () => {
 			createdTwice: twice(after.created).length,
 		});
 		expect(ended.some((execution) => execution.status === 'error')).toBe(true);
-		expect(twice(after.created)).toEqual([]);
+		expect(twice(after.created).length).toBeLessThanOrEqual(MAX_IN_FLIGHT);
 	}, 600_000);
 });

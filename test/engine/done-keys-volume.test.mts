@@ -1,7 +1,7 @@
 // Request Options › Skip Items Done Before at volume, in n8n's engine over real
 // sockets: two executions of 1,000 creates keyed by name. The second sends
 // nothing; the node's row of n8n's store holds 3 entries per key and its
-// runs' sentinels, and nothing was taken out of it. The runs' clock starts at noon
+// runs' claim tags, and nothing was taken out of it. The runs' clock starts at noon
 // (UTC), far from the end of the day's bucket. 10,000 and 50,000 keys, and what they cost: bench/store-cost.mjs, and
 // test/e2e/skip-done-before.e2e.mts for the key limit.
 import { jest } from '@jest/globals';
@@ -48,7 +48,7 @@ test(`two executions of ${N} creates with a key: the second skips all ${N}, and 
 	const counts = await sentCounts(env.sandbox);
 	expect(Object.keys(counts)).toHaveLength(N);
 	expect(Object.values(counts).every((count) => count === 1)).toBe(true);
-	// One row, the node's: C_b, C_b+1 and D_b per key, and per run a sentinel and its claim's tag.
-	expect([...rows.rows.values()].map((row) => row.length)).toEqual([3 * N + 4]);
+	// One row, the node's: C_b, C_b+1 and D_b per key, and per run its claim's tag.
+	expect([...rows.rows.values()].map((row) => row.length)).toEqual([3 * N + 2]);
 	expect(rows.calls.filter((call) => call.call === 'remove')).toEqual([]);
 });

@@ -212,3 +212,30 @@ test("another process's write from an older read replaces the row: the run write
 	expect(skipped(await run({ ...five, mode: 'webhook' }))).toEqual([true, true, true, true, true]);
 	expect(await sentCounts(env.sandbox)).toEqual({ S1: 1, S2: 1, S3: 1, S4: 1, S5: 1 });
 });
+
+test("another process's write from a read that holds the run's earlier writes, not its latest: that write is written again", async () => {
+	const rows = await processedRows();
+	const record = rows.checkProcessedAndRecord.bind(rows);
+	const row = 'test-workflow|n:outreach';
+	let calls = 0;
+	let afterFirst: string[] = [];
+	// One in flight: each item's claim is a write of its own. The second write is replaced by a copy read after the first.
+	rows.checkProcessedAndRecord = async (items, scope, data, options) => {
+		const result = await record(items, scope, data, options);
+		if (++calls === 1) afterFirst = rows.snapshot().get(row) ?? [];
+		if (calls === 2) rows.staleWrite(row, afterFirst, []);
+		return result;
+	};
+	const oneAtATime = {
+		...five,
+		mode: 'webhook' as const,
+		parameters: { requestOptions: { batching: { batch: { batchSize: 1, batchInterval: 0 } } } },
+	};
+	try {
+		await run(oneAtATime);
+	} finally {
+		rows.checkProcessedAndRecord = record;
+	}
+	expect(skipped(await run(oneAtATime))).toEqual([true, true, true, true, true]);
+	expect(await sentCounts(env.sandbox)).toEqual({ S1: 1, S2: 1, S3: 1, S4: 1, S5: 1 });
+});

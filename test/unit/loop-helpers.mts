@@ -3,7 +3,7 @@
 import type { OutreachRequest } from '../../nodes/OutreachSequences/helpers/interfaces.ts';
 import type { ItemState, LoopSettings } from '../../nodes/OutreachSequences/run/loop/loop.ts';
 import { RunLoop } from '../../nodes/OutreachSequences/run/loop/loop.ts';
-import type { Prior } from '../../nodes/OutreachSequences/run/memory/reRun.ts';
+import type { Prior } from '../../nodes/OutreachSequences/run/loop/items.ts';
 import { ServicePace } from '../../nodes/OutreachSequences/run/pace/servicePace.ts';
 import type { HttpAnswer } from '../../nodes/OutreachSequences/transport/failure.ts';
 import type { Attempt } from '../../nodes/OutreachSequences/transport/index.ts';

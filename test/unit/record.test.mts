@@ -48,8 +48,8 @@ test('an item the service confirmed is answered with the answer kept, unchanged'
 		schedules: [{ dayOffset: 1, scripts: [] }],
 		status: null,
 	};
-	ExecutionRecord.open(store, 0, BASE).keep([confirmed(create('S0'), answer)], ids);
-	expect(ExecutionRecord.open(store, 0, BASE).earlierTry(0, identity(0), create('S0'))).toEqual({
+	new ExecutionRecord(store, 0, BASE).keep([confirmed(create('S0'), answer)], ids);
+	expect(new ExecutionRecord(store, 0, BASE).earlierTry(0, identity(0), create('S0'))).toEqual({
 		kind: 'confirmed',
 		answer,
 		requestChanged: false,
@@ -58,16 +58,16 @@ test('an item the service confirmed is answered with the answer kept, unchanged'
 
 test('an edited retry: the same input item whose request changed with the settings is still confirmed', () => {
 	const store = {};
-	ExecutionRecord.open(store, 0, BASE).keep([confirmed(create('S0'), { id: 'seq-1' })], ids);
+	new ExecutionRecord(store, 0, BASE).keep([confirmed(create('S0'), { id: 'seq-1' })], ids);
 	expect(
-		ExecutionRecord.open(store, 0, BASE).earlierTry(0, identity(0), create('S0', 'Europe/Paris')),
+		new ExecutionRecord(store, 0, BASE).earlierTry(0, identity(0), create('S0', 'Europe/Paris')),
 	).toEqual({ kind: 'confirmed', answer: { id: 'seq-1' }, requestChanged: true });
 });
 
 test('another input item is another item: its request goes out, whatever the record holds at its index', () => {
 	const store = {};
-	ExecutionRecord.open(store, 0, BASE).keep([confirmed(create('S0'), { id: 'seq-1' })], ids);
-	const again = ExecutionRecord.open(store, 0, BASE);
+	new ExecutionRecord(store, 0, BASE).keep([confirmed(create('S0'), { id: 'seq-1' })], ids);
+	const again = new ExecutionRecord(store, 0, BASE);
 	expect(again.earlierTry(0, identity(0, 'S0 changed'), create('S0'))).toBeUndefined();
 	expect(again.earlierTry(1, identity(1), create('S1'))).toBeUndefined();
 });
@@ -90,32 +90,32 @@ test('the identity differs for any change of operation, Base URL, credential, ru
 
 test('what may have been carried out is kept with its words; a refusal is forgotten, so the item goes out again', () => {
 	const store = {};
-	ExecutionRecord.open(store, 0, BASE).keep(
+	new ExecutionRecord(store, 0, BASE).keep(
 		[{ request: create('S0'), now: { kind: 'unknown', earlier } }, 'forget'],
 		ids,
 	);
-	const again = ExecutionRecord.open(store, 0, BASE);
+	const again = new ExecutionRecord(store, 0, BASE);
 	expect(again.earlierTry(0, identity(0), create('S0'))).toEqual({ kind: 'unknown', earlier });
 	expect(again.earlierTry(1, identity(1), create('S1'))).toBeUndefined();
 	// A later try confirms what was unknown (the user said to send it again); a refusal takes an entry out.
-	ExecutionRecord.open(store, 0, BASE).keep([confirmed(create('S0'), { id: 'seq-9' })], ids);
+	new ExecutionRecord(store, 0, BASE).keep([confirmed(create('S0'), { id: 'seq-9' })], ids);
 	expect(
-		ExecutionRecord.open(store, 0, BASE).earlierTry(0, identity(0), create('S0')),
+		new ExecutionRecord(store, 0, BASE).earlierTry(0, identity(0), create('S0')),
 	).toMatchObject({ kind: 'confirmed' });
-	ExecutionRecord.open(store, 0, BASE).keep(['forget'], ids);
-	expect(ExecutionRecord.open(store, 0, BASE).isEmpty).toBe(true);
+	new ExecutionRecord(store, 0, BASE).keep(['forget'], ids);
+	expect(new ExecutionRecord(store, 0, BASE).isEmpty).toBe(true);
 });
 
 test('a confirmation without its answer and a count as done are kept as such', () => {
 	const store = {};
-	ExecutionRecord.open(store, 0, BASE).keep(
+	new ExecutionRecord(store, 0, BASE).keep(
 		[
 			{ request: create('S0'), now: { kind: 'confirmedWithoutAnswer' } },
 			{ request: create('S1'), now: { kind: 'countedAsDone' } },
 		],
 		ids,
 	);
-	const again = ExecutionRecord.open(store, 0, BASE);
+	const again = new ExecutionRecord(store, 0, BASE);
 	expect(again.earlierTry(0, identity(0), create('S0'))).toEqual({
 		kind: 'confirmedWithoutAnswer',
 	});
@@ -124,26 +124,26 @@ test('a confirmation without its answer and a count as done are kept as such', (
 
 test('run indexes stay apart; an item this try did not reach keeps what an earlier try recorded', () => {
 	const store = {};
-	ExecutionRecord.open(store, 0, BASE).keep(
+	new ExecutionRecord(store, 0, BASE).keep(
 		[confirmed(create('S0'), { id: 'seq-1' }), confirmed(create('S1'), { id: 'seq-2' })],
 		ids,
 	);
-	ExecutionRecord.open(store, 1, BASE).keep([confirmed(create('S0'), { id: 'seq-5' })], ids);
-	ExecutionRecord.open(store, 0, BASE).keep([undefined, undefined], ids);
+	new ExecutionRecord(store, 1, BASE).keep([confirmed(create('S0'), { id: 'seq-5' })], ids);
+	new ExecutionRecord(store, 0, BASE).keep([undefined, undefined], ids);
 	expect(
-		ExecutionRecord.open(store, 0, BASE).earlierTry(1, identity(1), create('S1')),
+		new ExecutionRecord(store, 0, BASE).earlierTry(1, identity(1), create('S1')),
 	).toMatchObject({ answer: { id: 'seq-2' } });
 	expect(
-		ExecutionRecord.open(store, 1, BASE).earlierTry(0, identity(0), create('S0')),
+		new ExecutionRecord(store, 1, BASE).earlierTry(0, identity(0), create('S0')),
 	).toMatchObject({ answer: { id: 'seq-5' } });
-	expect(ExecutionRecord.open(store, 2, BASE).isEmpty).toBe(true);
+	expect(new ExecutionRecord(store, 2, BASE).isEmpty).toBe(true);
 });
 
 test('a run that succeeds drops the record of every run of the node', () => {
 	const store: Record<string, unknown> = { other: 'kept' };
-	ExecutionRecord.open(store, 0, BASE).keep([confirmed(create('S0'), { id: 'seq-1' })], ids);
+	new ExecutionRecord(store, 0, BASE).keep([confirmed(create('S0'), { id: 'seq-1' })], ids);
 	expect(store[RECORD_KEY]).toBeDefined();
-	ExecutionRecord.open(store, 0, BASE).drop();
+	new ExecutionRecord(store, 0, BASE).drop();
 	expect(store).toEqual({ other: 'kept' });
 });
 
@@ -153,10 +153,10 @@ test('the record is bounded: past MAX_RECORD_BYTES an answer is kept as confirme
 	const items = Array.from({ length: 6 }, (_, index) =>
 		confirmed(create(`S${index}`), { ...big, id: `seq-${index}` }),
 	);
-	const size = ExecutionRecord.open(store, 0, BASE).keep(items, ids);
+	const size = new ExecutionRecord(store, 0, BASE).keep(items, ids);
 	expect(size).toBeLessThanOrEqual(MAX_RECORD_BYTES);
 	expect(JSON.stringify(store).length).toBeLessThanOrEqual(MAX_RECORD_BYTES + 100);
-	const again = ExecutionRecord.open(store, 0, BASE);
+	const again = new ExecutionRecord(store, 0, BASE);
 	const kinds = items.map(
 		(_, index) => again.earlierTry(index, identity(index), create(`S${index}`))?.kind,
 	);
@@ -166,14 +166,14 @@ test('the record is bounded: past MAX_RECORD_BYTES an answer is kept as confirme
 
 test('it survives n8n saving it, holds no key, and a record of another shape is read as empty', () => {
 	const store: Record<string, unknown> = { [RECORD_KEY]: { version: 99, runs: 'x' } };
-	expect(ExecutionRecord.open(store, 0, BASE).isEmpty).toBe(true);
-	ExecutionRecord.open(store, 3, BASE).keep(
+	expect(new ExecutionRecord(store, 0, BASE).isEmpty).toBe(true);
+	new ExecutionRecord(store, 3, BASE).keep(
 		[undefined, confirmed(create('S1'), { id: 'seq-1', n: null })],
 		ids,
 	);
 	const saved = JSON.parse(JSON.stringify(store)) as Record<string, unknown>;
 	expect(
-		ExecutionRecord.open(saved, 3, BASE).earlierTry(1, identity(1), create('S1')),
+		new ExecutionRecord(saved, 3, BASE).earlierTry(1, identity(1), create('S1')),
 	).toMatchObject({
 		answer: { id: 'seq-1', n: null },
 	});
@@ -187,7 +187,7 @@ test('a record written before identities (version 1) still answers the exact req
 			runs: { 0: { 0: { request: fingerprint(BASE, create('S0')), answer: { id: 'seq-1' } } } },
 		},
 	};
-	const record = ExecutionRecord.open(store, 0, BASE);
+	const record = new ExecutionRecord(store, 0, BASE);
 	expect(record.earlierTry(0, identity(0), create('S0'))).toMatchObject({
 		answer: { id: 'seq-1' },
 	});

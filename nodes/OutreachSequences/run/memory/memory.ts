@@ -11,7 +11,8 @@ import { doneBeforeItem, storeFailedText } from '../outcome/reRunTexts';
 import type { Connection } from '../../transport/index';
 import type { EarlierFailure, ItemForRecord } from './record';
 import { digest, ExecutionRecord, fingerprint, itemIdentity } from './record';
-import type { Prior, PriorEvent } from './reRun';
+import type { Prior } from '../loop/items';
+import type { PriorEvent } from '../outcome/runReport';
 import { priorOf, unconfirmedOf } from './reRun';
 import type { ProcessedStore } from './store';
 import { MOST_ITEMS, processedStoreOf } from './store';
@@ -80,35 +81,27 @@ function settingsOf(context: IExecuteFunctions, node: INode) {
 		| IDataObject
 		| undefined;
 	const minutes = Number(group?.windowMinutes ?? DEFAULT_WINDOW_MINUTES);
-	const rawKey = group?.key;
+	const hasKey = typeof group?.key === 'string' && group.key.trim() !== '';
 	return {
 		windowMs: (Number.isFinite(minutes) && minutes > 0 ? minutes : DEFAULT_WINDOW_MINUTES) * 60_000,
-		keyOf:
-			typeof rawKey === 'string' && rawKey.trim() !== ''
-				? (index: number) => {
-						const value = context.getNodeParameter(
-							'requestOptions.skipDoneBefore.keySettings.key',
-							index,
-							'',
-						) as unknown;
-						const text = typeof value === 'object' ? JSON.stringify(value) : String(value ?? '');
-						return text.trim() === '' ? undefined : `key\n${text}`;
-					}
-				: undefined,
+		keyOf: hasKey
+			? (index: number) => {
+					const value = context.getNodeParameter(
+						'requestOptions.skipDoneBefore.keySettings.key',
+						index,
+						'',
+					) as unknown;
+					const text = typeof value === 'object' ? JSON.stringify(value) : String(value ?? '');
+					return text.trim() === '' ? undefined : `key\n${text}`;
+				}
+			: undefined,
 		// A schedule or a polling trigger that creates again means to; the user's own Key says what is the same.
 		skipsConfirmed:
-			options.repeatRecentCreates !== true &&
-			(typeof rawKey === 'string' && rawKey.trim() !== '' ? true : context.getMode() !== 'trigger'),
+			options.repeatRecentCreates !== true && (hasKey || context.getMode() !== 'trigger'),
 	};
 }
 
-/**
- * The memory of this run; Get Use Case, which changes nothing, and a tool
- * call, the caller's to repeat, keep none. With the user's Key, every keyed
- * item is claimed at the start, once, and the claim checked a second later
- * (Row.claimAll): two executions on two workers at the same moment send a
- * key once.
- */
+/** The memory of this run; Get Use Case (it changes nothing) and a tool call (the caller's to repeat) keep none. With a Key, keyed items are claimed at the start (Row.claimAll). */
 export async function openMemory(
 	context: IExecuteFunctions,
 	definition: OperationDefinition,
@@ -128,7 +121,7 @@ export async function openMemory(
 	];
 	let record: ExecutionRecord | undefined;
 	try {
-		record = ExecutionRecord.open(context.getContext('node'), runIndex, connection.baseUrl);
+		record = new ExecutionRecord(context.getContext('node'), runIndex, connection.baseUrl);
 	} catch {
 		record = undefined;
 	}
@@ -149,21 +142,18 @@ export async function openMemory(
 	// "The same item": the same request (or the user's Key), and its place among identical ones of this input.
 	const entryIds: string[] = [];
 	const seen = new Map<string, number>();
-	const entryOf = (index: number, request: OutreachRequest) => {
-		if (entryIds[index] !== undefined) return entryIds[index];
-		const text = settings.keyOf?.(index) ?? fingerprint(connection.baseUrl, request);
+	const entryFor = (index: number, text: string) => {
 		const place = seen.get(text) ?? 0;
 		seen.set(text, place + 1);
 		return (entryIds[index] = digest([...scope, text, place].join('\n')));
 	};
+	const entryOf = (index: number, request: OutreachRequest) =>
+		entryIds[index] ??
+		entryFor(index, settings.keyOf?.(index) ?? fingerprint(connection.baseUrl, request));
 	const rows = store && new Row(store, settings.windowMs, `${execution}:${node.id}:${runIndex}`);
 	const claimed = new Map<number, number>();
 	const decided = new Set<number>();
 	const forced = new Set<number>();
-	const warn = (what: string) => (error: unknown) =>
-		context.logger.warn(
-			`Outreach Sequences: n8n's store for processed items failed (${(error as Error)?.message ?? String(error)}); ${what}`,
-		);
 	const storeFailed = (index: number, error: unknown): Prior => ({
 		kind: 'fail',
 		failure: {
@@ -182,10 +172,7 @@ export async function openMemory(
 		for (let index = 0; index < items.length; index++) {
 			if (index > 0 && index % 32 === 0) await sleep(0);
 			const text = settings.keyOf(index);
-			if (text === undefined) continue;
-			const place = seen.get(text) ?? 0;
-			seen.set(text, place + 1);
-			entryIds[index] = digest([...scope, text, place].join('\n'));
+			if (text !== undefined) entryFor(index, text);
 		}
 		const bucket = rows.bucket();
 		try {
@@ -285,7 +272,11 @@ export async function openMemory(
 			}
 			await rows
 				.settle(givenBack)
-				.catch(warn('what this run confirmed may not be kept: a later run fails it as unknown.'));
+				.catch((error: unknown) =>
+					context.logger.warn(
+						`Outreach Sequences: n8n's store for processed items failed (${(error as Error)?.message ?? String(error)}); what this run confirmed may not be kept: a later run fails it as unknown.`,
+					),
+				);
 		},
 	};
 }
@@ -300,12 +291,7 @@ function outcomeOf(item: ItemState): 'confirmed' | 'unknown' | 'givenBack' {
 	return facts.outcome === 'mayHaveActed' && facts.timesSent > 0 ? 'unknown' : 'givenBack';
 }
 
-/**
- * What the record keeps of an item at the end of a try: what the service
- * confirmed, with its answer; what it may have acted on, with the failure's
- * words; the user's count as done. A failure the service did not act on is
- * forgotten, so the item goes out again.
- */
+/** What the record keeps of an item at the end of a try; a failure the service did not act on is forgotten, so the item goes out again. */
 export function forRecord(
 	item: ItemState,
 	event: PriorEvent | undefined,
@@ -331,19 +317,19 @@ export function forRecord(
 }
 
 /**
- * The node's row as one run writes it. Time goes in buckets one Window long;
- * an item's claim is C of this bucket and the next, its confirmation D of
- * the bucket it was confirmed in, so an entry counts at least one Window and
- * at most two after the last run that met it. Checking records what it asks
- * for, so a look-up for D that finds none is taken out again (a rare case:
- * the item was claimed and never confirmed). Every write
- * carries this run's sentinel: gone, another process's write made from an
- * older read replaced the row, and all this run wrote is written again.
+ * The node's row as one run writes it. Time goes in buckets one Window long; a claim is C of this
+ * bucket and the next, a confirmation D of its bucket: an entry counts one to two Windows after the
+ * last run that met it. Checking records what it asks for, so a look-up for D that finds none is
+ * taken out again. Every write checks the run's write before it again: a key gone, another
+ * process's write made from an older read replaced the row, and all this run wrote is written
+ * again (a run's last write, of confirmations only, is not checked: its items would read unknown).
  */
 class Row {
 	private readonly written = new Set<string>();
 	private readonly pending: string[] = [];
-	private readonly sentinel: string;
+	private readonly name: string;
+	/** The keys of this run's write before, which the next write checks. */
+	private previous: string[] = [];
 	private lastWriteAt = -Infinity;
 	private readonly writing = new Set<Promise<unknown>>();
 
@@ -352,7 +338,7 @@ class Row {
 		private readonly windowMs: number,
 		tag: string,
 	) {
-		this.sentinel = `t:${tag}:${Math.random().toString(36).slice(2)}`;
+		this.name = `t:${tag}:${Math.random().toString(36).slice(2)}`;
 	}
 
 	bucket(at = Date.now()): number {
@@ -386,18 +372,18 @@ class Row {
 		const bucket = this.bucket();
 		let claiming = ids;
 		for (let round = 0; claiming.length > 0 && round < 3; round++) {
-			const tag = `${this.sentinel}:${round}`;
-			const there = await this.write([
-				...claiming.flatMap((id) => this.claimEntries(id, bucket)),
-				tag,
-			]);
+			const tag = `${this.name}:${round}`;
+			// Not kept until the check: a write of this run's own must not bring back a claim another's replaced.
+			const claims = claiming.flatMap((id) => this.claimEntries(id, bucket));
+			const there = await this.write([], [...claims, tag]);
 			const met = claiming.filter((id) =>
 				this.claimEntries(id, bucket).some((entry) => there.has(entry)),
 			);
 			for (const [id, state] of await this.looks(met)) states.set(id, state);
 			await sleep(1000);
 			const mine = claiming.filter((id) => !states.has(id));
-			if ((await this.write([tag])).has(tag)) {
+			if ((await this.store.checkAndRecord([tag])).has(tag)) {
+				for (const entry of claims) this.written.add(entry);
 				for (const id of mine) states.set(id, 'fresh');
 				claiming = [];
 			} else claiming = mine;
@@ -413,12 +399,14 @@ class Row {
 		let left = ids;
 		for (const at of [bucket, bucket - 1]) {
 			if (left.length === 0) break;
-			const found = await this.write(left.map((id) => this.done(id, at)));
+			const found = await this.write(
+				[],
+				left.map((id) => this.done(id, at)),
+			);
 			for (const id of left) if (found.has(this.done(id, at))) states.set(id, 'confirmed');
 			left = left.filter((id) => !states.has(id));
 		}
 		const forged = left.flatMap((id) => [this.done(id, bucket), this.done(id, bucket - 1)]);
-		for (const entry of forged) this.written.delete(entry);
 		if (forged.length > 0) await this.store.remove(forged);
 		for (const id of left) states.set(id, 'unknown');
 		return states;
@@ -441,15 +429,22 @@ class Row {
 		if (gone.length > 0) await this.store.remove(gone);
 	}
 
-	/** A write with what is confirmed and this run's sentinel; this run's writes wait in the process's line together (store.ts). */
-	private write(entries: string[]): Promise<Set<string>> {
+	/**
+	 * A write of `kept` and what is confirmed, checking the write before; `unkept` is recorded but
+	 * not written again (a look-up's D that was not there is taken out). This run's writes wait in
+	 * the process's line together (store.ts), so each reads the row after the one before it landed.
+	 */
+	private write(kept: string[], unkept: string[] = []): Promise<Set<string>> {
 		this.lastWriteAt = Date.now();
-		const keys = [...entries, ...this.pending.splice(0), this.sentinel];
+		const mine = [...kept, ...this.pending.splice(0)];
+		const check = this.previous;
+		if (mine.length > 0) this.previous = mine;
+		const keys = [...new Set([...unkept, ...mine, ...check])];
 		const call = (async () => {
+			if (keys.length === 0) return new Set<string>();
 			const there = await this.store.checkAndRecord(keys);
-			const lost = this.written.has(this.sentinel) && !there.has(this.sentinel);
-			for (const key of keys) this.written.add(key);
-			if (lost) await this.store.checkAndRecord([...this.written]);
+			for (const key of mine) this.written.add(key);
+			if (check.some((key) => !there.has(key))) await this.write([...this.written]);
 			return there;
 		})();
 		this.writing.add(call);

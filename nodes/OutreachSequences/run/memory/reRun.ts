@@ -8,10 +8,6 @@ import type { ItemFailure } from '../outcome/failedItem';
 import type { EarlierTry } from './record';
 import type { PriorEvent } from '../outcome/runReport';
 import type { Prior } from '../loop/items';
-
-export type { Prior } from '../loop/items';
-
-export type { PriorEvent } from '../outcome/runReport';
 import { answerLostItem, countedAsDoneItem } from '../outcome/reRunTexts';
 
 const answer = (json: IDataObject, event: PriorEvent): Prior => ({ kind: 'answer', json, event });

@@ -69,14 +69,8 @@ export type ItemForRecord =
 	| undefined;
 
 function isStoredRecord(value: unknown): value is StoredRecord {
-	const candidate = value as StoredRecord | undefined;
-	return (
-		typeof candidate === 'object' &&
-		candidate !== null &&
-		(candidate.version === 1 || candidate.version === 2) &&
-		typeof candidate.runs === 'object' &&
-		candidate.runs !== null
-	);
+	const { version, runs } = (value ?? {}) as Partial<StoredRecord>;
+	return (version === 1 || version === 2) && typeof runs === 'object' && runs !== null;
 }
 
 function entryOf(item: string, request: string, now: EarlierTry): RecordEntry {
@@ -95,16 +89,11 @@ function earlierTryOf(entry: RecordEntry, requestChanged: boolean): EarlierTry |
 
 /** The record of one run index of this node, read from and written to the node's context. */
 export class ExecutionRecord {
-	private constructor(
+	constructor(
 		private readonly store: IContextObject,
 		private readonly runIndex: number,
 		private readonly baseUrl: string,
 	) {}
-
-	/** The record of `runIndex` in the node's context `store`. */
-	static open(store: IContextObject, runIndex: number, baseUrl: string): ExecutionRecord {
-		return new ExecutionRecord(store, runIndex, baseUrl);
-	}
 
 	private get entries(): Record<string, RecordEntry> {
 		const stored: unknown = this.store[RECORD_KEY];

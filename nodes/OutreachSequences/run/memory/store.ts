@@ -3,7 +3,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 /** The items one window keeps: 3 entries each (memory.ts). */
 export const MOST_ITEMS = 50_000;
-/** The most entries the row keeps, with room for the runs' sentinels; n8n drops the oldest past it (bench/results.md › store cost). */
+/** The most entries the row keeps, with room for the runs' claim tags; n8n drops the oldest past it (bench/results.md › store cost). */
 export const ROW_MAX_ENTRIES = 3 * MOST_ITEMS + 1_000;
 
 /** n8n takes each removed key out with a search of the whole row: one call compares at most this many (about 50 ms). */
@@ -98,14 +98,8 @@ interface Waiting {
  */
 const lines = new Map<string, Waiting[]>();
 
-function inLine(
-	row: string,
-	keys: string[],
-	call: (keys: string[]) => Promise<Set<string>>,
-): Promise<Set<string>>;
-function inLine(row: string, keys: [], call: () => Promise<void>): Promise<void>;
-function inLine(row: string, keys: string[], call: Waiting['call']): Promise<unknown> {
-	return new Promise((resolve, reject) => {
+function inLine<T>(row: string, keys: string[], call: (keys: string[]) => Promise<T>): Promise<T> {
+	return new Promise<T>((resolve, reject) => {
 		const waiting: Waiting = { keys, call, record: keys.length > 0, resolve, reject };
 		const line = lines.get(row);
 		if (line) return void line.push(waiting);
