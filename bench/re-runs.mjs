@@ -108,6 +108,8 @@ async function cleanRun(key) {
 	const target = key === 'baseline' ? baseline : bench;
 	const id = cleanId(key === 'http' ? clean[1] : clean[0]);
 	await target.control('reset', 'POST');
+	// The same 2,000 creates each round, at a full row: without this, the memory would skip them as done.
+	target.fillMemory(id);
 	const { succeeded, seconds } = await target.runContender(id);
 	const { requests } = await target.control('summary');
 	if (succeeded !== CLEAN_N || requests !== CLEAN_N)

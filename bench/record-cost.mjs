@@ -45,9 +45,9 @@ async function recordFigures(workload, sandboxUrl, apiKey) {
 	for (let round = 0; round < RECORD_ROUNDS; round++) {
 		store = {};
 		let started = performance.now();
-		ExecutionRecord.open(store, 0, sandboxUrl).keep(items, identity);
+		new ExecutionRecord(store, 0, sandboxUrl).keep(items, identity);
 		runs.write.push(performance.now() - started);
-		const reopened = ExecutionRecord.open(store, 0, sandboxUrl);
+		const reopened = new ExecutionRecord(store, 0, sandboxUrl);
 		started = performance.now();
 		const confirmed = items.filter((item, index) =>
 			reopened.earlierTry(index, identity(index), item.request)?.kind.startsWith('confirmed'),
@@ -76,7 +76,7 @@ export async function recordCost(workloads, sandboxUrl, apiKey) {
 	for (let round = 0; round < RECORD_ROUNDS; round++) {
 		const started = performance.now();
 		for (let run = 0; run < 1000; run++) {
-			const record = ExecutionRecord.open({}, 0, sandboxUrl);
+			const record = new ExecutionRecord({}, 0, sandboxUrl);
 			if (record.isEmpty) record.drop();
 		}
 		cleanRecord.push(performance.now() - started); // ms for 1,000 runs: µs per run

@@ -160,7 +160,7 @@ function reRunsSection(result) {
 	return `## Re-runs, n8n ${result.n8n}
 
 Written by \`bench/re-runs.mjs\` (\`npm run bench:re-runs\`, also part of \`npm run bench\`). Three measurements, in one run:
-- **A clean run's cost.** The create sequence workload of the first table, ${count(result.clean.items)} items, this node and the HTTP Request node alternating, ${result.clean.rounds} rounds, medians of the node's \`executionTime\` ÷ N. The record is opened on every run of a create and dropped when the run succeeds. ${result.clean.baseline ? `Beside them, in the same rounds, this node as built before the record (${result.clean.baseline.label}, installed in an n8n user folder of its own, \`BENCH_BASELINE\`). ` : ''}Its cost would show as a change in *this node ÷ HTTP Request* (the HTTP Request node did not change) against the first table's figure for the same cell, from an earlier run (its date and machine are in the row); the line under the record's table is that work alone, per run.
+- **A clean run's cost.** The create sequence workload of the first table, ${count(result.clean.items)} items, this node and the HTTP Request node alternating, ${result.clean.rounds} rounds, medians of the node's \`executionTime\` ÷ N. Before each run the node's row in n8n's store is set to 150,000 marks of other items (\`BENCH_ROW_ENTRIES\`): a full row, as on a busy workflow, and none of the run's items done before. ${result.clean.baseline ? `Beside them, in the same rounds, an earlier build (${result.clean.baseline.label}, installed in an n8n user folder of its own, \`BENCH_BASELINE\`), at the same full row. ` : ''}Its cost would show as a change in *this node ÷ HTTP Request* (the HTTP Request node did not change) against the first table's figure for the same cell, from an earlier run (its date and machine are in the row); the line under the record's table is that work alone, per run.
 - **A re-run.** ${count(result.reRun.items)} creates; the create of item ${result.reRun.failingItem + 1} is answered 500 once, before the service writes it. Both nodes have Retry On Fail (5 tries, 5 s apart) with On Error = Stop, so n8n runs the node again after the failure. *Time*: the node's own \`executionTime\`, tries and the wait between them included.
 - **The record's size and write time**, at unit level through \`run/memory/record.ts\`'s API (\`ExecutionRecord.keep\` and \`earlierTry\`, built in \`dist/\`), in the benchmark process: ${count(result.record.items)} items, each confirmed with the sandbox's own answer, for the create sequence workload above and for archive contact; size is the JSON n8n saves with the execution.
 
@@ -187,6 +187,25 @@ const readResults = (folder, pattern) =>
 		.map((file) => JSON.parse(readFileSync(path.join(folder, file), 'utf8')))
 		.sort((a, b) => b.n8n.localeCompare(a.n8n, 'en', { numeric: true }));
 
+/** bench/store-row.mjs: n8n's own store calls at a full row, per database. */
+function storeRowSection(result) {
+	const rows = Object.entries(result.rows).map(
+		([database, row]) =>
+			`| ${database} | ${count(row.entries)} | ${row.record.p50} / **${row.record.p95}** / ${row.record.max} | ${row.remove.p50} / **${row.remove.p95}** / ${row.remove.max} |`,
+	);
+	return `## n8n's store calls at a full row, n8n ${result.n8n}
+
+Written by \`bench/store-row.mjs\` (\`npm run bench:store-row\`, also part of \`npm run bench\`): n8n's own \`DeduplicationHelper\` on its own database connection, the node's row filled to its limit, then ${result.calls} calls of each kind, one after another: a record of 2 new keys (a claim) and a remove of 2 keys. Each call reads the whole row, and a record or a remove writes it back.
+
+- Date: ${result.date}
+- Machine: ${result.machine}; Node.js ${result.node}
+
+| Database | Entries in the row | Record, ms: p50 / p95 / max | Remove, ms: p50 / p95 / max |
+|---|---:|---:|---:|
+${rows.join('\n')}
+`;
+}
+
 export function writeReport(folder) {
 	const results = readResults(folder, /^results-.*\.json$/);
 	const rateLimited = readResults(folder, /^rate-limit-.*\.json$/);
@@ -195,6 +214,7 @@ export function writeReport(folder) {
 	const reRuns = readResults(folder, /^re-runs-.*\.json$/);
 	const store = readResults(folder, /^store-cost-.*\.json$/);
 	const farService = readResults(folder, /^far-service-.*\.json$/);
+	const storeRows = readResults(folder, /^store-row-.*\.json$/);
 	const sections = results.map((result) => resultSection(result, folder));
 	writeFileSync(
 		path.join(folder, 'results.md'),
@@ -209,6 +229,6 @@ Written by \`npm run bench\` (\`bench/run.mjs\`). Each workload runs through \`n
 
 *ms/item* is the node's own \`executionTime\` from the run data, divided by N (the raw floor: its elapsed time divided by N); the table shows the median of the rounds. The ratios are taken side by side: in each round, one contender's time ÷ another's in the same round; the table shows the median of those ratios and, in brackets, their range over the rounds. Times from different runs are not compared. *Peak RSS* is the \`n8n execute\` process's maximum resident set (\`/usr/bin/time -f %M\`); *Wall* is that whole process, start-up included. Every run is checked: N items out, each a success (n8n's floor: each with the expression's value), and N requests seen by the sandbox (n8n's floor: none).
 
-${sections.join('\n')}${rateLimited.map((result) => `\n${rateLimitSection(result)}`).join('')}${bursts.map((result) => `\n${burstSection(result)}`).join('')}${faults.map((result) => `\n${faultsSection(result)}`).join('')}${reRuns.map((result) => `\n${reRunsSection(result)}`).join('')}${store.map((result) => `\n${storeCostSection(result)}`).join('')}${farService.map((result) => `\n${farSection(result)}`).join('')}`,
+${sections.join('\n')}${rateLimited.map((result) => `\n${rateLimitSection(result)}`).join('')}${bursts.map((result) => `\n${burstSection(result)}`).join('')}${faults.map((result) => `\n${faultsSection(result)}`).join('')}${reRuns.map((result) => `\n${reRunsSection(result)}`).join('')}${store.map((result) => `\n${storeCostSection(result)}`).join('')}${storeRows.map((result) => `\n${storeRowSection(result)}`).join('')}${farService.map((result) => `\n${farSection(result)}`).join('')}`,
 	);
 }

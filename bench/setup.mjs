@@ -5,6 +5,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { createHash } from 'node:crypto';
 
 import { DEFAULT_N8N_VERSION, ROOT, n8nBin } from '../scripts/n8n/versions.mts';
 import { installN8n } from '../scripts/n8n/install.mts';
@@ -127,6 +129,27 @@ export async function prepare({ version, apiKey, sandboxArgs = [], prefix, tarba
 		control,
 		tarballName,
 		tarballKb: Number((statSync(tarball).size / 1024).toFixed(1)),
+		/**
+		 * Sets node `contender`'s row of workflow `workflowId` in n8n's store to BENCH_ROW_ENTRIES (150,000)
+		 * marks of no item, so a run meets none of an earlier run's marks, at a full row.
+		 */
+		fillMemory(workflowId) {
+			const database = new DatabaseSync(path.join(work, 'user', '.n8n', 'database.sqlite'));
+			const entries = Number(process.env.BENCH_ROW_ENTRIES ?? 150_000);
+			const data = Array.from({ length: entries }, (_, index) =>
+				createHash('md5').update(`filler ${index}`).digest('base64'),
+			);
+			try {
+				database.exec('PRAGMA busy_timeout = 10000');
+				database.exec('DELETE FROM processed_data');
+				if (entries > 0)
+					database
+						.prepare('INSERT INTO processed_data (workflowId, context, value) VALUES (?, ?, ?)')
+						.run(workflowId, 'n:contender', JSON.stringify({ mode: 'entries', data }));
+			} finally {
+				database.close();
+			}
+		},
 		/** Imports the workflows (each with its own `id`) in one n8n start. */
 		importWorkflows: (workflows) => importWorkflows(n8n, env, workflows),
 		/** `n8n start` with these workflows published; resolves once their webhooks answer. `log()`: its output so far. */
