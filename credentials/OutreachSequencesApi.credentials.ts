@@ -1,3 +1,4 @@
+/** The Outreach Sequences API credential: an API key sent in a header, and the service's Base URL. */
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
@@ -6,11 +7,15 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { baseUrlRefused, credentialTest } from '../nodes/OutreachSequences/helpers/credentialTest';
-import { API_KEY_HEADER, CREDENTIAL_TYPE } from '../nodes/OutreachSequences/helpers/names';
+import {
+	CREDENTIAL_TEST_PATH,
+	credentialTest,
+} from '../nodes/OutreachSequences/helpers/credentialTest';
+import { redact } from '../nodes/OutreachSequences/helpers/secret';
+import { normalizeBaseUrl } from '../nodes/OutreachSequences/helpers/validation';
 
 export class OutreachSequencesApi implements ICredentialType {
-	name = CREDENTIAL_TYPE;
+	name = 'outreachSequencesApi';
 
 	displayName = 'Outreach Sequences API';
 
@@ -44,28 +49,24 @@ export class OutreachSequencesApi implements ICredentialType {
 		},
 	];
 
-	/**
-	 * The key in the API_KEY_HEADER header of every request, this node's and the HTTP Request
-	 * node's alike. A function, not a generic block: n8n 2.x evaluates a generic block's
-	 * '={{$credentials.apiKey}}' as an expression, in its isolate, for every request. The header
-	 * is what that block gave: the key as text, '' without one; the other headers stay as sent.
-	 */
+	/** A function, not a generic block: n8n 2.x evaluates a generic block's expression per request, in its isolate. */
 	authenticate = async (
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> => {
-		// The credential test's own request says what is wrong with the Base URL, in the run's words.
-		const refused = baseUrlRefused(credentials, requestOptions.url);
-		if (refused) throw new Error(refused);
-		return {
+		const withKey = {
 			...requestOptions,
 			headers: {
 				...requestOptions.headers,
-				[API_KEY_HEADER]: credentials.apiKey ? String(credentials.apiKey) : '',
+				'X-API-Key': credentials.apiKey ? String(credentials.apiKey) : '',
 			},
 		};
+		if (requestOptions.url !== CREDENTIAL_TEST_PATH) return withKey;
+		// The test's Base URL as the run sends to it, or the run's own sentence for one it refuses.
+		const checked = normalizeBaseUrl(credentials.baseUrl);
+		if (!checked.ok) throw new Error(redact(checked.problem, credentials.apiKey));
+		return { ...withKey, baseURL: checked.value };
 	};
 
-	// n8n sends the test itself, through its proxy settings and SSRF protection, as it sends the node's requests.
 	test: ICredentialTestRequest = credentialTest;
 }

@@ -1,3 +1,4 @@
+/** The Outreach Sequences node: its description, and execute() handing the operation to run/n8n. */
 import type {
 	IExecuteFunctions,
 	INodeExecutionData,
@@ -10,11 +11,10 @@ import { contactResource } from './actions/contact/Contact.resource';
 import { contactListResource } from './actions/contactList/ContactList.resource';
 import { sequenceResource } from './actions/sequence/Sequence.resource';
 import { useCaseResource } from './actions/useCase/UseCase.resource';
-import { CREDENTIAL_TYPE, defaultResource, Field, Resource } from './helpers/names';
 import { requestOptionsProperty } from './actions/requestOptions';
 import { runOperation } from './run/n8n/execute';
 
-/** Every operation of every resource: execute() runs one, and the build writes each one's output schema. */
+/** Exported for the build, which writes each operation's output schema. */
 export const operations = [
 	sequenceResource,
 	contactResource,
@@ -38,34 +38,34 @@ export class OutreachSequences implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		// The credential tests itself (its `test`, helpers/credentialTest.ts), on n8n's own path.
-		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+		// The credential tests itself (its `test`), on n8n's own path.
+		credentials: [{ name: 'outreachSequencesApi', required: true }],
 		properties: [
 			{
 				displayName: 'Resource',
-				name: Field.resource,
+				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
 				description: 'The kind of record to work with',
 				options: [
 					{
 						name: 'Contact',
-						value: Resource.Contact,
+						value: 'contact',
 						description: 'A person the service reaches out to',
 					},
-					{ name: 'Contact List', value: Resource.ContactList, description: 'A group of contacts' },
+					{ name: 'Contact List', value: 'contactList', description: 'A group of contacts' },
 					{
 						name: 'Sequence',
-						value: Resource.Sequence,
+						value: 'sequence',
 						description: 'An outreach plan made of schedule steps',
 					},
 					{
 						name: 'Use Case',
-						value: Resource.UseCase,
+						value: 'useCase',
 						description: 'A goal with actions that phone scripts refer to',
 					},
 				],
-				default: defaultResource,
+				default: 'sequence',
 			},
 			...sequenceResource.properties,
 			...contactResource.properties,
@@ -76,8 +76,8 @@ export class OutreachSequences implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const resource = this.getNodeParameter(Field.resource, 0);
-		const operation = this.getNodeParameter(Field.operation, 0);
+		const resource = this.getNodeParameter('resource', 0);
+		const operation = this.getNodeParameter('operation', 0);
 		const definition = operations.find(
 			(entry) => entry.resource === resource && entry.operation === operation,
 		);

@@ -50,6 +50,12 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])(
 		const cases: Case[] = [
 			{ id: 'credTestGood', says: 'accepted', data: good, reached: [`${PROBE} 404`] },
 			{
+				id: 'credTestTrailingV1',
+				says: 'accepted',
+				data: () => ({ ...good(), baseUrl: ` ${sandbox().url}/v1/ ` }),
+				reached: [`${PROBE} 404`],
+			},
+			{
 				id: 'credTestWrongKey',
 				says: 'wrongKey',
 				data: () => ({ ...good(), apiKey: 'not-the-key' }),

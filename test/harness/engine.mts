@@ -21,7 +21,6 @@ import type {
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../../nodes/OutreachSequences/helpers/names.ts';
 import { NODE_TYPE, ROOT } from '../../scripts/n8n/versions.mts';
 import { CredentialsHelper } from './engine-credentials.mts';
 import { ItemsNode, NodeTypes, ReadNode, TEST_NODE_TYPES } from './engine-node-types.mts';
@@ -33,6 +32,7 @@ import {
 } from './engine-runtime.mts';
 import { processedRows } from './processed-store.mts';
 
+const CREDENTIAL_TYPE = 'outreachSequencesApi';
 export { CREDENTIAL_TYPE, NODE_TYPE, TEST_NODE_TYPES, stopEngine };
 /** The package folder, which n8n-core loads as it loads a community package. */
 export const PACKAGE_DIR = ROOT;

@@ -78,16 +78,26 @@ describe("the credential test's own request: a Base URL the run refuses, in the 
 		);
 	});
 
-	test('any other request, and the test with a Base URL the run takes, go on as before', async () => {
-		for (const [credentials, request] of [
-			[{ apiKey: 'key-1', baseUrl: 'localhost:4010' }, { url: 'https://elsewhere.example.com/x' }],
-			[
-				{ apiKey: 'key-1', baseUrl },
-				{ url: CREDENTIAL_TEST_PATH, baseURL: baseUrl },
-			],
-		] as const) {
-			const sent = await authenticate(credentials, { ...request });
-			expect(sent).toEqual({ ...request, headers: { 'X-API-Key': 'key-1' } });
-		}
+	test('any other request goes on as it was', async () => {
+		const request = { url: 'https://elsewhere.example.com/x' };
+		const sent = await authenticate({ apiKey: 'key-1', baseUrl: 'localhost:4010' }, { ...request });
+		expect(sent).toEqual({ ...request, headers: { 'X-API-Key': 'key-1' } });
+	});
+
+	test.each([
+		['https://api.example.com', 'https://api.example.com'],
+		[' https://api.example.com/v1/ ', 'https://api.example.com'],
+		['http://127.0.0.1:4010//', 'http://127.0.0.1:4010'],
+		['https://api.example.com/outreach/v1', 'https://api.example.com/outreach'],
+	])('the test goes to the Base URL %j as the run sends to it', async (given, sentTo) => {
+		const sent = await authenticate(
+			{ apiKey: 'key-1', baseUrl: given },
+			{ url: CREDENTIAL_TEST_PATH, baseURL: given },
+		);
+		expect(sent).toEqual({
+			url: CREDENTIAL_TEST_PATH,
+			baseURL: sentTo,
+			headers: { 'X-API-Key': 'key-1' },
+		});
 	});
 });

@@ -1,9 +1,6 @@
-/** The fields that operations share: an identifier in the path, and the tool's description. */
+/** Fields that operations share: an identifier in the path, and the tool's description. */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { Field } from '../helpers/names';
-
-/** A required identifier that goes into the request path. */
 export function identifierProperty(field: {
 	name: string;
 	displayName: string;
@@ -23,19 +20,14 @@ export function identifierProperty(field: {
 	};
 }
 
-/**
- * What the AI Agent tells its model about this operation when the node is its
- * tool. n8n uses a node's own `toolDescription` field instead of adding its
- * generic one ("<action> in <node>"), and shows it only on the tool variant
- * (`@tool`); the user can still rewrite it there.
- */
+// n8n uses a node's own `toolDescription` instead of its generic one, and shows it only on the `@tool` variant.
 export function toolDescriptionProperty(
 	show: IDisplayOptions['show'],
 	text: string,
 ): INodeProperties {
 	return {
 		displayName: 'Tool Description',
-		name: Field.toolDescription,
+		name: 'toolDescription',
 		type: 'string',
 		typeOptions: { rows: 4 },
 		default: text,

@@ -1,8 +1,10 @@
+/** Operations whose only input is one identifier in the path, with no body and no query string. */
 import { NodeOperationError } from 'n8n-workflow';
 
 import { identifierProperty, toolDescriptionProperty } from './common.descriptions';
-import type { OperationName, ResourceName } from '../helpers/names';
 import type {
+	OperationName,
+	ResourceName,
 	ItemReader,
 	OperationDefinition,
 	OperationOption,
@@ -10,7 +12,6 @@ import type {
 } from '../helpers/interfaces';
 import { encodePathSegment, toIdentifier } from '../helpers/validation';
 
-/** Read an identifier field of one item, or throw an error that names the field. */
 export function readIdentifier(
 	read: ItemReader,
 	itemIndex: number,
@@ -23,28 +24,18 @@ export function readIdentifier(
 	});
 }
 
-/**
- * An operation whose only input is one identifier in the path, with no body
- * and no query string: archive a contact, archive a list, get a use case.
- */
 export function identifierOperation(spec: {
-	/** The operation of the service's OpenAPI document that this one sends. */
 	operationId: string;
 	option: OperationOption;
-	/** What the request is: the method, and the path given the identifier already encoded as one segment. */
 	request: {
 		resource: ResourceName;
 		operation: OperationName;
 		method: OutreachRequest['method'];
 		path: (segment: string) => string;
-		/** What the operation's verb says once done: "archived". */
 		done: string;
-		/** Changes nothing at the service (see OperationDefinition). */
 		readOnly?: boolean;
 	};
-	/** The identifier field; `noun` is how the editor and errors name the record: "contact". */
 	field: { name: string; displayName: string; noun: string; placeholder: string };
-	/** What a model using the node as a tool is told (see toolDescriptionProperty). */
 	toolDescription: string;
 }): OperationDefinition {
 	const { request, field } = spec;

@@ -1,4 +1,4 @@
-/** Request Options, which apply to every operation: how fast to send, what to do when the service asks to wait, and the rest. */
+/** Request Options, which apply to every operation: pacing, waits, timeouts, TLS and re-runs. */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import {
@@ -10,23 +10,14 @@ import {
 	MAX_IN_FLIGHT,
 	NO_PAUSE_MS,
 } from '../helpers/defaults';
-import {
-	BatchLimit,
-	defaultBatchLimit,
-	defaultUnconfirmed,
-	Field,
-	Operation,
-	Unconfirmed,
-} from '../helpers/names';
 
-/** Options that only an operation that changes something needs: not Get. */
-const onlyForChanges: IDisplayOptions = { hide: { '/operation': [Operation.Get] } };
+// Get changes nothing, so the re-run options don't apply to it.
+const onlyForChanges: IDisplayOptions = { hide: { '/operation': ['get'] } };
 
-/** Options that are added together, as one group of values (a fixedCollection with one set). */
 function optionGroup(spec: {
 	displayName: string;
 	name: string;
-	group: string;
+	setName: string;
 	description: string;
 	values: INodeProperties[];
 	displayOptions?: IDisplayOptions;
@@ -38,16 +29,15 @@ function optionGroup(spec: {
 		placeholder: `Add ${spec.displayName}`,
 		type: 'fixedCollection',
 		typeOptions: { multipleValues: false },
-		default: { [spec.group]: {} },
+		default: { [spec.setName]: {} },
 		description: spec.description,
-		options: [{ displayName: spec.displayName, name: spec.group, values: spec.values }],
+		options: [{ displayName: spec.displayName, name: spec.setName, values: spec.values }],
 	};
 }
 
-/** Pacing, timeout and TLS settings that apply to every operation. */
 export const requestOptionsProperty: INodeProperties = {
 	displayName: 'Request Options',
-	name: Field.requestOptions,
+	name: 'requestOptions',
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
@@ -56,13 +46,13 @@ export const requestOptionsProperty: INodeProperties = {
 	options: [
 		optionGroup({
 			displayName: 'Batching',
-			name: Field.batching,
-			group: Field.batch,
+			name: 'batching',
+			setName: 'batch',
 			description: `How many requests go out at once, and whether in batches with a pause between them. Without it, up to ${MAX_IN_FLIGHT} at once, a new one as each ends.`,
 			values: [
 				{
 					displayName: 'Items per Batch',
-					name: Field.batchSize,
+					name: 'batchSize',
 					type: 'number',
 					typeOptions: { minValue: 1, maxValue: MAX_BATCH_SIZE },
 					default: MAX_IN_FLIGHT,
@@ -70,27 +60,27 @@ export const requestOptionsProperty: INodeProperties = {
 				},
 				{
 					displayName: 'Limit',
-					name: Field.batchLimit,
+					name: 'limit',
 					type: 'options',
-					default: defaultBatchLimit,
+					default: 'automatic',
 					description:
 						'How the requests out at once reach Items per Batch. Either way, after a 429 or 503 they halve, then grow back.',
 					options: [
 						{
 							name: 'Automatic',
-							value: BatchLimit.Automatic,
+							value: 'automatic',
 							description: 'Start with one, and add more as answers come back',
 						},
 						{
 							name: 'Fixed',
-							value: BatchLimit.Fixed,
+							value: 'fixed',
 							description: 'Items per Batch from the first request, for a far service',
 						},
 					],
 				},
 				{
 					displayName: 'Batch Interval (Ms)',
-					name: Field.batchInterval,
+					name: 'batchInterval',
 					type: 'number',
 					typeOptions: { minValue: 0 },
 					default: NO_PAUSE_MS,
@@ -101,21 +91,21 @@ export const requestOptionsProperty: INodeProperties = {
 		}),
 		{
 			displayName: 'Ignore SSL Issues (Insecure)',
-			name: Field.allowUnauthorizedCerts,
+			name: 'allowUnauthorizedCerts',
 			type: 'boolean',
 			default: false,
-			description: "Whether to connect even if the service's TLS certificate can't be verified",
+			description: 'Whether to connect even if SSL certificate validation is not possible',
 		},
 		optionGroup({
 			displayName: 'Rate Limit Handling',
-			name: Field.rateLimitHandling,
-			group: Field.rateLimitSettings,
+			name: 'rateLimitHandling',
+			setName: 'settings',
 			description:
 				'On without this option: when the service asks to wait or fails for a moment, the item is sent again later. A create or archive the service may have carried out is never sent again.',
 			values: [
 				{
 					displayName: 'Wait and Retry',
-					name: Field.retryEnabled,
+					name: 'enabled',
 					type: 'boolean',
 					default: true,
 					description:
@@ -123,7 +113,7 @@ export const requestOptionsProperty: INodeProperties = {
 				},
 				{
 					displayName: 'Max Retries per Item',
-					name: Field.maxRetries,
+					name: 'maxRetries',
 					type: 'number',
 					typeOptions: { minValue: 0 },
 					default: DEFAULT_MAX_RETRIES,
@@ -131,7 +121,7 @@ export const requestOptionsProperty: INodeProperties = {
 				},
 				{
 					displayName: 'Max Wait (Seconds)',
-					name: Field.maxWait,
+					name: 'maxWait',
 					type: 'number',
 					typeOptions: { minValue: 0 },
 					default: DEFAULT_MAX_WAIT_SECONDS,
@@ -142,14 +132,14 @@ export const requestOptionsProperty: INodeProperties = {
 		}),
 		optionGroup({
 			displayName: 'Skip Items Done Before',
-			name: Field.skipDoneBefore,
-			group: Field.keySettings,
+			name: 'skipDoneBefore',
+			setName: 'keySettings',
 			description:
 				'What the node remembers: an item this node created or archived within the window is not sent again, in any execution (a schedule or polling trigger sends again unless the Key is set)',
 			values: [
 				{
 					displayName: 'Key',
-					name: Field.doneKey,
+					name: 'key',
 					type: 'string',
 					default: '',
 					placeholder: 'e.g. {{ $json.email }}',
@@ -158,7 +148,7 @@ export const requestOptionsProperty: INodeProperties = {
 				},
 				{
 					displayName: 'Window (Minutes)',
-					name: Field.windowMinutes,
+					name: 'windowMinutes',
 					type: 'number',
 					typeOptions: { minValue: 1 },
 					default: DEFAULT_WINDOW_MINUTES,
@@ -170,7 +160,7 @@ export const requestOptionsProperty: INodeProperties = {
 		}),
 		{
 			displayName: 'Repeat Items Done Before',
-			name: Field.repeatRecentCreates,
+			name: 'repeatRecentCreates',
 			type: 'boolean',
 			default: false,
 			description:
@@ -179,7 +169,7 @@ export const requestOptionsProperty: INodeProperties = {
 		},
 		{
 			displayName: 'Timeout (Ms)',
-			name: Field.timeout,
+			name: 'timeout',
 			type: 'number',
 			typeOptions: { minValue: 1 },
 			default: DEFAULT_TIMEOUT_MS,
@@ -187,25 +177,25 @@ export const requestOptionsProperty: INodeProperties = {
 		},
 		{
 			displayName: 'Unconfirmed Earlier Try',
-			name: Field.unconfirmed,
+			name: 'unconfirmedEarlierTry',
 			type: 'options',
-			default: defaultUnconfirmed,
+			default: 'fail',
 			description:
 				'An item sent before, by an earlier try or run, that the service never confirmed (a timeout, HTTP 5xx, a crash). Check in the service first.',
 			options: [
 				{
 					name: 'Fail',
-					value: Unconfirmed.Fail,
+					value: 'fail',
 					description: 'Fail it again, unsent, until you have checked in the service',
 				},
 				{
 					name: 'Send Again',
-					value: Unconfirmed.SendAgain,
+					value: 'sendAgain',
 					description: 'It was not carried out: send it again',
 				},
 				{
 					name: 'Count as Done',
-					value: Unconfirmed.CountAsDone,
+					value: 'countAsDone',
 					description: 'It was carried out: output it as done, without sending it',
 				},
 			],

@@ -1,7 +1,4 @@
-/**
- * Pure checks of user input. Each returns either the value to send or a
- * sentence for the user; the caller attaches the node and the item index.
- */
+/** Pure checks of user input: each returns the value to send or a sentence for the user. */
 export type Checked<T> = { ok: true; value: T } | { ok: false; problem: string };
 
 const ok = <T>(value: T): Checked<T> => ({ ok: true, value });
@@ -15,11 +12,7 @@ function describeValue(raw: unknown): string {
 	return String(raw);
 }
 
-/**
- * Half of a UTF-16 surrogate pair with no other half, as a cut-off emoji
- * leaves. It has no UTF-8 form: sent, it would turn into U+FFFD and name
- * something else than the user gave.
- */
+// A lone surrogate (a cut-off emoji) has no UTF-8 form: sent as U+FFFD, it would name something else.
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 function brokenCharacter(label: string): string {
@@ -29,27 +22,16 @@ function brokenCharacter(label: string): string {
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/**
- * What the end of a Base URL may hold that the node leaves out: trailing
- * slashes, and a trailing /v1, as every request path adds /v1 itself.
- */
+// Trailing slashes and a trailing /v1 are dropped: every request path adds /v1 itself.
 const BASE_URL_SUFFIX = /(?:\/v1)?\/*$/;
 
-/** A scheme and "//" at the start: "https://", "ftp://". "api.example.com" and "localhost:4010" have none. */
 const HAS_SCHEME = /^[a-z][a-z\d+.-]*:\/\//i;
 
-/**
- * The credential's Base URL as the origin plus any path prefix, without
- * BASE_URL_SUFFIX. The run side and the credential test both check it here.
- */
 export function normalizeBaseUrl(raw: unknown): Checked<string> {
 	const text = typeof raw === 'string' ? raw.trim() : '';
 	const example = "Set it to the address of the service's API, for example https://api.example.com";
 	if (!text) return problem(`The credential's Base URL is empty. ${example}.`);
-	// Refused, not completed: the node can't know whether the service speaks
-	// https or plain http (a local one often does), so a guess of https would
-	// fail as a TLS fault pointing the wrong way, and a guess of http would send
-	// the key unencrypted. The sentence names the one-step fix instead.
+	// Refused, not guessed: https could fail as a misleading TLS fault, http would send the key unencrypted.
 	if (!HAS_SCHEME.test(text)) {
 		const host = /^[\w.-]+(?::\d+)?(?:\/|$)/.test(text) ? text : 'api.example.com';
 		return problem(
@@ -78,10 +60,6 @@ export function normalizeBaseUrl(raw: unknown): Checked<string> {
 	return ok(`${url.origin}${url.pathname.replace(BASE_URL_SUFFIX, '')}`);
 }
 
-/**
- * An identifier for a path parameter: surrounding whitespace trimmed, and a
- * number from an expression accepted as its text.
- */
 export function toIdentifier(raw: unknown, label: string): Checked<string> {
 	let text: string;
 	if (typeof raw === 'string') text = raw.trim();
@@ -95,8 +73,7 @@ export function toIdentifier(raw: unknown, label: string): Checked<string> {
 			`${label} is empty. Enter an identifier, or map one from the input, for example {{ $json.id }}.`,
 		);
 	if (LONE_SURROGATE.test(text)) return problem(brokenCharacter(label));
-	// URL parsers resolve these as "this folder" and "parent folder", which
-	// would send the request to another route. No encoding prevents that.
+	// URL parsers resolve these as this and the parent folder, whatever the encoding: another route.
 	if (text === '.' || text === '..') {
 		return problem(
 			`${label} "${text}" can't be sent: "." and ".." are not identifiers a URL path can carry.`,
@@ -105,12 +82,10 @@ export function toIdentifier(raw: unknown, label: string): Checked<string> {
 	return ok(text);
 }
 
-/** One path segment: "/", "?", "#", "%" and everything else unsafe is encoded. */
 export function encodePathSegment(identifier: string): string {
 	return encodeURIComponent(identifier);
 }
 
-/** A schedule number: an integer, or text that spells one (as spreadsheets give). */
 export function toWholeNumber(raw: unknown): Checked<number> {
 	if (typeof raw === 'number') {
 		return Number.isInteger(raw)
@@ -126,7 +101,6 @@ export function toWholeNumber(raw: unknown): Checked<number> {
 	return problem(`must be a whole number, but it is ${describeValue(raw)}`);
 }
 
-/** Script identifiers from comma-separated text or from a list. Empty entries are dropped. */
 export function toScriptList(raw: unknown): Checked<string[]> {
 	if (raw === undefined || raw === null) return ok([]);
 	if (typeof raw === 'string') {
@@ -153,11 +127,6 @@ export function toScriptList(raw: unknown): Checked<string[]> {
 	return ok(scripts);
 }
 
-/**
- * The JSON body of "Using JSON" mode, as the exact text to send. JSON text is
- * sent as the user wrote it (after trimming); an object from an expression is
- * serialized. Anything but a JSON object is refused.
- */
 export function toJsonObjectText(raw: unknown, label: string): Checked<string> {
 	if (isPlainObject(raw)) {
 		try {

@@ -1,9 +1,4 @@
-/**
- * The one way a request goes out: n8n's HTTP helper with the credential
- * applied, no redirects followed, every status returned. A failed attempt
- * comes back classified (failure.ts), never thrown: an answer, a network
- * fault, or n8n's refusal to send it.
- */
+/** The one way a request goes out: n8n's authenticated HTTP helper, failures classified, never thrown. */
 import type {
 	ICredentialsDecrypted,
 	IDataObject,
@@ -11,7 +6,6 @@ import type {
 	IHttpRequestOptions,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../helpers/names';
 import type { OutreachRequest } from '../helpers/interfaces';
 import { isPlainObject } from '../helpers/validation';
 import type { Failure, HttpAnswer } from './failure';
@@ -19,7 +13,6 @@ import { parseRetryAfter, thrownFailure } from './failure';
 import type { Quota } from '../run/pace/quota';
 import { quotaOf } from '../run/pace/quota';
 
-/** What every request of one run shares, worked out once per run. */
 export interface Connection {
 	baseUrl: string;
 	credentials: ICredentialsDecrypted;
@@ -28,7 +21,6 @@ export interface Connection {
 	allowUnauthorizedCerts: boolean;
 }
 
-/** A response header, whatever its case; the first value of a list. */
 export function header(headers: Record<string, unknown>, name: string): string | undefined {
 	const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name);
 	const value = key === undefined ? undefined : headers[key];
@@ -36,20 +28,10 @@ export function header(headers: Record<string, unknown>, name: string): string |
 	return value === undefined || value === null ? undefined : String(value);
 }
 
-/**
- * One send of one request: the service's JSON object, with what the
- * service's rate-limit headers say of its quota when it sends them; or what
- * failed.
- */
 export type Attempt =
 	| { ok: true; json: IDataObject; quota?: Quota }
 	| { ok: false; failure: Failure };
 
-/**
- * An answer to a request sent with `method` that is a success only with a
- * 2xx status and a JSON object. A 429 or 503 without Retry-After waits until
- * the quota its headers name refills.
- */
 export function attemptOf(answer: HttpAnswer, nowMs: number, method: 'GET' | 'POST'): Attempt {
 	const quota = quotaOf(answer.headers, nowMs);
 	if (answer.statusCode >= 200 && answer.statusCode < 300 && isPlainObject(answer.body)) {
@@ -65,7 +47,6 @@ export function attemptOf(answer: HttpAnswer, nowMs: number, method: 'GET' | 'PO
 	return { ok: false, failure: { kind: 'http', status, method, retryAfterMs, retryAfter, answer } };
 }
 
-/** Sends one request once. Never throws for what the service or the network does. */
 export async function send(
 	context: IExecuteFunctions,
 	connection: Connection,
@@ -76,7 +57,6 @@ export async function send(
 		url: `${connection.baseUrl}${request.path}`,
 		json: true,
 		returnFullResponse: true,
-		// Every status comes back to us, so that errors name what failed.
 		ignoreHttpStatusErrors: true,
 		// A redirect must never carry the X-API-Key to another host.
 		disableFollowRedirect: true,
@@ -90,7 +70,7 @@ export async function send(
 	try {
 		const answer = (await context.helpers.httpRequestWithAuthentication.call(
 			context,
-			CREDENTIAL_TYPE,
+			'outreachSequencesApi',
 			options,
 			{
 				// Decrypted once per run instead of once per item.

@@ -1,10 +1,10 @@
-import { archiveOperation, Resource } from '../../helpers/names';
+/** The Contact resource: its Operation selector and operations. */
 import { describeResource } from '../describeResource';
 import { contactArchive } from './archive.operation';
 
 export const contactResource = describeResource({
-	resource: Resource.Contact,
+	resource: 'contact',
 	noun: 'contact',
-	defaultOperation: archiveOperation,
+	defaultOperation: 'archive',
 	operations: [contactArchive],
 });

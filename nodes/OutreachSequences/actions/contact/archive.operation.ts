@@ -1,5 +1,5 @@
+/** Contact › Archive: archives one contact by its ID. */
 import { identifierOperation } from '../identifierOperation';
-import { Field, Operation, Resource } from '../../helpers/names';
 
 export const contactArchive = identifierOperation({
 	operationId: 'archiveContact',
@@ -9,14 +9,14 @@ export const contactArchive = identifierOperation({
 		description: 'Remove a contact from active use. The service keeps it and can restore it later.',
 	},
 	request: {
-		resource: Resource.Contact,
-		operation: Operation.Archive,
+		resource: 'contact',
+		operation: 'archive',
 		method: 'POST',
 		done: 'archived',
 		path: (id) => `/v1/contacts/${id}/archive`,
 	},
 	field: {
-		name: Field.contactId,
+		name: 'contactId',
 		displayName: 'Contact ID',
 		noun: 'contact',
 		placeholder: 'e.g. {{ $json.id }}',

@@ -1,10 +1,10 @@
-import { archiveOperation, Resource } from '../../helpers/names';
+/** The Contact List resource: its Operation selector and operations. */
 import { describeResource } from '../describeResource';
 import { contactListArchive } from './archive.operation';
 
 export const contactListResource = describeResource({
-	resource: Resource.ContactList,
+	resource: 'contactList',
 	noun: 'contact list',
-	defaultOperation: archiveOperation,
+	defaultOperation: 'archive',
 	operations: [contactListArchive],
 });

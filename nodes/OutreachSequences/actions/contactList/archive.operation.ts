@@ -1,5 +1,5 @@
+/** Contact List › Archive: archives one contact list by its ID. */
 import { identifierOperation } from '../identifierOperation';
-import { Field, Operation, Resource } from '../../helpers/names';
 
 export const contactListArchive = identifierOperation({
 	operationId: 'archiveContactList',
@@ -10,14 +10,14 @@ export const contactListArchive = identifierOperation({
 			'Remove a contact list from active use. The service keeps it and can restore it later.',
 	},
 	request: {
-		resource: Resource.ContactList,
-		operation: Operation.Archive,
+		resource: 'contactList',
+		operation: 'archive',
 		method: 'POST',
 		done: 'archived',
 		path: (id) => `/v1/contact_lists/${id}/archive`,
 	},
 	field: {
-		name: Field.contactListId,
+		name: 'contactListId',
 		displayName: 'Contact List ID',
 		noun: 'contact list',
 		placeholder: 'e.g. {{ $json.listId }}',

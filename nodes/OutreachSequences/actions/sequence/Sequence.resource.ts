@@ -1,10 +1,10 @@
-import { createOperation, Resource } from '../../helpers/names';
+/** The Sequence resource: its Operation selector and operations. */
 import { describeResource } from '../describeResource';
 import { sequenceCreate } from './create.operation';
 
 export const sequenceResource = describeResource({
-	resource: Resource.Sequence,
+	resource: 'sequence',
 	noun: 'sequence',
-	defaultOperation: createOperation,
+	defaultOperation: 'create',
 	operations: [sequenceCreate],
 });

@@ -1,33 +1,31 @@
+/** Sequence › Create: its fields, and the create request built from an item. */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { toolDescriptionProperty } from '../common.descriptions';
-import { BodyMode, defaultBodyMode, Field, Operation, Resource } from '../../helpers/names';
-import type { SchedulesValue } from '../../helpers/names';
-import type { ItemReader, OperationDefinition } from '../../helpers/interfaces';
+import type { SchedulesValue, ItemReader, OperationDefinition } from '../../helpers/interfaces';
 import { toJsonObjectText } from '../../helpers/validation';
 import { scheduleEntry, schedulesProperty } from './schedules';
 
-const showOnlyForSequenceCreate = { resource: [Resource.Sequence], operation: [Operation.Create] };
-const showOnlyForFields = { ...showOnlyForSequenceCreate, [Field.specifyBody]: [BodyMode.Fields] };
+const showOnlyForSequenceCreate = { resource: ['sequence'], operation: ['create'] };
+const showOnlyForFields = { ...showOnlyForSequenceCreate, specifyBody: ['fields'] };
 
-/** The contract gives Criteria and Timezone as text, with no format: Additional Fields says so once. */
+// The contract gives Criteria and Timezone as text with no format; Additional Fields' description says so.
 const TEXT_FIELDS = [
-	{ name: Field.description, displayName: 'Description', description: 'What the sequence is for' },
+	{ name: 'description', displayName: 'Description', description: 'What the sequence is for' },
 	{
-		name: Field.criteria,
+		name: 'criteria',
 		displayName: 'Criteria',
 		description:
 			'Which contacts the sequence applies to: a condition, as text in the form your service takes',
 	},
 	{
-		name: Field.timezone,
+		name: 'timezone',
 		displayName: 'Timezone',
 		description: "The timezone of the schedule's times, as text in the form your service takes",
 	},
 ];
 
-/** The template of Using JSON: one schedule entry with every key a create request takes, at neutral values. */
 const JSON_BODY_TEMPLATE = `{
   "name": "",
   "schedules": [
@@ -44,39 +42,39 @@ const JSON_BODY_TEMPLATE = `{
 export const sequenceCreateDescription: INodeProperties[] = [
 	{
 		displayName: 'Send Body',
-		name: Field.specifyBody,
+		name: 'specifyBody',
 		type: 'options',
 		displayOptions: { show: showOnlyForSequenceCreate },
 		options: [
 			{
 				name: 'Using Fields Below',
-				value: BodyMode.Fields,
+				value: 'fields',
 				description: 'Fill in the sequence field by field',
 			},
 			{
 				name: 'Using JSON',
-				value: BodyMode.Json,
+				value: 'json',
 				description: 'Send a JSON object exactly as written',
 			},
 		],
-		default: defaultBodyMode,
+		default: 'fields',
 		description: 'How to give the sequence to create',
 	},
 	{
 		displayName: 'JSON Body',
-		name: Field.jsonBody,
+		name: 'jsonBody',
 		type: 'json',
 		default: JSON_BODY_TEMPLATE,
 		required: true,
 		displayOptions: {
-			show: { ...showOnlyForSequenceCreate, [Field.specifyBody]: [BodyMode.Json] },
+			show: { ...showOnlyForSequenceCreate, specifyBody: ['json'] },
 		},
 		description:
 			'The sequence as a JSON object, sent as written: name, description, criteria, timezone and schedules. Keys from a response, such as scripts or phoneScript, are not request keys.',
 	},
 	{
 		displayName: 'Name',
-		name: Field.name,
+		name: 'name',
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. Spring webinar follow-up',
@@ -85,7 +83,7 @@ export const sequenceCreateDescription: INodeProperties[] = [
 	},
 	{
 		displayName: 'Additional Fields',
-		name: Field.additionalFields,
+		name: 'additionalFields',
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
@@ -111,7 +109,6 @@ function fail(read: ItemReader, itemIndex: number, message: string): never {
 	throw new NodeOperationError(read.node, message, { itemIndex });
 }
 
-/** A text field: sent as given, left out when empty; a number from an expression is sent as text. */
 function optionalText(read: ItemReader, itemIndex: number, label: string, raw: unknown) {
 	if (raw === undefined || raw === null) return undefined;
 	if (typeof raw === 'number' && Number.isFinite(raw)) return String(raw);
@@ -119,7 +116,6 @@ function optionalText(read: ItemReader, itemIndex: number, label: string, raw: u
 	return raw.trim() === '' ? undefined : raw;
 }
 
-/** Additional Fields' texts that are set, in the order they are sent. */
 function textFields(read: ItemReader, itemIndex: number, additional: IDataObject) {
 	const set: Array<[string, string]> = [];
 	for (const field of TEXT_FIELDS) {
@@ -129,30 +125,25 @@ function textFields(read: ItemReader, itemIndex: number, additional: IDataObject
 	return set;
 }
 
-/** Schedules' rows as they are sent; undefined when there are none. */
 function scheduleEntries(read: ItemReader, itemIndex: number, schedules: SchedulesValue) {
-	const rows = schedules[Field.schedule] ?? [];
+	const rows = schedules.schedule ?? [];
 	if (rows.length === 0) return undefined;
 	return rows.map((row, position) =>
 		scheduleEntry(row, position, (message) => fail(read, itemIndex, message)),
 	);
 }
 
-/**
- * The body of "Using Fields Below": only what the user set; with nothing set, {}. Each part is
- * worked out once per run where its field holds no expression (ItemReader.perRun).
- */
 function buildSequenceFromFields(read: ItemReader, itemIndex: number): IDataObject {
 	const body: IDataObject = {};
-	const name = read.perRun(Field.name, itemIndex, '', (raw) =>
+	const name = read.perRun('name', itemIndex, '', (raw) =>
 		optionalText(read, itemIndex, 'Name', raw),
 	);
 	if (name !== undefined) body.name = name;
-	const additional = read.perRun(Field.additionalFields, itemIndex, {}, (raw) =>
+	const additional = read.perRun('additionalFields', itemIndex, {}, (raw) =>
 		textFields(read, itemIndex, raw as IDataObject),
 	);
 	for (const [key, value] of additional) body[key] = value;
-	const schedules = read.perRun(Field.schedules, itemIndex, {}, (raw) =>
+	const schedules = read.perRun('schedules', itemIndex, {}, (raw) =>
 		scheduleEntries(read, itemIndex, raw as SchedulesValue),
 	);
 	if (schedules) body.schedules = schedules;
@@ -160,8 +151,8 @@ function buildSequenceFromFields(read: ItemReader, itemIndex: number): IDataObje
 }
 
 export const sequenceCreate: OperationDefinition = {
-	resource: Resource.Sequence,
-	operation: Operation.Create,
+	resource: 'sequence',
+	operation: 'create',
 	operationId: 'createSequence',
 	makesNew: true,
 	option: {
@@ -171,16 +162,16 @@ export const sequenceCreate: OperationDefinition = {
 	},
 	properties: sequenceCreateDescription,
 	buildRequest(read, itemIndex) {
-		const mode = read.perRun(Field.specifyBody, itemIndex, defaultBodyMode, (raw) => raw);
-		const fields = mode === BodyMode.Json ? undefined : buildSequenceFromFields(read, itemIndex);
+		const mode = read.perRun('specifyBody', itemIndex, 'fields', (raw) => raw);
+		const fields = mode === 'json' ? undefined : buildSequenceFromFields(read, itemIndex);
 		const body = fields
 			? JSON.stringify(fields)
-			: read.perRun(Field.jsonBody, itemIndex, undefined, (raw) => {
+			: read.perRun('jsonBody', itemIndex, undefined, (raw) => {
 					const checked = toJsonObjectText(raw, 'JSON Body');
 					if (!checked.ok) fail(read, itemIndex, checked.problem);
 					return checked.value;
 				});
-		// Its name, so that what a failure says names the sequence.
+		// So that a failure's message names the sequence.
 		const name = typeof fields?.name === 'string' ? { name: fields.name } : {};
 		return {
 			method: 'POST',

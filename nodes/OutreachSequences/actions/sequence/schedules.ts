@@ -1,38 +1,30 @@
-/**
- * Sequence › Create's Schedules: the rows of schedule steps, their fields,
- * and each row as a schedule entry of the create request. The contract gives
- * the numbers' type (integers) and no range, and no unit but for Delay in
- * Minutes; nor what an entry of sequenceScripts holds. The group's hint says
- * so once; each field's hint says what it takes.
- */
+/** Sequence › Create's Schedules: the fields of a schedule step, and each row as an entry of the request. */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { Field } from '../../helpers/names';
-import type { ScheduleRowValue } from '../../helpers/names';
+import type { ScheduleRowValue } from '../../helpers/interfaces';
 import { toScriptList, toWholeNumber } from '../../helpers/validation';
 
 export const SCHEDULE_NUMBERS = [
 	{
-		name: Field.dayOffset,
+		name: 'dayOffset',
 		displayName: 'Day Offset',
 		description: "The step's day offset: a whole number",
 	},
-	{ name: Field.hour, displayName: 'Hour', description: "The step's hour: a whole number" },
-	{ name: Field.minute, displayName: 'Minute', description: "The step's minute: a whole number" },
+	{ name: 'hour', displayName: 'Hour', description: "The step's hour: a whole number" },
+	{ name: 'minute', displayName: 'Minute', description: "The step's minute: a whole number" },
 	{
-		name: Field.delayInMinutes,
+		name: 'delayInMinutes',
 		displayName: 'Delay in Minutes',
 		description: "The step's delay in minutes: a whole number",
 	},
 ];
 
-/** The Schedules field, shown where `show` says. */
 export function schedulesProperty(
 	show: NonNullable<INodeProperties['displayOptions']>['show'],
 ): INodeProperties {
 	return {
 		displayName: 'Schedules',
-		name: Field.schedules,
+		name: 'schedules',
 		type: 'fixedCollection',
 		typeOptions: { multipleValues: true, sortable: true },
 		placeholder: 'Add Schedule',
@@ -43,7 +35,7 @@ export function schedulesProperty(
 		options: [
 			{
 				displayName: 'Schedule',
-				name: Field.schedule,
+				name: 'schedule',
 				values: [
 					...SCHEDULE_NUMBERS.map(({ name, displayName, description }) => ({
 						displayName,
@@ -54,7 +46,7 @@ export function schedulesProperty(
 					})),
 					{
 						displayName: 'Sequence Scripts',
-						name: Field.sequenceScripts,
+						name: 'sequenceScripts',
 						type: 'string',
 						default: '',
 						placeholder: 'e.g. script-1, script-2',
@@ -67,7 +59,6 @@ export function schedulesProperty(
 	};
 }
 
-/** A row as a schedule entry of the request; `fail` says what is wrong with it, and throws. */
 export function scheduleEntry(
 	row: ScheduleRowValue,
 	position: number,
@@ -79,8 +70,8 @@ export function scheduleEntry(
 		if (!checked.ok) fail(`Schedule ${position + 1}: ${field.displayName} ${checked.problem}.`);
 		entry[field.name] = checked.value;
 	}
-	const scripts = toScriptList(row[Field.sequenceScripts]);
+	const scripts = toScriptList(row.sequenceScripts);
 	if (!scripts.ok) fail(`Schedule ${position + 1}: Sequence Scripts ${scripts.problem}.`);
-	if (scripts.value.length > 0) entry[Field.sequenceScripts] = scripts.value;
+	if (scripts.value.length > 0) entry.sequenceScripts = scripts.value;
 	return entry;
 }

@@ -1,10 +1,10 @@
-import { getOperation, Resource } from '../../helpers/names';
+/** The Use Case resource: its Operation selector and operations. */
 import { describeResource } from '../describeResource';
 import { useCaseGet } from './get.operation';
 
 export const useCaseResource = describeResource({
-	resource: Resource.UseCase,
+	resource: 'useCase',
 	noun: 'use case',
-	defaultOperation: getOperation,
+	defaultOperation: 'get',
 	operations: [useCaseGet],
 });

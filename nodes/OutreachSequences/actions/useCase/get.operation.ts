@@ -1,5 +1,5 @@
+/** Use Case › Get: fetches one use case by its ID. */
 import { identifierOperation } from '../identifierOperation';
-import { Field, Operation, Resource } from '../../helpers/names';
 
 export const useCaseGet = identifierOperation({
 	operationId: 'getUseCase',
@@ -10,15 +10,15 @@ export const useCaseGet = identifierOperation({
 			'Get a use case by its identifier, with its title, description, status and actions',
 	},
 	request: {
-		resource: Resource.UseCase,
-		operation: Operation.Get,
+		resource: 'useCase',
+		operation: 'get',
 		method: 'GET',
 		readOnly: true,
 		done: 'fetched',
 		path: (id) => `/v1/use_cases/${id}`,
 	},
 	field: {
-		name: Field.useCaseId,
+		name: 'useCaseId',
 		displayName: 'Use Case ID',
 		noun: 'use case',
 		placeholder: 'e.g. {{ $json.useCaseId }}',

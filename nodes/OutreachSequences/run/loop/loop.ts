@@ -1,10 +1,4 @@
-/**
- * One operation over every input item, as a state machine (items.ts). The
- * loop owns the order, the batches, the pacer and the retries; an item's
- * request and how it is sent come in from outside (LoopPorts), so it runs,
- * and is tested, without n8n. Only "too many" (429, 503, quota headers) slows
- * the shared pace; any other fault that allows a resend backs off that item.
- */
+/** Runs one operation over every input item (order, batches, pace, retries) without n8n. */
 import type { OutreachRequest } from '../../helpers/interfaces';
 import type { ServiceDown } from '../pace/breaker';
 import type { SendResult } from './dispatcher';
@@ -27,13 +21,10 @@ export type { Batching, ItemState, LoopPorts, LoopSettings } from './items';
 
 export class RunLoop {
 	readonly items: ItemState[];
-	/** What slowed this run down (runReport.ts). */
 	readonly report = new RunReport();
 	private readonly pacer: RequestPacer;
 	private readonly pace: ServicePace;
-	/** The lowest index that failed, when the run stops at the first failure. */
 	private stopIndex: number | undefined;
-	/** Whether the service has answered any request of this run, with any status. */
 	private serviceReached = false;
 
 	constructor(
@@ -46,12 +37,11 @@ export class RunLoop {
 		this.pacer = ports.pace.pacer;
 	}
 
-	/** The item On Error = Stop stops at: the lowest one that failed. */
 	get firstFailure(): number | undefined {
 		return this.stopIndex;
 	}
 
-	/** After a stop: each item not reached is looked up, never sent, so that what earlier tries did is counted; `turn` after each. */
+	/** After a stop: items not reached are looked up, never sent, so what earlier tries did is counted. */
 	async settle(turn: (index: number) => Promise<void> | undefined): Promise<void> {
 		for (const [index, item] of this.items.entries()) {
 			if (item.state === 'pending') this.prepare(index);
@@ -71,7 +61,7 @@ export class RunLoop {
 		try {
 			await this.sendAll(dispatcher);
 		} finally {
-			// Only when something threw (the dispatcher let every other request end first): its answer was lost.
+			// An item still in flight here means something threw: its answer was lost.
 			this.items.forEach((item, index) => {
 				if (item.state !== 'inFlight') return;
 				const error = lostAnswerText(item.request.subject);
@@ -105,17 +95,15 @@ export class RunLoop {
 		}
 	}
 
-	/** Whether nothing more is to be sent: the execution was stopped, or an item failed and On Error stops. */
 	private runStopped(): boolean {
 		return this.ports.cancelled() || this.stopIndex !== undefined;
 	}
 
-	/** Whether this item is no longer to be sent. Items before a failed one still are, as they would have been in order. */
+	// Items before a failed one are still sent, as they would have been in order.
 	private isStopped(index: number): boolean {
 		return this.ports.cancelled() || (this.stopIndex !== undefined && index > this.stopIndex);
 	}
 
-	/** Makes an item's request once; an item whose request can't be made is never sent. */
 	private prepare(index: number): boolean {
 		const item = this.items[index];
 		if (item.state !== 'pending') return item.state === 'prepared' || item.state === 'waiting';
@@ -131,7 +119,6 @@ export class RunLoop {
 		return prior === undefined || this.apply(index, request, prior);
 	}
 
-	/** What the memory said of an item instead of sending it; true: send it. */
 	private apply(index: number, request: OutreachRequest, prior: Prior): boolean {
 		if (prior.event)
 			this.report.earlierTry(prior.event, prior.kind === 'answer' ? prior.json.id : undefined);
@@ -146,7 +133,6 @@ export class RunLoop {
 		return true;
 	}
 
-	/** Sends an item once: how the request ended, and whether, and when, to send it again. */
 	private async send(index: number, turn: Turn, remaining: () => number): Promise<SendResult> {
 		const item = this.items[index];
 		if (item.state !== 'prepared' && item.state !== 'waiting') return { end: 'cancelled' };
@@ -177,11 +163,7 @@ export class RunLoop {
 		return { end: requestEnd(attempt.failure, againAfterMs !== undefined), againAfterMs };
 	}
 
-	/**
-	 * A failed attempt: fail the item, or send it again. After a push-back (429, 503) the shared
-	 * pace waits and slows down, and an item that may go again goes as soon as it lets it (0);
-	 * after any other fault that allows a resend, the item alone waits its backoff (the ms returned).
-	 */
+	/** undefined: give up; 0: after a push-back, the shared pace waits instead; else this item's backoff ms. */
 	private retryOrGiveUp(
 		index: number,
 		item: ItemState & { state: 'inFlight' },
@@ -193,7 +175,7 @@ export class RunLoop {
 		if (pushBack) this.report.pushedBack();
 		const slowdowns =
 			this.pacer.consecutiveSlowdowns + (this.pacer.wouldStartSlowdown(turn.epoch) ? 1 : 0);
-		// A push-back's backoff grows with the service's slowdowns in a row; any other fault's with this item's sends.
+		// A push-back's backoff grows with the service's slowdowns in a row, any other's with this item's sends.
 		const backoff = backoffMs(pushBack ? slowdowns : item.sends, this.ports.random());
 		const { readOnly, policy } = this.settings;
 		const decision = decideRetry(failure, {
@@ -208,7 +190,7 @@ export class RunLoop {
 			const { request, sends } = item;
 			const { reason, waitMs: askedMs } = decision;
 			this.fail(index, { kind: 'gaveUp', request, failure, sends, reason, askedMs });
-			// A 503 without Retry-After to a create is not sent again (outcomeOf); it slows the pace as every 503 does.
+			// A create's 503 without Retry-After is not resent, but slows the pace as every 503 does.
 			const waitMs = pushBack ? Math.min(failure.retryAfterMs ?? backoff, policy.maxWaitMs) : 0;
 			if (pushBack && reason === 'notSafe') this.slowDown(failure, waitMs, turn, remaining);
 			return undefined;
@@ -220,13 +202,11 @@ export class RunLoop {
 		return 0;
 	}
 
-	/** The service pushed back: nothing new starts for `waitMs`, and the shared pace slows down. */
 	private slowDown(failure: Failure, waitMs: number, turn: Turn, remaining: () => number): void {
 		if (this.pacer.pushedBack(turn.epoch, waitMs))
 			this.ports.log(pushedBackLogLine(failure, waitMs, remaining(), this.pacer.inFlightLimit));
 	}
 
-	/** The quota headers say the quota is used up, or that the requests under way (this one's among them) may use what is left: nothing new starts until it refills, and the pace slows as after a 429. */
 	private keepWithin(quota: Quota, turn: Turn, remaining: () => number): void {
 		const othersUnderWay = this.pace.requestsInFlight - 1;
 		if (quota.remaining > othersUnderWay) return;
@@ -236,7 +216,6 @@ export class RunLoop {
 		}
 	}
 
-	/** The service's breaker tripped: this item is not sent (again). */
 	private serviceDown(index: number, down: ServiceDown): void {
 		const item = this.items[index];
 		if (item.state !== 'prepared' && item.state !== 'waiting') return;

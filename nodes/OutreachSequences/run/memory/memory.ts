@@ -1,4 +1,4 @@
-/** The node's one memory of what the service did: the execution's record for a retry's answers, and n8n's store for every run. */
+/** The node's memory of what the service did: the execution's record for retries, n8n's store for every run. */
 import type { IDataObject, IExecuteFunctions, INode, NodeExecutionHint } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
@@ -17,25 +17,21 @@ import { priorOf, unconfirmedOf } from './reRun';
 import type { ProcessedStore } from './store';
 import { MOST_ITEMS, processedStoreOf } from './store';
 
+// fresh: nobody met the entry within the Window; unknown: met, never confirmed.
 type State = 'fresh' | 'confirmed' | 'unknown';
 
 export interface Memory {
-	/** What the execution's record says to do with item `index` instead of sending `request`. */
 	prior(index: number, request: OutreachRequest): Prior | undefined;
-	/** At the item's turn: claims it in n8n's store, or says what to do instead of sending it. */
 	claim(index: number, request: OutreachRequest): Promise<Prior | undefined>;
-	/** The service confirmed item `index`, answering `json`. */
 	confirmed(index: number, json: IDataObject): void;
-	/** The run ended: keep what it did (`kept`: n8n may run the node again), `words` being each failed item's. */
+	/** `kept`: n8n may run the node again, so the record keeps what this run did. */
 	finish(
 		items: ItemState[],
 		words: (index: number) => EarlierFailure | undefined,
 		kept: boolean,
 	): Promise<void>;
-	/** How long the memory keeps what the service confirmed; undefined when it keeps nothing. */
 	windowMs?: number;
 	hints: NodeExecutionHint[];
-	/** An earlier try of this execution left something in the record. */
 	earlierTry: boolean;
 }
 
@@ -48,7 +44,6 @@ const NONE: Memory = {
 	earlierTry: false,
 };
 
-/** What this process knows beside the store: who confirmed an entry, with which ID, and who is sending one now. */
 interface Known {
 	at: number;
 	execution: string;
@@ -58,13 +53,11 @@ const known = new Map<string, Known>();
 const sending = new Map<string, string>();
 const MOST_KNOWN = 50_000;
 
-/** Forgets what this process knows, as a new n8n process would. */
 export function forgetKnown(): void {
 	known.clear();
 	sending.clear();
 }
 
-/** The run index of this run of the node: above 0 when it runs again in the same execution (a loop). */
 function runIndexOf(context: IExecuteFunctions): number {
 	try {
 		const runIndex = Number(context.getWorkflowDataProxy(0).$runIndex);
@@ -74,7 +67,6 @@ function runIndexOf(context: IExecuteFunctions): number {
 	}
 }
 
-/** Request Options › Skip Items Done Before and Repeat Items Done Before, as this run reads them. */
 function settingsOf(context: IExecuteFunctions, node: INode) {
 	const options = (node.parameters.requestOptions ?? {}) as IDataObject;
 	const group = (options.skipDoneBefore as IDataObject | undefined)?.keySettings as
@@ -101,7 +93,7 @@ function settingsOf(context: IExecuteFunctions, node: INode) {
 	};
 }
 
-/** The memory of this run; Get Use Case (it changes nothing) and a tool call (the caller's to repeat) keep none. With a Key, keyed items are claimed at the start (Row.claimAll). */
+/** Reads keep no memory, nor do tool calls: whether to call again is the caller's choice. */
 export async function openMemory(
 	context: IExecuteFunctions,
 	definition: OperationDefinition,
@@ -113,6 +105,7 @@ export async function openMemory(
 	const items = context.getInputData();
 	const runIndex = runIndexOf(context);
 	const execution = context.getExecutionId() ?? '';
+	const settings = settingsOf(context, node);
 	const scope = [
 		`${definition.resource}.${definition.operation}`,
 		connection.baseUrl,
@@ -130,7 +123,7 @@ export async function openMemory(
 	const identityOf = (index: number) =>
 		(identities[index] ??= itemIdentity(scope, index, items[index].json));
 	const store = processedStoreOf(context);
-	const settings = settingsOf(context, node);
+	const rows = store && new Row(store, settings.windowMs, `${execution}:${node.id}:${runIndex}`);
 	const hints: NodeExecutionHint[] = [];
 	if (!store) hints.push(memoryOffHint());
 	else if (items.length > MOST_ITEMS)
@@ -139,7 +132,7 @@ export async function openMemory(
 	const choice = (index: number) => () =>
 		unconfirmedOf(context.getNodeParameter('requestOptions.unconfirmedEarlierTry', index, ''));
 
-	// "The same item": the same request (or the user's Key), and its place among identical ones of this input.
+	// The same item: the same request (or the user's Key), and its place among identical ones of this input.
 	const entryIds: string[] = [];
 	const seen = new Map<string, number>();
 	const entryFor = (index: number, text: string) => {
@@ -150,7 +143,6 @@ export async function openMemory(
 	const entryOf = (index: number, request: OutreachRequest) =>
 		entryIds[index] ??
 		entryFor(index, settings.keyOf?.(index) ?? fingerprint(connection.baseUrl, request));
-	const rows = store && new Row(store, settings.windowMs, `${execution}:${node.id}:${runIndex}`);
 	const claimed = new Map<number, number>();
 	const decided = new Set<number>();
 	const forced = new Set<number>();
@@ -220,24 +212,24 @@ export async function openMemory(
 				sending.set(id, execution);
 				return undefined;
 			}
-			if (state === 'confirmed') {
-				if (!settings.skipsConfirmed) return undefined;
-				const json = doneBeforeItem(request.subject, known.get(id), settings.windowMs, Date.now());
-				return { kind: 'answer', json, event: 'doneBefore' };
+			if (state === 'unknown') {
+				const by = sending.get(id);
+				const earlier: EarlierFailure = {
+					message: '',
+					description: '',
+					statusCode: null,
+					networkError: null,
+					claimed: by !== undefined && by !== execution ? by : '',
+					windowMs: settings.windowMs,
+				};
+				const prior = priorOf({ kind: 'unknown', earlier }, request, index, choice(index));
+				events[index] = prior?.event;
+				if (prior?.kind === 'answer') rows.confirm(id);
+				return prior?.kind === 'send' ? undefined : prior;
 			}
-			const by = sending.get(id);
-			const earlier: EarlierFailure = {
-				message: '',
-				description: '',
-				statusCode: null,
-				networkError: null,
-				claimed: by !== undefined && by !== execution ? by : '',
-				windowMs: settings.windowMs,
-			};
-			const prior = priorOf({ kind: 'unknown', earlier }, request, index, choice(index));
-			events[index] = prior?.event;
-			if (prior?.kind === 'answer') rows.confirm(id);
-			return prior?.kind === 'send' ? undefined : prior;
+			if (!settings.skipsConfirmed) return undefined;
+			const json = doneBeforeItem(request.subject, known.get(id), settings.windowMs, Date.now());
+			return { kind: 'answer', json, event: 'doneBefore' };
 		},
 		confirmed(index, json) {
 			const id = entryIds[index];
@@ -281,7 +273,6 @@ export async function openMemory(
 	};
 }
 
-/** What came of a claimed item: confirmed, sent without a confirmation, or given back (the service did not act on it). */
 function outcomeOf(item: ItemState): 'confirmed' | 'unknown' | 'givenBack' {
 	if (item.state === 'done') return 'confirmed';
 	// An item waiting to go again met a failure safe to send again: the service did not act on it.
@@ -291,7 +282,7 @@ function outcomeOf(item: ItemState): 'confirmed' | 'unknown' | 'givenBack' {
 	return facts.outcome === 'mayHaveActed' && facts.timesSent > 0 ? 'unknown' : 'givenBack';
 }
 
-/** What the record keeps of an item at the end of a try; a failure the service did not act on is forgotten, so the item goes out again. */
+/** A failure the service did not act on is forgotten, so a retry sends the item again. */
 export function forRecord(
 	item: ItemState,
 	event: PriorEvent | undefined,
@@ -316,19 +307,12 @@ export function forRecord(
 	return 'forget';
 }
 
-/**
- * The node's row as one run writes it. Time goes in buckets one Window long; a claim is C of this
- * bucket and the next, a confirmation D of its bucket: an entry counts one to two Windows after the
- * last run that met it. Checking records what it asks for, so a look-up for D that finds none is
- * taken out again. Every write checks the run's write before it again: a key gone, another
- * process's write made from an older read replaced the row, and all this run wrote is written
- * again (a run's last write, of confirmations only, is not checked: its items would read unknown).
- */
+// Row format: a claim is a c: key in this Window-long bucket and the next; a confirmation, a d: key in its bucket.
+// Each write re-checks the run's write before: a key gone (an older read replaced the row) rewrites all it wrote.
 class Row {
 	private readonly written = new Set<string>();
 	private readonly pending: string[] = [];
 	private readonly name: string;
-	/** The keys of this run's write before, which the next write checks. */
 	private previous: string[] = [];
 	private lastWriteAt = -Infinity;
 	private readonly writing = new Set<Promise<unknown>>();
@@ -353,7 +337,6 @@ class Row {
 		return `d:${this.windowMs}:${bucket}:${id}`;
 	}
 
-	/** Claims `id`: fresh (nobody met it within the Window), confirmed, or unknown (met, never confirmed). `forced`: the user said to send it. */
 	async claim(id: string, forced: boolean): Promise<State> {
 		const claim = this.claimEntries(id, this.bucket());
 		const there = await this.write(claim);
@@ -361,12 +344,7 @@ class Row {
 		return (await this.looks([id])).get(id) ?? 'unknown';
 	}
 
-	/**
-	 * Claims every id at once, then checks a second later that the claim
-	 * stood (no write from an older read, another worker's, replaced it);
-	 * one that did not is claimed again, up to three times, and then counts
-	 * as unknown: nothing twice wins.
-	 */
+	/** Claims every id at once and checks a second later that the claim stood; unclaimed after three tries, an id is unknown. */
 	async claimAll(ids: string[]): Promise<Map<string, State>> {
 		const states = new Map<string, State>();
 		const bucket = this.bucket();
@@ -392,7 +370,7 @@ class Row {
 		return states;
 	}
 
-	/** Whether each id, met within the Window, was confirmed: D of this bucket, then of the one before (found there, the look-up wrote this bucket's, as a refresh). */
+	/** Looks for d: in this bucket, then the one before; checking records the key, so misses are removed again. */
 	private async looks(ids: string[]): Promise<Map<string, State>> {
 		const states = new Map<string, State>();
 		const bucket = this.bucket();
@@ -412,7 +390,6 @@ class Row {
 		return states;
 	}
 
-	/** The service confirmed `id` (claimed in `claimedIn`): written with the next write, or now once a second has passed. */
 	confirm(id: string, claimedIn?: number): void {
 		const bucket = this.bucket();
 		this.pending.push(this.done(id, bucket));
@@ -421,7 +398,6 @@ class Row {
 		if (Date.now() - this.lastWriteAt >= 1000) void this.write([]).catch(() => undefined);
 	}
 
-	/** The run ended: what is confirmed is written, and the claims given back go. */
 	async settle(givenBack: string[]): Promise<void> {
 		await Promise.allSettled(this.writing);
 		if (this.pending.length > 0 || this.written.size > 0) await this.write([]);
@@ -429,11 +405,7 @@ class Row {
 		if (gone.length > 0) await this.store.remove(gone);
 	}
 
-	/**
-	 * A write of `kept` and what is confirmed, checking the write before; `unkept` is recorded but
-	 * not written again (a look-up's D that was not there is taken out). This run's writes wait in
-	 * the process's line together (store.ts), so each reads the row after the one before it landed.
-	 */
+	/** Writes `kept` and what is confirmed, checking the write before; `unkept` is recorded, never written again. */
 	private write(kept: string[], unkept: string[] = []): Promise<Set<string>> {
 		this.lastWriteAt = Date.now();
 		const mine = [...kept, ...this.pending.splice(0)];

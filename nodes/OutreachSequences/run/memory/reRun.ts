@@ -1,9 +1,7 @@
-/** What an earlier try's or run's outcome means for an item now; what the service may have done waits for the user's say (RFC 9110 §9.2.2). */
+/** What an earlier try's or run's outcome means for an item now; an unknown one waits for the user's say. */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { UnconfirmedName } from '../../helpers/names';
-import { Unconfirmed } from '../../helpers/names';
-import type { OutreachRequest } from '../../helpers/interfaces';
+import type { UnconfirmedName, OutreachRequest } from '../../helpers/interfaces';
 import type { ItemFailure } from '../outcome/failedItem';
 import type { EarlierTry } from './record';
 import type { PriorEvent } from '../outcome/runReport';
@@ -12,10 +10,6 @@ import { answerLostItem, countedAsDoneItem } from '../outcome/reRunTexts';
 
 const answer = (json: IDataObject, event: PriorEvent): Prior => ({ kind: 'answer', json, event });
 
-/**
- * What an earlier try's `earlier` means for the item now; `choice` reads the
- * user's say, only when it is needed, and may throw (its expression failed).
- */
 export function priorOf(
 	earlier: EarlierTry | undefined,
 	request: OutreachRequest,
@@ -40,18 +34,13 @@ export function priorOf(
 	try {
 		said = choice();
 	} catch (unconfirmedError) {
-		// Its expression failed for this item alone: the item is not sent, as with Fail, and its error says why.
 		return { kind: 'fail', failure: { ...failure, unconfirmedError }, event: 'failedAgain' };
 	}
-	if (said === Unconfirmed.CountAsDone)
-		return answer(countedAsDoneItem(request.subject), 'countedAsDone');
-	if (said === Unconfirmed.SendAgain) return { kind: 'send', event: 'sentAgain' };
+	if (said === 'countAsDone') return answer(countedAsDoneItem(request.subject), 'countedAsDone');
+	if (said === 'sendAgain') return { kind: 'send', event: 'sentAgain' };
 	return { kind: 'fail', failure, event: 'failedAgain' };
 }
 
-/** The user's say, as the option gives it: anything else is "fail", which sends nothing. */
 export function unconfirmedOf(value: unknown): UnconfirmedName {
-	return value === Unconfirmed.SendAgain || value === Unconfirmed.CountAsDone
-		? value
-		: Unconfirmed.Fail;
+	return value === 'sendAgain' || value === 'countAsDone' ? value : 'fail';
 }

@@ -1,31 +1,23 @@
-/** The node's own row in n8n's store for processed items, and the line its calls take in this process. */
+/** The node's row in n8n's store for processed items, and the line its calls take in this process. */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-/** The items one window keeps: 3 entries each (memory.ts). */
 export const MOST_ITEMS = 50_000;
-/** The most entries the row keeps, with room for the runs' claim tags; n8n drops the oldest past it (bench/results.md › store cost). */
+/** Each item costs 3 entries (memory.ts), plus room for the runs' claim tags; n8n drops the oldest past it. */
 export const ROW_MAX_ENTRIES = 3 * MOST_ITEMS + 1_000;
 
-/** n8n takes each removed key out with a search of the whole row: one call compares at most this many (about 50 ms). */
+// n8n removes each key with a search of the whole row, so one remove call compares at most this many.
 const REMOVE_COMPARISONS = 5_000_000;
 
 export interface ProcessedStore {
-	/** Records every key; returns those that were there already. */
 	checkAndRecord(keys: string[]): Promise<Set<string>>;
-	/** Takes the keys out again, in calls that each cost n8n at most REMOVE_COMPARISONS. */
 	remove(keys: string[]): Promise<void>;
 }
 
-/** n8n's helpers for its store, as a node's context hands them over. */
 export type StoreHelpers = Partial<
 	Pick<IExecuteFunctions['helpers'], 'checkProcessedAndRecord' | 'removeProcessed'>
 >;
 
-/**
- * A row's first write is an insert: two executions that make it at once
- * collide on its unique key, one having written nothing. Only that failure
- * is safe to repeat; any other may have been written.
- */
+/** Two executions' first insert of a row collide on its unique key, one writing nothing: the one failure safe to repeat. */
 export function isFirstInsertRace(error: unknown): boolean {
 	const { code, message, driverError } = (error ?? {}) as {
 		code?: unknown;
@@ -40,7 +32,6 @@ export function isFirstInsertRace(error: unknown): boolean {
 	);
 }
 
-/** The node's row (scope `node`: no other node reads, trims or clears it); undefined without a saved workflow or n8n's store. */
 export function processedStoreOf(context: IExecuteFunctions): ProcessedStore | undefined {
 	const workflowId = context.getWorkflow().id;
 	if (!workflowId) return undefined;
@@ -50,7 +41,6 @@ export function processedStoreOf(context: IExecuteFunctions): ProcessedStore | u
 	);
 }
 
-/** The row over n8n's `helpers`; with `row`, the calls on it in this process wait in its line. */
 export function processedStoreOver(
 	helpers: StoreHelpers,
 	row?: string,
@@ -84,18 +74,13 @@ export function processedStoreOver(
 
 interface Waiting {
 	keys: string[];
-	/** n8n's call; records that wait together go as one, with all their keys. */
 	call: (keys: string[]) => Promise<unknown>;
 	record: boolean;
 	resolve: (value: never) => void;
 	reject: (error: unknown) => void;
 }
 
-/**
- * n8n reads a row and writes it back whole, with no lock, so this process's
- * calls on a row go one after another; records waiting together go as one
- * call (100 webhook executions make two calls, not 100).
- */
+// n8n rewrites a row whole, with no lock, so this process's calls on it go one by one; waiting records go as one.
 const lines = new Map<string, Waiting[]>();
 
 function inLine<T>(row: string, keys: string[], call: (keys: string[]) => Promise<T>): Promise<T> {

@@ -1,19 +1,12 @@
-/**
- * Where n8n hands the node its items, read as its steps: read the settings,
- * connect once (settings.ts), open the node's memory of earlier tries and
- * executions (memory.ts), run the loop (loop.ts), keep what the run did,
- * and give n8n exactly one output item per input item, in input order, each
- * with its pairedItem (output.ts). With On Error = Stop the failure of the
- * lowest failed item is thrown instead, saying what was done before it
- * (stopError.ts). What the run has to say goes to the output pane as
- * execution hints (outcome/hints.ts).
- */
+/** Runs an operation for n8n: connect, open the memory, run the loop, one output item per input item. */
 import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import type { RequestOptionsValue } from '../../helpers/names';
-import { Field, Unconfirmed } from '../../helpers/names';
-import type { OperationDefinition, OutreachRequest } from '../../helpers/interfaces';
+import type {
+	RequestOptionsValue,
+	OperationDefinition,
+	OutreachRequest,
+} from '../../helpers/interfaces';
 import type { FailedItemShape, ItemFailure } from '../outcome/failedItem';
 import { failedItemShape, failureFacts } from '../outcome/failedItem';
 import type { HintSetting } from '../outcome/hints';
@@ -34,7 +27,6 @@ import { batchingOf, callerTypeOf, connect, runOptionsOf, setupFailure } from '.
 import { withDoneBeforeStop, withRetryOnFailWarning } from './stopError';
 import { failuresAsItems, isToolVariant } from './tool';
 
-/** What one run of the node is: its items, how failures go out, and its settings. */
 interface Run {
 	context: IExecuteFunctions;
 	definition: OperationDefinition;
@@ -48,11 +40,10 @@ interface Run {
 	cancelSignal?: AbortSignal;
 }
 
-/** Unconfirmed Earlier Try as one value for every item, other than Fail (an expression decides per item). */
 function unconfirmedForAllOf(node: INode): HintSetting['unconfirmedForAll'] {
-	const options = node.parameters[Field.requestOptions] as Record<string, unknown> | undefined;
-	const raw = options?.[Field.unconfirmed];
-	return raw === Unconfirmed.SendAgain || raw === Unconfirmed.CountAsDone ? raw : undefined;
+	const options = node.parameters.requestOptions as Record<string, unknown> | undefined;
+	const raw = options?.unconfirmedEarlierTry;
+	return raw === 'sendAgain' || raw === 'countAsDone' ? raw : undefined;
 }
 
 function readRun(context: IExecuteFunctions, definition: OperationDefinition): Run {
@@ -63,7 +54,7 @@ function readRun(context: IExecuteFunctions, definition: OperationDefinition): R
 		context,
 		definition,
 		itemCount: context.getInputData().length,
-		// As a tool, the caller decides whether a failure is an item or thrown (tool.ts); otherwise On Error does.
+		// As a tool, the caller decides whether a failure is an item or thrown; otherwise On Error does.
 		failuresBecomeItems: failuresAsItems(
 			context.continueOnFail(),
 			node.type,
@@ -82,7 +73,6 @@ function readRun(context: IExecuteFunctions, definition: OperationDefinition): R
 	};
 }
 
-/** A bad credential or Base URL: every item fails the same way, and nothing is sent. */
 function failEveryItem(run: Run, error: unknown): INodeExecutionData[][] {
 	const { context, setting } = run;
 	if (!run.failuresBecomeItems && run.itemCount > 0)
@@ -99,7 +89,6 @@ function failEveryItem(run: Run, error: unknown): INodeExecutionData[][] {
 	return outputOf(failed, run.shape);
 }
 
-/** Runs the loop over every item at the service's shared pace; the memory answers, marks and hears each item. */
 async function runLoop(
 	run: Run,
 	connection: Connection,
@@ -154,7 +143,7 @@ async function runLoop(
 		ended = true;
 	} finally {
 		pace.leave();
-		// It threw, and n8n may run the node again: what each send did is kept first, and the error goes on.
+		// It threw and n8n may run the node again: keep what each send did before the error goes on.
 		if (!ended) {
 			const results = resultsOf(run.context.getNode(), loop, connection, run.policy);
 			await memory
@@ -192,8 +181,7 @@ export async function runOperation(
 		windowMs: memory.windowMs,
 	};
 
-	// A retry that stops counts what earlier tries did with the items it did not reach. Each lookup
-	// evaluates the item's parameters, so n8n's event loop gets a turn every 32.
+	// Each lookup of an unreached item evaluates its parameters, so n8n's event loop gets a turn every 32.
 	if (loop.firstFailure !== undefined && memory.earlierTry)
 		await loop.settle((index) => ((index + 1) % 32 === 0 ? sleep(0) : undefined));
 	const results = resultsOf(run.context.getNode(), loop, connection, run.policy);
@@ -202,8 +190,7 @@ export async function runOperation(
 	const complete = results.filter((result) => result !== undefined);
 	const cancelled = run.cancelSignal?.aborted === true;
 	const endsInError = stopped instanceof Failed || cancelled || complete.length < results.length;
-	// n8n may run the node again after an error, or after failed items with Retry On Fail on; n8n 1.85
-	// runs every remaining try once a first try had failed items, so a try after one keeps the record too.
+	// n8n runs every remaining Retry On Fail try once one had failed items, so later tries keep the record too.
 	const kept =
 		endsInError ||
 		(setting.retryOnFail &&

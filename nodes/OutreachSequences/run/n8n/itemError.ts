@@ -1,7 +1,4 @@
-/**
- * The error a failed item gives up with, made once: the text of its last
- * failure (texts.ts), why it was not sent again, and the API key taken out.
- */
+/** The error a failed item gives up with: its last failure's text, why not resent, the API key redacted. */
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
@@ -15,7 +12,6 @@ import { unconfirmedFailedText, unknownBeforeText } from '../outcome/reRunTexts'
 import type { Connection } from '../../transport/index';
 import { redact } from '../../helpers/secret';
 
-/** An error the node or n8n made for this item (bad input, a bad credential), tied to the item. */
 function asItemError(
 	node: INode,
 	error: unknown,
@@ -28,7 +24,6 @@ function asItemError(
 	return new NodeOperationError(node, error as Error, { itemIndex });
 }
 
-/** The user's text for an item the service or the network failed. */
 export function giveUpText(
 	failure: ItemFailure & { kind: 'gaveUp' },
 	connection: Connection,
@@ -48,7 +43,6 @@ export function giveUpText(
 	});
 }
 
-/** The user's text for an item the breaker kept from being sent (again). */
 function serviceDownItemText(
 	failure: ItemFailure & { kind: 'serviceDown' },
 	connection: Connection,
@@ -60,7 +54,6 @@ function serviceDownItemText(
 	return serviceDownText(failure.down, failure.sends, last, failure.request.subject);
 }
 
-/** The text of an item that was not sent because of what an earlier try or execution did (reRun.ts). */
 function unsentText(failure: ItemFailure & { kind: 'unknownBefore' }): FailureText {
 	const earlier = unknownBeforeText(failure.request.subject, failure.earlier, failure.itemIndex);
 	const { unconfirmedError } = failure;
@@ -69,7 +62,6 @@ function unsentText(failure: ItemFailure & { kind: 'unknownBefore' }): FailureTe
 		: unconfirmedFailedText(earlier, unconfirmedError);
 }
 
-/** The error of one failed item, with the key (`secret`) redacted from its text. */
 export function itemError(
 	node: INode,
 	itemIndex: number,
@@ -95,8 +87,7 @@ export function itemError(
 	const message = redact(text.message, secret);
 	const description = redact(text.description, secret);
 	const httpCode = last?.kind === 'http' ? String(last.status) : undefined;
-	// The cause is built here from plain text: the HTTP library's error holds
-	// the request headers, and with them the key.
+	// Plain text, not the HTTP library's error: that holds the request headers, and with them the key.
 	const cause: JsonObject = { message, description };
 	if (httpCode !== undefined) cause.httpCode = httpCode;
 	return new NodeApiError(node, cause, { message, description, httpCode, itemIndex });

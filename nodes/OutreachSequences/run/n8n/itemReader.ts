@@ -1,22 +1,14 @@
-/**
- * How the operation builders read a run's items (ItemReader, helpers/interfaces.ts).
- * n8n stores each parameter as the user set it; one that holds no expression
- * anywhere gives every item the same value, so what a builder works out of it
- * is worked out for the first item and kept for the run. One that holds an
- * expression is read, and worked out, for each item. Nothing is kept past the run.
- */
+/** Reads items for the builders: a parameter with no expression is worked out once per run, not per item. */
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 
 import type { ItemReader } from '../../helpers/interfaces';
 
-/** Whether a stored parameter value holds an expression anywhere: text that starts with "=", as n8n tells one. */
 export function holdsExpression(value: unknown): boolean {
 	if (typeof value === 'string') return value.startsWith('=');
 	if (typeof value !== 'object' || value === null) return false;
 	return Object.values(value).some(holdsExpression);
 }
 
-/** Whether parameter `name` is stored, and holds no expression: the same for every item. */
 function sameForEveryItem(node: INode, name: string): boolean {
 	const { parameters } = node;
 	return Object.hasOwn(parameters, name) && !holdsExpression(parameters[name]);
@@ -24,9 +16,7 @@ function sameForEveryItem(node: INode, name: string): boolean {
 
 export function itemReader(context: IExecuteFunctions): ItemReader {
 	const node = context.getNode();
-	/** Per parameter: whether it is the same for every item. */
 	const constant = new Map<string, boolean>();
-	/** What was worked out of a parameter that is the same for every item. */
 	const kept = new Map<string, unknown>();
 	const parameter = (name: string, itemIndex: number, fallback?: unknown): unknown =>
 		context.getNodeParameter(name, itemIndex, fallback);

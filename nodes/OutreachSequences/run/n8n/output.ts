@@ -1,9 +1,4 @@
-/**
- * What a run gives back to n8n: one output item per input item, each with
- * its pairedItem (the service's answer, or the failure's text and facts),
- * and the execution hints in the output pane; and each failed item's words,
- * as the record keeps them.
- */
+/** What a run gives back to n8n: one paired output item per input item, hints, and failures' words. */
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -20,7 +15,6 @@ import type { EarlierFailure } from '../memory/record';
 import type { Connection } from '../../transport/index';
 import { itemError } from './itemError';
 
-/** A failed item: its error, and the facts a workflow can branch on. */
 export class Failed {
 	constructor(
 		readonly error: Error & { description?: string | null },
@@ -28,13 +22,11 @@ export class Failed {
 	) {}
 }
 
-/** One output item per input item, each with its pairedItem: the service's answer, or the failure's text and facts. */
 export function outputOf(
 	results: Array<IDataObject | Failed>,
 	shape: FailedItemShape,
 ): INodeExecutionData[][] {
-	// Only the message: an item that holds the error object breaks
-	// $('Outreach Sequences').item for every node downstream.
+	// Only the message: an item holding the error object breaks $('Outreach Sequences').item downstream.
 	return [
 		results.map((result, index) => ({
 			json:
@@ -46,12 +38,10 @@ export function outputOf(
 	];
 }
 
-/** How each item ended, for the hints: its failure group, or undefined when it succeeded. */
 export function groupOf(item: ItemState): FailureGroup | undefined {
 	return item.state === 'failed' ? failureGroup(item.failure) : undefined;
 }
 
-/** What the hints name an item by beside its number: the name it creates, or its identifier. */
 export function labelOf(item: ItemState): string | undefined {
 	const request =
 		item.state === 'failed'
@@ -64,13 +54,12 @@ export function labelOf(item: ItemState): string | undefined {
 	return request?.subject.name ?? request?.subject.id;
 }
 
-/** Hints go to the output pane where n8n has them (guarded: older n8n and other callers may not). */
+/** Guarded: older n8n and some callers have no addExecutionHints. */
 export function addHints(context: IExecuteFunctions, hints: NodeExecutionHint[]): void {
 	if (hints.length > 0 && typeof context.addExecutionHints === 'function')
 		context.addExecutionHints(...hints);
 }
 
-/** Each item's end: the service's answer, a failure, or undefined when it was never reached. */
 export function resultsOf(node: INode, loop: RunLoop, connection: Connection, policy: RetryPolicy) {
 	return loop.items.map((item, index): IDataObject | Failed | undefined => {
 		if (item.state === 'done') return item.json;
@@ -80,7 +69,6 @@ export function resultsOf(node: INode, loop: RunLoop, connection: Connection, po
 	});
 }
 
-/** A failed item's words and facts, as the record keeps them for a re-run. */
 export function wordsOf(result: IDataObject | Failed | undefined): EarlierFailure | undefined {
 	if (!(result instanceof Failed)) return undefined;
 	const { statusCode, networkError } = result.facts;

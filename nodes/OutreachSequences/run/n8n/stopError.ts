@@ -1,8 +1,4 @@
-/**
- * The error that stops the workflow (On Error = Stop) says, besides what
- * failed: the safe way to go on, what the service did, and, with Retry On
- * Fail on, what n8n's tries do.
- */
+/** Adds to the error that stops the workflow: the safe way on, what was done, and what Retry On Fail does. */
 import type { HintSetting } from '../outcome/hints';
 import { RETRY_ON_FAIL_TEXT } from '../outcome/hints';
 import type { ItemState } from '../loop/loop';
@@ -22,7 +18,6 @@ function append<T extends Described>(error: T, text: string): T {
 	return error;
 }
 
-/** The way on, then what was done, what may have been, what was not and what was never sent: a paragraph before the details. */
 export function withDoneBeforeStop<T extends Described>(
 	error: T,
 	items: ItemState[],
@@ -43,12 +38,12 @@ export function withDoneBeforeStop<T extends Described>(
 		} else if (item.state === 'failed') {
 			if (failureFacts(item.failure).outcome === 'mayHaveActed' && !setting.readOnly)
 				mayHave.push(index);
-			// The stopped item's own failure is the error's message.
+			// The stopped item's own failure is already the error's message.
 			else if (index !== stoppedAt) notDone.push(index);
 		} else if (item.state === 'pending' || item.state === 'prepared') neverSent.push(index);
 	});
 	const stopped = items[stoppedAt];
-	// An item an earlier try left unknown says the steps in its own message: they are not said twice.
+	// An item an earlier try left unknown names the steps in its own message: not said twice.
 	const stepsInMessage = stopped?.state === 'failed' && stopped.failure.kind === 'unknownBefore';
 	const steps = !setting.readOnly && mayHave.length > 0 && !stepsInMessage;
 	const wayOn = {
@@ -64,7 +59,6 @@ export function withDoneBeforeStop<T extends Described>(
 	return text ? prepend(error, text) : error;
 }
 
-/** An error that stops the node also says when Retry On Fail will run every item again. */
 export function withRetryOnFailWarning<T extends Described>(error: T, setting: HintSetting): T {
 	if (!setting.retryOnFail || setting.readOnly) return error;
 	return append(error, RETRY_ON_FAIL_TEXT);

@@ -1,12 +1,4 @@
-/**
- * What a service's JSON answer says to a person, line by line, for the
- * description of a failure (texts.ts). The contract shows no error body, so
- * no shape is assumed: the lines are the answer's top-level text fields, and
- * the entries of its top-level lists that are texts, or objects with a text
- * field named as a message is (message, error, detail), with their other text
- * and number fields after it. Everything else stays in the raw body, which the
- * description quotes after the lines.
- */
+/** A JSON answer as lines for a failure's description; no error shape is assumed (the contract shows none). */
 import { isPlainObject } from '../../helpers/validation';
 
 const MESSAGE_KEYS = ['message', 'error', 'detail'];
@@ -20,7 +12,6 @@ function cut(line: string): string {
 	return line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)}…` : line;
 }
 
-/** A list's entry as a line: a text, or an object's message-like text with its other plain fields. */
 function entryLine(entry: unknown): string | undefined {
 	if (!isPlainObject(entry)) return text(entry);
 	const key = MESSAGE_KEYS.find((name) => text(entry[name]) !== undefined);
@@ -36,17 +27,11 @@ function entryLine(entry: unknown): string | undefined {
 	return others.length > 0 ? `${said} (${others.join(', ')})` : said;
 }
 
-/**
- * Lines of a description, one under the other where it is read: n8n's error
- * box renders a description as HTML (its sanitizer keeps <br>), where a
- * newline alone is a space; the newline keeps them apart where it is read as
- * text (n8n's CLI, the execution's data).
- */
+// n8n's error box renders a description as HTML (its sanitizer keeps <br>); the newline is for plain text.
 export function asLines(lines: string[]): string {
 	return lines.join('<br>\n');
 }
 
-/** The answer's lines, each "<field>: <text>"; none when the body is not a JSON object or says nothing a line can hold. */
 export function answerLines(body: unknown): string[] {
 	if (!isPlainObject(body)) return [];
 	const lines = Object.entries(body).flatMap(([name, value]) => {

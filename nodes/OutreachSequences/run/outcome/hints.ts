@@ -1,13 +1,4 @@
-/**
- * The execution hints n8n shows in the node's output pane after a run: what
- * slowed the run down (the service, or the node's own in-flight limit),
- * which items failed and whether the service may have acted on them, and a
- * warning when Retry On Fail is on. Pure functions of a
- * run's summary (runReport.ts); a clean run gets none. Each hint's first
- * sentence says what happened and what to do, and a hint fits in three lines
- * of the output pane (HINT_BUDGET): the details are in each item's output
- * below it, and in docs/hints.md.
- */
+/** The execution hints n8n shows in the output pane after a run: pure functions of its summary. */
 import type { NodeExecutionHint } from 'n8n-workflow';
 
 import { MAX_BATCH_SIZE } from '../../helpers/defaults';
@@ -17,21 +8,14 @@ import { doneBeforeHint, earlierTryHint, unconfirmedForAllHint } from './reRunHi
 import type { RunSummary } from './runReport';
 import { capitalize, duration, fitted } from './words';
 
-/** What the hints need to know of the node besides the run. */
 export interface HintSetting {
-	/** The node's Settings › Retry On Fail. */
 	retryOnFail: boolean;
-	/** The operation changes nothing at the service (Get Use Case). */
 	readOnly: boolean;
-	/** What the run's requests were about, for the way on after failures. */
 	subject?: Subject;
-	/** How long the memory keeps what this run did; undefined when it keeps nothing (memory/memory.ts). */
 	windowMs?: number;
-	/** Request Options › Unconfirmed Earlier Try, when it is one value for every item other than Fail. */
 	unconfirmedForAll?: 'sendAgain' | 'countAsDone';
 }
 
-/** Where a failed item's outcome is, in either Continue mode (failedItem.ts). */
 export const OUTCOME_EXPRESSION = '{{ $json.message.outcome }}';
 
 function count(value: number, one: string, many: string): string {
@@ -44,7 +28,6 @@ function totalFailed(summary: RunSummary): number {
 	return Object.values(summary.failed).reduce((sum, count) => sum + count, 0);
 }
 
-/** The service pushed back, or its pace held this run's requests back: how much, and what came of the items it pushed back on. */
 export function pushedBackHint(summary: RunSummary): NodeExecutionHint | undefined {
 	const { pushBacks, waitedRequests, retriedItems, transientRetried } = summary;
 	const { disabled, exhausted, waitTooLong } = summary.notSentAgain;
@@ -70,7 +53,7 @@ export function pushedBackHint(summary: RunSummary): NodeExecutionHint | undefin
 		waitedRequests > 0
 			? `${count(waitedRequests, 'request', 'requests')} waited ${duration(summary.heldBackMs)} in all, at most ${duration(summary.longestWaitMs)}.`
 			: undefined;
-	// The count of failed items is the failed-items hint's: said once.
+	// Only the failed-items hint counts failures: this one just says when none failed.
 	const allSucceeded =
 		totalFailed(summary) === 0
 			? `All ${count(summary.items, 'item', 'items')} succeeded.`
@@ -78,11 +61,6 @@ export function pushedBackHint(summary: RunSummary): NodeExecutionHint | undefin
 	return { type: 'info', location: 'outputPane', message: fitted(first, waited, allSucceeded) };
 }
 
-/**
- * Items failed: how many, the first by number and name, and what to do: check
- * those the service may have carried out before sending them again; the
- * others can be sent again. Why each failed is its own error, below.
- */
 export function failedItemsHint(
 	summary: RunSummary,
 	setting: HintSetting,
@@ -109,7 +87,6 @@ export function failedItemsHint(
 	} else {
 		const all = [...mayHave, ...notActed].sort((a, b) => a - b);
 		const refused = summary.failed.n8nRefused;
-		// n8n would refuse those again: what to change is n8n's, and their errors say what.
 		const byN8n = `n8n refused ${refused === 1 ? '1 request' : `${refused} requests`} by its settings for where requests may go: ${refused === 1 ? 'its error says' : 'their errors say'} what an administrator can set.`;
 		const safe = setting.readOnly
 			? `Sending ${them(failed)} again is safe: this operation changes nothing.`
@@ -124,7 +101,6 @@ export function failedItemsHint(
 	return { type: 'warning', location: 'outputPane', message };
 }
 
-/** The warning for Retry On Fail, which re-runs every item of the node. */
 export const RETRY_ON_FAIL_TEXT =
 	'Retry On Fail is on: n8n runs this node again with every item, and only items the service refused go out again. The node resends what the service pushed back on by itself.';
 
@@ -133,12 +109,6 @@ export function retryOnFailHint(setting: HintSetting): NodeExecutionHint | undef
 	return { type: 'warning', location: 'outputPane', message: RETRY_ON_FAIL_TEXT };
 }
 
-/**
- * Faults that were not push-backs (HTTP 500, 502, 504, resets, timeouts,
- * refused connections): the items sent again after a backoff of their own,
- * and whether the service's breaker opened, and what came of its probe.
- * How many items were not sent is the failed-items hint's to say.
- */
 export function passingFaultsHint(summary: RunSummary): NodeExecutionHint | undefined {
 	const { transientRetried, breakerOpened } = summary;
 	const down = summary.failed.serviceDown > 0;
@@ -161,17 +131,11 @@ export function passingFaultsHint(summary: RunSummary): NodeExecutionHint | unde
 	return { type: down ? 'warning' : 'info', location: 'outputPane', message };
 }
 
-/** An answer at least this slow, each one, comes from a service far away (or slow to answer). */
 export const FAR_MS = 100;
-/** Answers that took on average at most this many times the quickest did not slow as more went out at once. */
+/** Mean answers within this factor of the quickest did not slow as more went out at once. */
 const STEADY = 1.5;
 
-/**
- * The in-flight limit held the run back: for at least half of it, the requests in flight were as
- * many as the node allows while more items waited, the service never pushed back, and its answers
- * were slow but did not slow further as more went out (a far service, not a busy one, nor n8n's own
- * work at a near one, where more at once would not go faster).
- */
+// Only a far service, not a busy one (nor n8n's own work at a near one), goes faster with more at once.
 export function limitHint(summary: RunSummary): NodeExecutionHint | undefined {
 	const { runMs, fullMs, heldAt, quickestAnswerMs, meanAnswerMs } = summary.limit;
 	const held =
@@ -190,7 +154,7 @@ export function limitHint(summary: RunSummary): NodeExecutionHint | undefined {
 	};
 }
 
-/** Every hint the run has something to say in, in the order the user reads them. */
+// Keep this order: docs/hints.md lists the hints in it.
 export function executionHints(summary: RunSummary, setting: HintSetting): NodeExecutionHint[] {
 	return [
 		retryOnFailHint(setting),

@@ -1,11 +1,6 @@
-/**
- * Items as the texts list them: by their numbers as n8n shows them beside an
- * error ("[item 23]"), from 0, and the first by its name or identifier.
- * Pure functions, written once.
- */
+/** Items as the texts list them: by the 0-based numbers n8n shows beside an error, the first by name. */
 import { itemLabel } from './words';
 
-/** [2, 3, 5, 6, 7, 9] as "2, 3, 5 to 7 and 9": runs of three or more as ranges, and a count past `parts` parts. */
 export function itemNumbers(indices: number[], parts = 5): string {
 	const runs: number[][] = [];
 	for (const index of indices) {
@@ -26,7 +21,6 @@ export function itemNumbers(indices: number[], parts = 5): string {
 		: texts[0];
 }
 
-/** "item 3 ("S4")", "items 3 ("S4"), 6 and 9", "items 3, 6, 9 and 4 more": the first by its label, where it has one; three parts, then a count. */
 export function namedItems(indices: number[], labels: Record<number, string>): string {
 	const [first, ...rest] = indices;
 	const label = labels[first];

@@ -1,13 +1,9 @@
-/**
- * The log lines of a run that waits for the service's pace: why, for how
- * long, and how it goes on. Pure; the key is never in them.
- */
+/** The log lines of a run that waits for the service's pace; the API key is never in them. */
 import type { Failure } from '../../transport/failure';
 import { header } from '../../transport/index';
 import type { Quota } from '../pace/quota';
 import { duration } from './words';
 
-/** The log line when the node starts waiting: why, for how long, and how it goes on. */
 export function pushedBackLogLine(
 	failure: Failure,
 	waitMs: number,
@@ -25,14 +21,12 @@ export function pushedBackLogLine(
 	return `Outreach Sequences: the service pushed back (${why}); ${waitText(waitMs, remaining, inFlight)}`;
 }
 
-/** The log line when the service's rate-limit headers leave no room beyond the requests under way. */
 export function quotaLogLine(quota: Quota, remaining: number, inFlight: number): string {
 	const state =
 		quota.remaining === 0 ? 'its quota is used up' : 'the requests under way will use up its quota';
 	return `Outreach Sequences: the service's rate-limit headers say ${state} (${quota.remaining} left, refilled in ${duration(quota.resetMs)}); ${waitText(quota.resetMs, remaining, inFlight)}`;
 }
 
-/** The log line when an execution starts behind a pace that earlier executions learned. */
 export function sharedPaceLogLine(
 	baseUrl: string,
 	pausedMs: number,

@@ -8,7 +8,6 @@ import { capitalize, fitted } from './words';
 const count = (value: number, one: string, many: string) => `${value} ${value === 1 ? one : many}`;
 const was = (value: number) => (value === 1 ? 'was' : 'were');
 
-/** How many IDs the hint names before it gives a count. */
 const IDS_NAMED = 2;
 
 function ids(list: string[]): string {
@@ -17,11 +16,7 @@ function ids(list: string[]): string {
 	return ` (${list.slice(0, IDS_NAMED).join(', ')}${more})`;
 }
 
-/**
- * n8n ran the node again: what the service had carried out in an earlier try
- * was not sent again, and what Unconfirmed Earlier Try said. An item that
- * failed again, unsent, is the failed-items hint's (hints.ts).
- */
+// failedAgain items are left to the failed-items hint (hints.ts).
 export function earlierTryHint(summary: RunSummary): NodeExecutionHint | undefined {
 	const { answered, kept, answerLost, countedAsDone, sentAgain } = summary.earlierTry;
 	const done = answered + kept + answerLost;
@@ -49,12 +44,11 @@ export function earlierTryHint(summary: RunSummary): NodeExecutionHint | undefin
 	return {
 		type: 'info',
 		location: 'outputPane',
-		// What the user said comes first: the items' own outputs say the rest.
+		// What the user said comes first: fitted keeps what fits, and the items' outputs say the rest.
 		message: fitted(first, saidText && capitalize(saidText), keptText, lostText),
 	};
 }
 
-/** Items the memory knew as done within the window: not sent again. */
 export function doneBeforeHint(
 	summary: RunSummary,
 	windowMs: number | undefined,
@@ -76,14 +70,8 @@ export function doneBeforeHint(
 	};
 }
 
-/**
- * Unconfirmed Earlier Try left at one value for every item: it was meant for
- * one retry, and would decide, unchecked, for every item a later retry finds.
- */
 export function unconfirmedForAllHint(setting: {
-	/** The operation changes nothing at the service. */
 	readOnly: boolean;
-	/** Request Options › Unconfirmed Earlier Try, when it is one value for every item other than Fail. */
 	unconfirmedForAll?: 'sendAgain' | 'countAsDone';
 }): NodeExecutionHint | undefined {
 	const said = setting.unconfirmedForAll;
@@ -99,12 +87,10 @@ export function unconfirmedForAllHint(setting: {
 	};
 }
 
-/** The memory is off for this run: the workflow is not saved. */
 export function memoryOffHint(): NodeExecutionHint {
 	return { type: 'warning', location: 'outputPane', message: memoryOffText() };
 }
 
-/** A run with more items than the row keeps for one window. */
 export function rowFullHint(items: number, most: number, windowMs: number): NodeExecutionHint {
 	return { type: 'warning', location: 'outputPane', message: rowFullText(items, most, windowMs) };
 }

@@ -1,30 +1,21 @@
-/** The words of a re-run and of the node's memory: items done before, counted as done or unknown, and the way on after a stop. */
+/** The words of a re-run and of the node's memory: items done before or unknown, and the way on. */
 import type { Subject } from '../../helpers/interfaces';
 import type { EarlierFailure } from './failedItem';
 import type { FailureText } from './words';
 import { capitalize, describeSubject, fitted, SERVICE } from './words';
 
-/** The option that decides what a re-run does with an item an earlier try sent without a confirmation. */
 export const UNCONFIRMED_OPTION = 'Request Options › Unconfirmed Earlier Try';
-/** The option that keeps a new execution from doing again what this node did. */
 export const DONE_KEYS_OPTION = 'Request Options › Skip Items Done Before';
-/** The option that sends again what the memory knows as done (run/memory/memory.ts). */
 export const REPEAT_OPTION = 'Request Options › Repeat Items Done Before';
 
-/** 50000 as "50,000". */
 export const figure = (value: number) => value.toLocaleString('en-US');
 
-/** "24 hours", "90 minutes": a window or a lapse, in the unit the user set it in. */
 export function span(ms: number): string {
 	const minutes = Math.round(ms / 60_000);
 	const [value, unit] = minutes % 60 === 0 ? [minutes / 60, 'hour'] : [minutes, 'minute'];
 	return `${value} ${unit}${value === 1 ? '' : 's'}`;
 }
 
-/**
- * How to go on safely after a run stopped, in one sentence: Executions ›
- * Retry keeps what was done; what Execute workflow does depends on the memory.
- */
 export function safeWayOn(subject: Subject, windowMs: number | undefined): string {
 	const { done, verb } = subject;
 	if (windowMs !== undefined)
@@ -32,18 +23,14 @@ export function safeWayOn(subject: Subject, windowMs: number | undefined): strin
 	return `Executions › Retry keeps what was already ${done}; running the workflow again ${verb}s it again, as this workflow is not saved.`;
 }
 
-/** What the user can do about an item whose outcome only the service knows: check, then say, then run it again. */
 function whatToDo(subject: Subject, itemIndex: number, again: string): string {
 	return `Check in ${SERVICE} whether ${describeSubject(subject)} was ${subject.done}. Then set ${UNCONFIRMED_OPTION} to Send Again (it was not) or Count as Done (it was), ${SAVE}, and ${again}. For this item alone, the option can be the expression {{ $itemIndex === ${itemIndex} ? 'countAsDone' : 'fail' }}.`;
 }
 
-/** The last step of the way on after a stop: the retry that reads the options as saved. */
 export const RETRY = 'use Executions › Retry with the currently saved workflow';
 
-/** The step before RETRY: n8n 1.x needs it, 2.x saves the workflow on its own. */
 export const SAVE = 'save (n8n 2.x saves on its own)';
 
-/** What an item outputs that an earlier try carried out, whose answer was too large to keep: not sent again, whatever Unconfirmed Earlier Try says. */
 export function answerLostItem(subject: Subject) {
 	return {
 		skipped: true,
@@ -52,7 +39,6 @@ export function answerLostItem(subject: Subject) {
 	};
 }
 
-/** What an item outputs that the memory knows as done within the window; `known`: who did it, where this n8n process knows. */
 export function doneBeforeItem(
 	subject: Subject,
 	known: { at: number; execution: string; id: string | null } | undefined,
@@ -69,7 +55,6 @@ export function doneBeforeItem(
 	};
 }
 
-/** An item an earlier try sent without a confirmation, failed again, unsent: the earlier words, and what to do. */
 export function unknownBeforeText(
 	subject: Subject,
 	earlier: EarlierFailure,
@@ -84,23 +69,16 @@ export function unknownBeforeText(
 			description: `If that execution is still running, let it end, then run this one again: what it confirms is skipped. Otherwise: ${whatToDo(subject, itemIndex, 'run the workflow again')}`,
 		};
 	}
-	// The earlier message says what happened and to check; this one, what the re-run did and where to say the rest.
 	return {
 		message: `${earlier.message} n8n ran the node again, and it was not sent again: once checked, say what to do in ${UNCONFIRMED_OPTION}.`,
 		description: `${whatToDo(subject, itemIndex, RETRY)}\n\nThe earlier failure: ${earlier.description}`,
 	};
 }
 
-/** Why an item was not sent (after "Not sent: "): n8n's store for processed items failed (`reason`) while the node wrote down or looked up what it sends. */
 export function storeFailedText(reason: string): string {
 	return `n8n's store for processed items failed (${reason}), so the node could not write down or look up what it sends, and sends nothing it can't account for. Run it again once n8n's database answers again.`;
 }
 
-/**
- * An item whose say in Unconfirmed Earlier Try could not be read, as its
- * expression failed for this item: not sent, as with Fail. `earlier` is
- * what the item's text would have been, and goes in the description.
- */
 export function unconfirmedFailedText(earlier: FailureText, error: unknown): FailureText {
 	const reason = error instanceof Error ? error.message : String(error);
 	return {
@@ -109,12 +87,10 @@ export function unconfirmedFailedText(earlier: FailureText, error: unknown): Fai
 	};
 }
 
-/** A request that was out when the node failed, whose answer was lost with the run: a re-run quotes it (unknownBeforeText). */
 export function lostAnswerText(subject: Subject): string {
 	return `The request to ${subject.verb} ${describeSubject(subject)} went out as the node failed, and its answer was lost, so ${SERVICE} may have carried it out.`;
 }
 
-/** What an item counted as done outputs: it has no answer of the service. */
 export function countedAsDoneItem(subject: Subject) {
 	return {
 		skipped: true,
@@ -123,7 +99,6 @@ export function countedAsDoneItem(subject: Subject) {
 	};
 }
 
-/** "45 seconds", "1 minute", "7 minutes": how long ago, to the second under a minute. */
 export function ago(ms: number): string {
 	const seconds = Math.max(1, Math.round(ms / 1000));
 	if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
@@ -131,12 +106,10 @@ export function ago(ms: number): string {
 	return `${minutes} minute${minutes === 1 ? '' : 's'}`;
 }
 
-/** The memory is off: n8n's store needs a saved workflow (n8n 1.65 or later). */
 export function memoryOffText(): string {
 	return `This workflow is not saved, so the node keeps no memory of what it did: running it again sends every item again, and ${DONE_KEYS_OPTION} is off. Save the workflow to turn the memory on.`;
 }
 
-/** A run with more items than the node's row keeps for one window (`most`). */
 export function rowFullText(items: number, most: number, windowMs: number): string {
 	return fitted(
 		`This run has ${figure(items)} items and the node's memory keeps ${figure(most)}: its first items may be forgotten within ${span(windowMs)} and sent again.`,

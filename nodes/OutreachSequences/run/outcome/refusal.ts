@@ -1,12 +1,6 @@
-/**
- * What a user reads when n8n refused to send an item's request (a refusal,
- * transport/refusal.ts): n8n's own reason, that nothing reached the service, and
- * what an n8n administrator can set. The item's outcome is `notActed`, and
- * the node does not send it again: n8n would refuse it again.
- */
+/** What a user reads when n8n refused to send an item's request (transport/refusal.ts). */
 import type { Refusal, RefusalKind } from '../../transport/refusal';
 
-/** What an administrator can change, for each refusal n8n names. */
 const ADMINISTRATOR_CAN: Record<RefusalKind, string> = {
 	blockedIp:
 		"An n8n administrator can allow the service's address with N8N_SSRF_ALLOWED_IP_RANGES or its host name with N8N_SSRF_ALLOWED_HOSTNAMES",
@@ -15,13 +9,8 @@ const ADMINISTRATOR_CAN: Record<RefusalKind, string> = {
 	nonRetryable: "An n8n administrator can tell which of n8n's settings stops it",
 };
 
-/** n8n's reason, without the full stop a sentence of ours adds. */
 const reasonOf = (refusal: Refusal) => refusal.reason.trim().replace(/\.$/, '');
 
-/**
- * The text of an item whose request n8n refused to send. `attempt` names
- * the request, as texts.ts does: "to archive contact "c-42"".
- */
 export function refusalText(
 	refusal: Refusal,
 	attempt: string,

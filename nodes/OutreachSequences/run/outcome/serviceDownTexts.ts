@@ -1,14 +1,10 @@
-/**
- * What an item the service's breaker kept from being sent says (breaker.ts):
- * why the node stopped sending, in counts of what failed.
- */
+/** What an item the service's breaker kept from being sent says (breaker.ts), in counts of what failed. */
 import type { Subject } from '../../helpers/interfaces';
 import type { ServiceDown } from '../pace/breaker';
 import { BREAKER_PAUSE_MS } from '../pace/breaker';
 import type { FailureText } from './words';
 import { capitalize, describeSubject, duration, SERVICE, times } from './words';
 
-/** How the breaker names what it counted: "4 timeouts and 2 answers with HTTP 502". */
 function failureLabels(labels: Record<string, number>): string {
 	const names: Record<string, [string, string]> = {
 		timeout: ['timeout', 'timeouts'],
@@ -29,7 +25,6 @@ function failureLabels(labels: Record<string, number>): string {
 		: (parts[0] ?? '');
 }
 
-/** Why the breaker stopped sending: "the last 6 requests to the outreach service got no useful answer (…), nor did a probe after a pause". */
 export function serviceDownReason(down: ServiceDown): string {
 	const which =
 		down.failed === down.of
@@ -38,11 +33,6 @@ export function serviceDownReason(down: ServiceDown): string {
 	return `${which} to ${SERVICE} failed with no useful answer (${failureLabels(down.labels)}), the last of them a probe sent after a ${duration(BREAKER_PAUSE_MS)} pause`;
 }
 
-/**
- * An item the breaker kept from being sent: not sent at all, or not sent
- * again after `last`. What happened and what to do first; the counts of what
- * failed, in the details.
- */
 export function serviceDownText(
 	down: ServiceDown,
 	sends: number,

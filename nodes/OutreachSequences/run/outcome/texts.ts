@@ -1,7 +1,4 @@
-/**
- * Texts for failures, in the user's terms: pure functions of a failure
- * (failure.ts), written once, when an item gives up.
- */
+/** Failure texts in the user's terms: pure functions of a failure, written when an item gives up. */
 import { isPlainObject } from '../../helpers/validation';
 import type { Failure, HttpAnswer, NetworkFaultKind } from '../../transport/failure';
 import { outcomeOf } from '../../transport/failure';
@@ -13,10 +10,7 @@ import type { FailureSetting, FailureText } from './words';
 import { capitalize, describeSubject, duration, SERVICE, times } from './words';
 
 const MAX_QUOTED = 2000;
-/**
- * The contract shows no error body, so only a top-level text field that reads
- * as a message is quoted; the whole body is always in the description.
- */
+// The contract shows no error body: quote only a top-level message-like text; the description has it all.
 export function serviceMessage(body: unknown): string | undefined {
 	if (!isPlainObject(body)) return undefined;
 	for (const key of ['message', 'error', 'detail']) {
@@ -41,7 +35,7 @@ function answeredWith(answer: HttpAnswer): string {
 	const text = bodyAsText(answer.body);
 	const type = header(answer.headers, 'content-type');
 	const kind = type ? ` (${type})` : '';
-	// Details such as a 400's validation messages as short lines first (one line is the message already quoted).
+	// One line alone is the message already quoted, so only several are listed.
 	const lines = answerLines(answer.body);
 	if (lines.length > 1)
 		return asLines([
@@ -62,7 +56,6 @@ function retryAfterText(answer: HttpAnswer, askedMs: number | undefined): string
 	return ` It asked to wait until ${value} (Retry-After).`;
 }
 
-/** The text of a failed attempt. */
 export function describeFailure(failure: Failure, setting: FailureSetting): FailureText {
 	const mayHaveActed = outcomeOf(failure) === 'mayHaveActed';
 	const text =
@@ -78,10 +71,8 @@ export function describeFailure(failure: Failure, setting: FailureSetting): Fail
 	return mayHaveActed ? { ...text, message: `${text.message} ${MAY_HAVE_ACTED}` } : text;
 }
 
-/** What every text of a failure the service may have acted on says (its outcome, transport/failure.ts). */
 const MAY_HAVE_ACTED = 'It may have carried the request out: check before sending it again.';
 
-/** A non-2xx answer, or a 2xx answer whose body is not a JSON object. */
 function describeHttpFailure(
 	answer: HttpAnswer,
 	askedMs: number | undefined,
@@ -143,17 +134,12 @@ function describeHttpFailure(
 
 const BASE_URL_ADVICE = "Check that the credential's Base URL is the address of the service's API.";
 
-/** What to do after a text answer, or a 503 the service did not act on; a failure it may have acted on says so (MAY_HAVE_ACTED). */
 function serverFaultAdvice(status: number, mayHaveActed: boolean): string {
 	if (status < 500) return ` ${BASE_URL_ADVICE}`;
 	return status === 503 && !mayHaveActed ? ' Try again later.' : '';
 }
 
-/**
- * A request that got no HTTP answer at all. The network code goes in the
- * description only: NodeApiError swaps any message that contains one for a
- * generic sentence of its own.
- */
+// The network code stays out of the message: NodeApiError swaps any message containing one for its own.
 function describeNetworkFailure(
 	failure: Failure & { kind: 'network' },
 	setting: FailureSetting,
@@ -177,10 +163,6 @@ function describeNetworkFailure(
 	return { message: messages[failure.fault](), description };
 }
 
-/**
- * What a request that got no HTTP answer met, one sentence each, written once.
- * `attempt` names the request: "to archive contact "c-42"".
- */
 export const noAnswer = {
 	refused: (baseUrl: string) =>
 		`Could not connect to ${SERVICE} at ${baseUrl}: the connection was refused. Check the credential's Base URL and that the service is running.`,
@@ -197,11 +179,6 @@ export const noAnswer = {
 
 const OPTION = 'Request Options › Rate Limit Handling';
 
-/**
- * The failure's text, plus how often the item was sent and why Request
- * Options › Rate Limit Handling did not send it again: `attempts` sends, the
- * wait the service last asked for, and the policy's limits.
- */
 export function notSentAgainText(
 	text: FailureText,
 	giveUp: {
@@ -213,7 +190,6 @@ export function notSentAgainText(
 	},
 ): FailureText {
 	const sent = `The item was sent ${times(giveUp.attempts)}`;
-	// The wait the service asked for, where the failure's own text does not say it already.
 	const asked = text.waitSaid ? undefined : giveUp.askedMs;
 	const sentences: Record<typeof giveUp.reason, () => string> = {
 		disabled: () => `${sent}; ${OPTION} is off, so it was not sent again.`,

@@ -1,29 +1,12 @@
-/**
- * What a service's standard rate-limit headers say of its quota: how many
- * requests are left, and how long until it refills. The contract shows no such
- * headers; when a service sends them, the node slows down before a 429
- * instead of after one. Without them, nothing changes.
- *
- * Read, in this order:
- * - the IETF draft's `RateLimit` field (draft-ietf-httpapi-ratelimit-headers):
- *   `"default";r=0;t=5` (r remaining, t seconds), or the older
- *   `limit=10, remaining=0, reset=5`; with several policies, the one with
- *   the fewest left;
- * - the older drafts' `RateLimit-Remaining` and `RateLimit-Reset`;
- * - the common `X-RateLimit-Remaining` and `X-RateLimit-Reset`, whose reset
- *   is seconds to wait, or a Unix time in seconds or milliseconds.
- */
-/** Response headers, whatever their case; a value may be a list. */
+/** Reads a service's quota (requests left, time to refill) from its standard rate-limit headers. */
+
 type Headers = Record<string, unknown>;
 
 export interface Quota {
-	/** Requests left now. */
 	remaining: number;
-	/** How long until the quota refills, in ms. */
 	resetMs: number;
 }
 
-/** A rate-limit header's value, by its lower-case name; several values joined as one list. */
 function field(fields: Map<string, unknown>, name: string): string | undefined {
 	const value = fields.get(name);
 	if (Array.isArray(value)) return value.length ? value.map(String).join(', ') : undefined;
@@ -33,7 +16,6 @@ function field(fields: Map<string, unknown>, name: string): string | undefined {
 const number = (text: string | undefined) =>
 	text !== undefined && /^\s*\d+(\.\d+)?\s*$/.test(text) ? Number(text) : undefined;
 
-/** The parameters of one list item: `"name";r=1;t=2` or `remaining=1` (a dictionary member). */
 function parameters(item: string): Record<string, string> {
 	const found: Record<string, string> = {};
 	for (const part of item.split(';')) {
@@ -43,9 +25,8 @@ function parameters(item: string): Record<string, string> {
 	return found;
 }
 
-/** The IETF `RateLimit` field: the policy with the fewest requests left. */
 function fromRateLimitField(value: string): Quota | undefined {
-	// The older form is one dictionary: limit=10, remaining=0, reset=5.
+	// The IETF draft's older form is one dictionary: limit=10, remaining=0, reset=5.
 	if (/\bremaining\s*=/.test(value)) {
 		const all = Object.assign({}, ...value.split(',').map(parameters)) as Record<string, string>;
 		const remaining = number(all.remaining);
@@ -65,7 +46,7 @@ function fromRateLimitField(value: string): Quota | undefined {
 	return fewest;
 }
 
-/** X-RateLimit-Reset: seconds to wait, or a Unix time in seconds or in milliseconds. */
+/** X-RateLimit-Reset is, depending on the service, seconds to wait or a Unix time in seconds or ms. */
 function resetOf(value: number, nowMs: number): number {
 	if (value > 1e12) return Math.max(0, value - nowMs);
 	if (value > 1e9) return Math.max(0, value * 1000 - nowMs);
@@ -73,7 +54,6 @@ function resetOf(value: number, nowMs: number): number {
 }
 
 export function quotaOf(headers: Headers, nowMs: number): Quota | undefined {
-	// One pass over the answer's headers: the rate-limit ones by lower-case name, the first of each.
 	const fields = new Map<string, unknown>();
 	for (const key of Object.keys(headers)) {
 		const name = key.toLowerCase();
