@@ -9,6 +9,7 @@
 // to the workers (n8n 3.0's only way): the second creates nothing.
 import { MAX_IN_FLIGHT } from '../../nodes/OutreachSequences/helpers/defaults.ts';
 import { TEST_API_KEYS } from '../harness/keys.mts';
+import { major } from '../../scripts/n8n/versions.mts';
 import { executionIds, newExecutions, outputOf, sleep } from './harness/crash.mts';
 import { runManually, waitForEnd } from './harness/editor-rest.mts';
 import { recordFigures } from './harness/figures.mts';
@@ -96,7 +97,9 @@ describe(`n8n ${N8N_CURRENT} in queue mode: one memory across workers`, () => {
 			firstRuns: ended.map((execution) => execution.status),
 			createdTwice: twice(after.created).length,
 		});
-		expect(ended.some((execution) => execution.status === 'error')).toBe(true);
+		// n8n 2.x never runs a killed worker's job again (it ends in error); 1.x's queue runs it again on another worker.
+		if (major(N8N_CURRENT) >= 2)
+			expect(ended.some((execution) => execution.status === 'error')).toBe(true);
 		expect(twice(after.created).length).toBeLessThanOrEqual(MAX_IN_FLIGHT);
 	}, 600_000);
 });
