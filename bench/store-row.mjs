@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { installN8n } from '../scripts/n8n/install.mts';
-import { startPostgres } from '../test/e2e/harness/services.mts';
+import { postgresEnv, startPostgres } from '../test/e2e/harness/services.mts';
 import { saveResult } from './report.mjs';
 import { OUT_DIR, log, resultHeader, root, VERSION } from './setup.mjs';
 
@@ -97,12 +97,7 @@ else {
 		rows.postgres = await child({
 			BENCH_N8N_DIR: n8nDir,
 			N8N_USER_FOLDER: path.join(folder, 'pg'),
-			DB_TYPE: 'postgresdb',
-			DB_POSTGRESDB_HOST: '127.0.0.1',
-			DB_POSTGRESDB_PORT: String(postgres.port),
-			DB_POSTGRESDB_DATABASE: 'n8n',
-			DB_POSTGRESDB_USER: postgres.user,
-			DB_POSTGRESDB_PASSWORD: '',
+			...postgresEnv(postgres),
 		});
 	} finally {
 		await postgres.daemon.stop();

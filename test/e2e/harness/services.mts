@@ -158,6 +158,16 @@ export async function startPostgres(): Promise<Service & { user: string }> {
 	return { port, daemon, user };
 }
 
+/** n8n's settings for the database `startPostgres` made. */
+export const postgresEnv = (postgres: Service & { user: string }): Record<string, string> => ({
+	DB_TYPE: 'postgresdb',
+	DB_POSTGRESDB_HOST: '127.0.0.1',
+	DB_POSTGRESDB_PORT: String(postgres.port),
+	DB_POSTGRESDB_DATABASE: 'n8n',
+	DB_POSTGRESDB_USER: postgres.user,
+	DB_POSTGRESDB_PASSWORD: '',
+});
+
 /** Redis and PostgreSQL for queue mode, and the settings main and workers share. */
 export async function queueServices(
 	stops: Array<() => Promise<void>>,
@@ -174,12 +184,7 @@ export async function queueServices(
 		EXECUTIONS_MODE: 'queue',
 		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
 		QUEUE_BULL_REDIS_PORT: String(redis.port),
-		DB_TYPE: 'postgresdb',
-		DB_POSTGRESDB_HOST: '127.0.0.1',
-		DB_POSTGRESDB_PORT: String(postgres.port),
-		DB_POSTGRESDB_DATABASE: 'n8n',
-		DB_POSTGRESDB_USER: postgres.user,
-		DB_POSTGRESDB_PASSWORD: '',
+		...postgresEnv(postgres),
 		// Main and workers must share the key that encrypts credentials.
 		N8N_ENCRYPTION_KEY: randomBytes(24).toString('hex'),
 	};
