@@ -1,5 +1,6 @@
-/** The Outreach Sequences API credential: an API key sent in a header, and the service's Base URL. */
+/** The Outreach Sequences API credential: an API key sent in a header, the service's Base URL, and its test. */
 import type {
+	IAuthenticateRuleResponseCode,
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
@@ -7,12 +8,27 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import {
-	CREDENTIAL_TEST_PATH,
-	credentialTest,
-} from '../nodes/OutreachSequences/helpers/credentialTest';
 import { redact } from '../nodes/OutreachSequences/helpers/secret';
 import { normalizeBaseUrl } from '../nodes/OutreachSequences/helpers/validation';
+
+// The contract has no endpoint that answers a good key with 2xx and changes nothing: a 404 in JSON means the key was taken.
+const TEST_PATH = '/v1/use_cases/n8n-credential-test';
+
+const range = (from: number, to: number) =>
+	Array.from({ length: to - from + 1 }, (_, index) => from + index);
+
+/** What fails the test; n8n's tester gives a rule's sentence only to an answer it throws on. */
+const FAILING_STATUSES = [...range(100, 199), ...range(300, 999)].filter(
+	(status) => status !== 404,
+);
+
+function sentence(status: number): string {
+	if (status === 401 || status === 403)
+		return `The service rejected the API key (HTTP ${status}). Copy a key from the service's portal: General › Integrations › API Keys.`;
+	if (status < 400)
+		return `The Base URL answered with a redirect (HTTP ${status}). Redirects are not followed, so the API key only goes to the Base URL: set it to the address the service answers at.`;
+	return `The Base URL answered HTTP ${status}, so the API key could not be checked. Try the test again later; if it keeps failing, check the Base URL.`;
+}
 
 export class OutreachSequencesApi implements ICredentialType {
 	name = 'outreachSequencesApi';
@@ -54,19 +70,45 @@ export class OutreachSequencesApi implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> => {
-		const withKey = {
-			...requestOptions,
-			headers: {
-				...requestOptions.headers,
-				'X-API-Key': credentials.apiKey ? String(credentials.apiKey) : '',
-			},
-		};
-		if (requestOptions.url !== CREDENTIAL_TEST_PATH) return withKey;
-		// The test's Base URL as the run sends to it, or the run's own sentence for one it refuses.
-		const checked = normalizeBaseUrl(credentials.baseUrl);
-		if (!checked.ok) throw new Error(redact(checked.problem, credentials.apiKey));
-		return { ...withKey, baseURL: checked.value };
+		const headers = { ...requestOptions.headers, 'X-API-Key': String(credentials.apiKey ?? '') };
+		if (requestOptions.url !== TEST_PATH) return { ...requestOptions, headers };
+		// The test goes to the Base URL the run sends to, or fails with the run's sentence for it.
+		const baseUrl = normalizeBaseUrl(credentials.baseUrl);
+		if (!baseUrl.ok) throw new Error(redact(baseUrl.problem, credentials.apiKey));
+		return { ...requestOptions, headers, baseURL: baseUrl.value };
 	};
 
-	test: ICredentialTestRequest = credentialTest;
+	test: ICredentialTestRequest = {
+		request: {
+			method: 'GET',
+			// An expression n8n needs: its allowed-domains check compares this host with the credential's.
+			baseURL: '={{$credentials.baseUrl}}',
+			url: TEST_PATH,
+			json: true,
+			disableFollowRedirect: true,
+			// The one other expression: before n8n-core 2.11 any object here meant "throw on nothing", so a wrong key
+			// would pass; `$execution` reaches a test's expressions from n8n-core 2.20, which reads `except`.
+			ignoreHttpStatusErrors:
+				`={{ typeof $execution === 'object' ? ${JSON.stringify({ ignore: true, except: FAILING_STATUSES })} : false }}` as unknown as boolean,
+		},
+		// n8n's type takes one kind of rule per list; its tester reads each rule by its `type`.
+		rules: [
+			...FAILING_STATUSES.filter((status) => status >= 300).map(
+				(value): IAuthenticateRuleResponseCode => ({
+					type: 'responseCode',
+					properties: { value, message: sentence(value) },
+				}),
+			),
+			// n8n reads a body that is not JSON as a string, and lodash's get reaches its constructor.
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'constructor.name',
+					value: 'String',
+					message:
+						"The Base URL answered, but not with JSON: it does not look like the outreach service's API. Check the Base URL.",
+				},
+			},
+		] as unknown as IAuthenticateRuleResponseCode[],
+	};
 }

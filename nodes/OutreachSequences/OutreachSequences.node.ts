@@ -14,13 +14,10 @@ import { useCaseResource } from './actions/useCase/UseCase.resource';
 import { requestOptionsProperty } from './actions/requestOptions';
 import { runOperation } from './run/n8n/execute';
 
+const resources = [contactResource, contactListResource, sequenceResource, useCaseResource];
+
 /** Exported for the build, which writes each operation's output schema. */
-export const operations = [
-	sequenceResource,
-	contactResource,
-	contactListResource,
-	useCaseResource,
-].flatMap((resource) => resource.operations);
+export const operations = resources.flatMap((resource) => resource.operations);
 
 export class OutreachSequences implements INodeType {
 	description: INodeTypeDescription = {
@@ -33,7 +30,8 @@ export class OutreachSequences implements INodeType {
 		group: ['output'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Create outreach sequences, archive contacts and contact lists, and get use cases',
+		description:
+			'Work with the sequences, contacts, contact lists and use cases of an outreach service',
 		defaults: { name: 'Outreach Sequences' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -47,30 +45,10 @@ export class OutreachSequences implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				description: 'The kind of record to work with',
-				options: [
-					{
-						name: 'Contact',
-						value: 'contact',
-						description: 'A person the service reaches out to',
-					},
-					{ name: 'Contact List', value: 'contactList', description: 'A group of contacts' },
-					{
-						name: 'Sequence',
-						value: 'sequence',
-						description: 'An outreach plan made of schedule steps',
-					},
-					{
-						name: 'Use Case',
-						value: 'useCase',
-						description: 'A goal with actions that phone scripts refer to',
-					},
-				],
+				options: resources.map((resource) => resource.option),
 				default: 'sequence',
 			},
-			...sequenceResource.properties,
-			...contactResource.properties,
-			...contactListResource.properties,
-			...useCaseResource.properties,
+			...resources.flatMap((resource) => resource.properties),
 			requestOptionsProperty,
 		],
 	};

@@ -1,30 +1,46 @@
-/** Fields that operations share: an identifier in the path, and the tool's description. */
-import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+/** What operations share: the ID field in the path, and the tool's description. */
+import type { INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-export function identifierProperty(field: {
-	name: string;
-	displayName: string;
-	description: string;
-	placeholder: string;
-	show: IDisplayOptions['show'];
-}): INodeProperties {
+import type { Operation, OutreachRequest, Subject } from '../helpers/interfaces';
+import { toIdentifier } from '../helpers/validation';
+
+/** The one required field of an operation on a record: its ID, sent as one path segment. */
+export function idField(name: string, displayName: string, placeholder: string): INodeProperties {
+	const noun = displayName.replace(/ ID$/, '').toLowerCase();
+	const description = `ID of the ${noun}, as the outreach service gives it`;
 	return {
-		displayName: field.displayName,
-		name: field.name,
+		displayName,
+		name,
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: field.placeholder,
-		description: field.description,
-		displayOptions: { show: field.show },
+		placeholder,
+		description,
+	};
+}
+
+/** The request of an operation on one record: the ID the item gives `field`, checked, as one path segment. */
+export function requestById(
+	field: INodeProperties,
+	request: Pick<OutreachRequest, 'method'> & {
+		path: (segment: string) => string;
+		subject: Omit<Subject, 'id' | 'name'>;
+	},
+): Operation['buildRequest'] {
+	return (read, itemIndex) => {
+		const id = read.perRun(field.name, itemIndex, undefined, (raw) => {
+			const checked = toIdentifier(raw, field.displayName);
+			if (!checked.ok) throw new NodeOperationError(read.node, checked.problem, { itemIndex });
+			return checked.value;
+		});
+		const { method, path, subject } = request;
+		return { method, path: path(encodeURIComponent(id)), subject: { ...subject, id } };
 	};
 }
 
 // n8n uses a node's own `toolDescription` instead of its generic one, and shows it only on the `@tool` variant.
-export function toolDescriptionProperty(
-	show: IDisplayOptions['show'],
-	text: string,
-): INodeProperties {
+export function toolDescription(text: string): INodeProperties {
 	return {
 		displayName: 'Tool Description',
 		name: 'toolDescription',
@@ -33,6 +49,6 @@ export function toolDescriptionProperty(
 		default: text,
 		description:
 			'What the AI Agent tells its model this tool does and what to give it. You can rewrite it.',
-		displayOptions: { show: { ...show, '@tool': [true] } },
+		displayOptions: { show: { '@tool': [true] } },
 	};
 }

@@ -1,26 +1,42 @@
-/** Builds a resource's Operation selector and fields from the operations it registers. */
-import type { INodeProperties } from 'n8n-workflow';
+/** Builds a resource's Resource option, Operation selector and fields from the operations it registers. */
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { OperationName, ResourceName, OperationDefinition } from '../helpers/interfaces';
+import type { Operation, OperationDefinition } from '../helpers/interfaces';
 
 export interface ResourceDescription {
+	option: INodePropertyOptions;
 	operations: OperationDefinition[];
 	properties: INodeProperties[];
 }
 
 export function describeResource(spec: {
-	resource: ResourceName;
-	noun: string;
-	defaultOperation: OperationName;
-	operations: OperationDefinition[];
+	option: INodePropertyOptions & { value: string };
+	defaultOperation: string;
+	/** By the operation's name, which saved workflows store. */
+	operations: Record<string, Operation>;
 }): ResourceDescription {
-	const { resource, operations, defaultOperation } = spec;
+	const { defaultOperation } = spec;
+	const resource = spec.option.value;
+	const operations = Object.entries(spec.operations).map(
+		([operation, definition]): OperationDefinition => {
+			// Each field shows only for its operation, as Airtable v2's updateDisplayOptions does.
+			const only = { resource: [resource], operation: [operation] };
+			const properties = definition.properties.map((property) => ({
+				...property,
+				displayOptions: {
+					...property.displayOptions,
+					show: { ...only, ...property.displayOptions?.show },
+				},
+			}));
+			return { ...definition, resource, operation, properties };
+		},
+	);
 	const selector: INodeProperties = {
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
-		description: `What to do with the ${spec.noun}`,
+		description: `What to do with the ${spec.option.name.toLowerCase()}`,
 		displayOptions: { show: { resource: [resource] } },
 		options: operations
 			.map(({ operation, option }) => ({
@@ -34,6 +50,7 @@ export function describeResource(spec: {
 		default: defaultOperation,
 	};
 	return {
+		option: spec.option,
 		operations,
 		properties: [selector, ...operations.flatMap((definition) => definition.properties)],
 	};

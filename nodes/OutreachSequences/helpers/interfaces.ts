@@ -16,12 +16,6 @@ export interface OutreachRequest {
 	subject: Subject;
 }
 
-export interface OperationOption {
-	name: string;
-	action: string;
-	description: string;
-}
-
 export interface ItemReader {
 	node: INode;
 	parameter(name: string, itemIndex: number, fallback?: unknown): unknown;
@@ -29,20 +23,22 @@ export interface ItemReader {
 	perRun<T>(name: string, itemIndex: number, fallback: unknown, derive: (value: unknown) => T): T;
 }
 
-export interface OperationDefinition {
-	resource: ResourceName;
-	operation: OperationName;
-	operationId: string;
-	option: OperationOption;
+/** One operation's file: its Operation option, its fields, and its request (the document's operationId). */
+export interface Operation {
+	option: { name: string; action: string; description: string };
 	properties: INodeProperties[];
+	operationId: string;
 	/** Changes nothing at the service, so it may be sent again after a 500, 502, 504, reset or timeout. */
 	readOnly?: boolean;
-	makesNew?: boolean;
 	buildRequest: (read: ItemReader, itemIndex: number) => OutreachRequest;
 }
 
-export type ResourceName = 'sequence' | 'contact' | 'contactList' | 'useCase';
-export type OperationName = 'create' | 'archive' | 'get';
+/** An operation as its resource registers it, under the names saved workflows store. */
+export interface OperationDefinition extends Operation {
+	resource: string;
+	operation: string;
+}
+
 export type UnconfirmedName = 'fail' | 'sendAgain' | 'countAsDone';
 
 export interface RequestOptionsValue {
@@ -51,16 +47,8 @@ export interface RequestOptionsValue {
 	};
 	timeout?: number;
 	allowUnauthorizedCerts?: boolean;
-	rateLimitHandling?: {
-		settings?: { enabled?: boolean; maxRetries?: number; maxWait?: number };
-	};
+	rateLimitHandling?: { settings?: { enabled?: boolean; maxRetries?: number; maxWait?: number } };
 	unconfirmedEarlierTry?: UnconfirmedName;
 	skipDoneBefore?: { keySettings?: { key?: string; windowMinutes?: number } };
 	repeatRecentCreates?: boolean;
-}
-
-export type ScheduleRowValue = Record<string, unknown>;
-
-export interface SchedulesValue {
-	schedule?: ScheduleRowValue[];
 }

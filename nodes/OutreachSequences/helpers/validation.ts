@@ -4,6 +4,9 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; problem: string }
 const ok = <T>(value: T): Checked<T> => ({ ok: true, value });
 const problem = <T>(text: string): Checked<T> => ({ ok: false, problem: text });
 
+export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
 function describeValue(raw: unknown): string {
 	if (raw === null) return 'null';
 	if (Array.isArray(raw)) return 'a list';
@@ -15,116 +18,85 @@ function describeValue(raw: unknown): string {
 // A lone surrogate (a cut-off emoji) has no UTF-8 form: sent as U+FFFD, it would name something else.
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-function brokenCharacter(label: string): string {
-	return `${label} contains a broken character (half of an emoji or other symbol, cut off), so it can't be sent as it is. Check the value mapped into ${label}.`;
-}
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
-
-// Trailing slashes and a trailing /v1 are dropped: every request path adds /v1 itself.
-const BASE_URL_SUFFIX = /(?:\/v1)?\/*$/;
-
-const HAS_SCHEME = /^[a-z][a-z\d+.-]*:\/\//i;
+const brokenCharacter = (text: string, label: string) =>
+	!LONE_SURROGATE.test(text)
+		? undefined
+		: problem<string>(
+				`${label} contains a broken character (half of an emoji or other symbol, cut off), so it can't be sent as it is. Check the value mapped into ${label}.`,
+			);
 
 export function normalizeBaseUrl(raw: unknown): Checked<string> {
 	const text = typeof raw === 'string' ? raw.trim() : '';
-	const example = "Set it to the address of the service's API, for example https://api.example.com";
-	if (!text) return problem(`The credential's Base URL is empty. ${example}.`);
+	const example =
+		"Set it to the address of the service's API, for example https://api.example.com.";
+	if (!text) return problem(`The credential's Base URL is empty. ${example}`);
 	// Refused, not guessed: https could fail as a misleading TLS fault, http would send the key unencrypted.
-	if (!HAS_SCHEME.test(text)) {
+	if (!/^[a-z][a-z\d+.-]*:\/\//i.test(text)) {
 		const host = /^[\w.-]+(?::\d+)?(?:\/|$)/.test(text) ? text : 'api.example.com';
 		return problem(
 			`The credential's Base URL "${text}" has no http:// or https:// at the start. Add the one the service answers on: https://${host} or http://${host}.`,
 		);
 	}
-	let url: URL;
-	try {
-		url = new URL(text);
-	} catch {
-		return problem(`The credential's Base URL "${text}" is not a URL. ${example}.`);
-	}
-	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-		return problem(
-			`The credential's Base URL "${text}" must start with http:// or https://. ${example}.`,
-		);
-	}
-	if (url.username || url.password) {
+	const url = URL.canParse(text) ? new URL(text) : undefined;
+	if (url?.username || url?.password) {
 		return problem(
 			"The credential's Base URL must not contain a user name or password. Put the key in the credential's API Key field.",
 		);
 	}
-	if (url.search || url.hash) {
-		return problem(`The credential's Base URL "${text}" must not contain "?" or "#". ${example}.`);
+	if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash) {
+		return problem(
+			`The credential's Base URL "${text}" is not an http:// or https:// address without "?" or "#". ${example}`,
+		);
 	}
-	return ok(`${url.origin}${url.pathname.replace(BASE_URL_SUFFIX, '')}`);
+	// Trailing slashes and a trailing /v1 are dropped: every request path adds /v1 itself.
+	return ok(`${url.origin}${url.pathname.replace(/(?:\/v1)?\/*$/, '')}`);
 }
 
 export function toIdentifier(raw: unknown, label: string): Checked<string> {
-	let text: string;
-	if (typeof raw === 'string') text = raw.trim();
-	else if (typeof raw === 'number' && Number.isFinite(raw)) text = String(raw);
-	else if (typeof raw === 'bigint') text = raw.toString();
-	else if (raw === undefined || raw === null) text = '';
-	else return problem(`${label} must be text, but it is ${describeValue(raw)}.`);
-
+	if (typeof raw !== 'string' && !Number.isFinite(raw) && raw !== undefined && raw !== null)
+		return problem(`${label} must be text, but it is ${describeValue(raw)}.`);
+	const text = String(raw ?? '').trim();
 	if (!text)
 		return problem(
 			`${label} is empty. Enter an identifier, or map one from the input, for example {{ $json.id }}.`,
 		);
-	if (LONE_SURROGATE.test(text)) return problem(brokenCharacter(label));
 	// URL parsers resolve these as this and the parent folder, whatever the encoding: another route.
-	if (text === '.' || text === '..') {
+	if (text === '.' || text === '..')
 		return problem(
 			`${label} "${text}" can't be sent: "." and ".." are not identifiers a URL path can carry.`,
 		);
-	}
-	return ok(text);
+	return brokenCharacter(text, label) ?? ok(text);
 }
 
-export function encodePathSegment(identifier: string): string {
-	return encodeURIComponent(identifier);
+/** Empty is left out; a number is sent as text. */
+export function toOptionalText(raw: unknown, label: string): Checked<string | undefined> {
+	if (raw === undefined || raw === null) return ok(undefined);
+	if (typeof raw === 'number' && Number.isFinite(raw)) return ok(String(raw));
+	if (typeof raw !== 'string') return problem(`${label} must be text.`);
+	return ok(raw.trim() === '' ? undefined : raw);
 }
 
 export function toWholeNumber(raw: unknown): Checked<number> {
-	if (typeof raw === 'number') {
-		return Number.isInteger(raw)
-			? ok(raw)
-			: problem(`must be a whole number, but it is ${describeValue(raw)}`);
-	}
-	if (typeof raw === 'string' && /^\s*[+-]?\d+\s*$/.test(raw)) {
-		const value = Number(raw.trim());
-		if (Number.isSafeInteger(value)) return ok(value);
-	}
 	if (raw === undefined || raw === null || raw === '')
 		return problem('is empty; enter a whole number');
-	return problem(`must be a whole number, but it is ${describeValue(raw)}`);
+	const value = typeof raw === 'string' && /^\s*[+-]?\d+\s*$/.test(raw) ? Number(raw) : raw;
+	return Number.isSafeInteger(value) || (typeof raw === 'number' && Number.isInteger(raw))
+		? ok(value as number)
+		: problem(`must be a whole number, but it is ${describeValue(raw)}`);
 }
 
 export function toScriptList(raw: unknown): Checked<string[]> {
-	if (raw === undefined || raw === null) return ok([]);
-	if (typeof raw === 'string') {
-		return ok(
-			raw
-				.split(',')
-				.map((entry) => entry.trim())
-				.filter((entry) => entry !== ''),
-		);
-	}
-	if (!Array.isArray(raw)) {
+	const entries = typeof raw === 'string' ? raw.split(',') : (raw ?? []);
+	if (!Array.isArray(entries))
 		return problem(`must be comma-separated text or a list, but it is ${describeValue(raw)}`);
-	}
 	const scripts: string[] = [];
-	for (const [position, entry] of raw.entries()) {
-		if (typeof entry === 'string') {
-			if (entry.trim() !== '') scripts.push(entry.trim());
-		} else if (typeof entry === 'number' && Number.isFinite(entry)) {
-			scripts.push(String(entry));
-		} else if (entry !== null && entry !== undefined) {
+	for (const [position, entry] of entries.entries()) {
+		if (typeof entry === 'number' && Number.isFinite(entry)) scripts.push(String(entry));
+		else if (typeof entry === 'string') scripts.push(entry.trim());
+		else if (entry !== null && entry !== undefined)
 			return problem(`entry ${position + 1} must be text, but it is ${describeValue(entry)}`);
-		}
 	}
-	return ok(scripts);
+	return ok(scripts.filter((script) => script !== ''));
 }
 
 export function toJsonObjectText(raw: unknown, label: string): Checked<string> {
@@ -135,24 +107,19 @@ export function toJsonObjectText(raw: unknown, label: string): Checked<string> {
 			return problem(`${label} can't be turned into JSON: ${(error as Error).message}`);
 		}
 	}
-	if (typeof raw !== 'string') {
+	if (typeof raw !== 'string')
 		return problem(`${label} must be a JSON object, but it is ${describeValue(raw)}.`);
-	}
 	const text = raw.trim();
 	if (!text) return problem(`${label} is empty. Enter a JSON object; {} sends an empty sequence.`);
-	if (LONE_SURROGATE.test(text)) return problem(brokenCharacter(label));
 	let parsed: unknown;
 	try {
 		parsed = JSON.parse(text);
 	} catch (error) {
 		return problem(`${label} is not valid JSON: ${(error as Error).message}`);
 	}
-	if (!isPlainObject(parsed)) {
+	if (!isPlainObject(parsed))
 		return problem(
 			`${label} must be a JSON object in braces { }, but it is ${describeValue(parsed)}.`,
 		);
-	}
-	return ok(text);
+	return brokenCharacter(text, label) ?? ok(text);
 }
-
-export { isPlainObject };

@@ -1,7 +1,7 @@
 /** A failed attempt, classified once where it happens: an HTTP status, a network fault, or n8n's refusal. */
 import type { RequestEnd } from '../run/pace/servicePace';
 import type { Refusal } from './refusal';
-import { refusalOf } from './refusal';
+import { causesOf, refusalOf } from './refusal';
 
 export interface HttpAnswer {
 	statusCode: number;
@@ -27,12 +27,7 @@ export type Failure =
 			retryAfter: boolean;
 			answer: HttpAnswer;
 	  }
-	| {
-			kind: 'network';
-			fault: NetworkFaultKind;
-			code?: string;
-			message?: string;
-	  }
+	| { kind: 'network'; fault: NetworkFaultKind; code?: string; message?: string }
 	| { kind: 'refusal'; refusal: Refusal };
 
 export type Outcome = 'notActed' | 'mayHaveActed';
@@ -76,28 +71,18 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
 	return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }
 
-const TIMEOUT_CODES = new Set([
-	'ECONNABORTED',
-	'ETIMEDOUT',
-	'ESOCKETTIMEDOUT',
-	'UND_ERR_CONNECT_TIMEOUT',
-]);
-const RESET_CODES = new Set([
-	'ECONNRESET',
-	'EPIPE',
-	'ERR_STREAM_PREMATURE_CLOSE',
-	'UND_ERR_SOCKET',
-]);
-const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME']);
-const TLS_CODE = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/;
+const TIMEOUT = /^(ECONNABORTED|ETIMEDOUT|ESOCKETTIMEDOUT|UND_ERR_CONNECT_TIMEOUT)$/;
+const RESET = /^(ECONNRESET|EPIPE|ERR_STREAM_PREMATURE_CLOSE|UND_ERR_SOCKET)$/;
+const DNS = /^(ENOTFOUND|EAI_AGAIN|EAI_FAIL|EAI_NONAME)$/;
+const TLS = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/;
 const NETWORK_CODE = /^[A-Z_]+$/;
 
 export function networkFaultKind(code: string, message: string): NetworkFaultKind {
-	if (TIMEOUT_CODES.has(code) || /timeout/i.test(message)) return 'timeout';
+	if (TIMEOUT.test(code) || /timeout/i.test(message)) return 'timeout';
 	if (code === 'ECONNREFUSED') return 'refused';
-	if (RESET_CODES.has(code) || /socket hang up|aborted/i.test(message)) return 'reset';
-	if (DNS_CODES.has(code)) return 'dns';
-	if (TLS_CODE.test(code)) return 'tls';
+	if (RESET.test(code) || /socket hang up|aborted/i.test(message)) return 'reset';
+	if (DNS.test(code)) return 'dns';
+	if (TLS.test(code)) return 'tls';
 	if (code === 'ERR_CANCELED' || /cancel/i.test(message)) return 'cancelled';
 	return 'other';
 }
@@ -109,34 +94,14 @@ export function thrownFailure(error: unknown): Failure & { kind: 'network' | 're
 
 /** n8n 2.x keeps the HTTP library's error (`code`) in the cause chain; n8n 1.x keeps only `httpCode`. */
 export function networkFailure(error: unknown): Failure & { kind: 'network' } {
-	const seen = new Set<unknown>();
-	let current: unknown = error;
-	let message: string | undefined;
-	let code: string | undefined;
-	let wrappedCode: string | undefined;
-	while (typeof current === 'object' && current !== null && !seen.has(current)) {
-		seen.add(current);
-		const candidate = current as {
-			code?: unknown;
-			httpCode?: unknown;
-			message?: unknown;
-			cause?: unknown;
-		};
-		if (message === undefined && typeof candidate.message === 'string') message = candidate.message;
-		if (typeof candidate.code === 'string' && NETWORK_CODE.test(candidate.code)) {
-			code = candidate.code;
-			if (typeof candidate.message === 'string') message = candidate.message;
-			break;
-		}
-		if (
-			wrappedCode === undefined &&
-			typeof candidate.httpCode === 'string' &&
-			NETWORK_CODE.test(candidate.httpCode)
-		) {
-			wrappedCode = candidate.httpCode;
-		}
-		current = candidate.cause;
-	}
-	code ??= wrappedCode;
+	const levels = causesOf(error);
+	const networkCode = (value: unknown) =>
+		typeof value === 'string' && NETWORK_CODE.test(value) ? value : undefined;
+	const messageOf = (level?: Record<PropertyKey, unknown>) =>
+		typeof level?.message === 'string' ? level.message : undefined;
+	const coded = levels.find((level) => networkCode(level.code));
+	const code =
+		networkCode(coded?.code) ?? levels.map((level) => networkCode(level.httpCode)).find(Boolean);
+	const message = messageOf(coded) ?? levels.map(messageOf).find((text) => text !== undefined);
 	return { kind: 'network', fault: networkFaultKind(code ?? '', message ?? ''), code, message };
 }

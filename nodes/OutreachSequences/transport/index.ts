@@ -33,16 +33,13 @@ export type Attempt =
 	| { ok: false; failure: Failure };
 
 export function attemptOf(answer: HttpAnswer, nowMs: number, method: 'GET' | 'POST'): Attempt {
-	const quota = quotaOf(answer.headers, nowMs);
-	if (answer.statusCode >= 200 && answer.statusCode < 300 && isPlainObject(answer.body)) {
-		return quota
-			? { ok: true, json: answer.body as IDataObject, quota }
-			: { ok: true, json: answer.body as IDataObject };
-	}
-	const asked = parseRetryAfter(header(answer.headers, 'retry-after'), nowMs);
-	const pushedBack = answer.statusCode === 429 || answer.statusCode === 503;
-	const retryAfterMs = asked ?? (pushedBack && quota ? quota.resetMs : undefined);
-	const status = answer.statusCode;
+	const { statusCode: status, headers, body } = answer;
+	const quota = quotaOf(headers, nowMs);
+	if (status >= 200 && status < 300 && isPlainObject(body))
+		return { ok: true, json: body as IDataObject, quota };
+	const asked = parseRetryAfter(header(headers, 'retry-after'), nowMs);
+	const pushedBack = status === 429 || status === 503;
+	const retryAfterMs = asked ?? (pushedBack ? quota?.resetMs : undefined);
 	const retryAfter = asked !== undefined;
 	return { ok: false, failure: { kind: 'http', status, method, retryAfterMs, retryAfter, answer } };
 }
@@ -68,14 +65,13 @@ export async function send(
 	}
 	if (connection.allowUnauthorizedCerts) options.skipSslCertificateValidation = true;
 	try {
+		// Decrypted once per run instead of once per item.
+		const decrypted = { credentialsDecrypted: connection.credentials };
 		const answer = (await context.helpers.httpRequestWithAuthentication.call(
 			context,
 			'outreachSequencesApi',
 			options,
-			{
-				// Decrypted once per run instead of once per item.
-				credentialsDecrypted: connection.credentials,
-			},
+			decrypted,
 		)) as HttpAnswer;
 		return attemptOf(answer, Date.now(), request.method);
 	} catch (error) {

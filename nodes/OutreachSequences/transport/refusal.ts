@@ -15,24 +15,27 @@ const REFUSAL_NAMES: Record<string, RefusalKind> = {
 	SsrfBlockedHostnameError: 'blockedHostname',
 };
 
-const MAX_DEPTH = 8;
+type Level = Record<PropertyKey, unknown>;
+
+/** The error and the causes it wraps, outermost first, each once (n8n wraps the HTTP library's error). */
+export function causesOf(error: unknown): Level[] {
+	const levels: Level[] = [];
+	for (
+		let level = error;
+		typeof level === 'object' && level !== null;
+		level = (level as Level).cause
+	) {
+		if (levels.includes(level as Level) || levels.length === 8) break;
+		levels.push(level as Level);
+	}
+	return levels;
+}
 
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /** Told by the error's name or n8n's mark, never by a missing network code: SSRF errors have none. */
 export function refusalOf(error: unknown): Refusal | undefined {
-	const seen = new Set<unknown>();
-	let current = error;
-	for (let depth = 0; depth < MAX_DEPTH; depth++) {
-		if (typeof current !== 'object' || current === null || seen.has(current)) return undefined;
-		seen.add(current);
-		const level = current as {
-			name?: unknown;
-			message?: unknown;
-			description?: unknown;
-			cause?: unknown;
-			[N8N_NON_RETRYABLE]?: unknown;
-		};
+	for (const level of causesOf(error)) {
 		const named = typeof level.name === 'string' ? REFUSAL_NAMES[level.name] : undefined;
 		const kind = named ?? (level[N8N_NON_RETRYABLE] === true ? 'nonRetryable' : undefined);
 		const reason = text(level.message);
@@ -40,7 +43,6 @@ export function refusalOf(error: unknown): Refusal | undefined {
 			const advice = text(level.description);
 			return advice === undefined ? { kind, reason } : { kind, reason, advice };
 		}
-		current = level.cause;
 	}
 	return undefined;
 }

@@ -1,10 +1,9 @@
-/** The Contact resource: its Operation selector and operations. */
+/** The Contact resource: its option, Operation selector and operations. */
 import { describeResource } from '../describeResource';
 import { contactArchive } from './archive.operation';
 
 export const contactResource = describeResource({
-	resource: 'contact',
-	noun: 'contact',
+	option: { name: 'Contact', value: 'contact', description: 'A person the service reaches out to' },
 	defaultOperation: 'archive',
-	operations: [contactArchive],
+	operations: { archive: contactArchive },
 });

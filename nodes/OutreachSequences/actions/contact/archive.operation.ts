@@ -1,26 +1,25 @@
 /** Contact › Archive: archives one contact by its ID. */
-import { identifierOperation } from '../identifierOperation';
+import type { Operation } from '../../helpers/interfaces';
+import { idField, requestById, toolDescription } from '../common.descriptions';
 
-export const contactArchive = identifierOperation({
-	operationId: 'archiveContact',
+const contactId = idField('contactId', 'Contact ID', 'e.g. {{ $json.id }}');
+
+export const contactArchive: Operation = {
+	properties: [
+		contactId,
+		toolDescription(
+			'Archives one contact in the outreach service: the contact is removed from active use. Give Contact ID, the identifier of the contact exactly as the service knows it (not a name or an e-mail address). Returns the archived contact as JSON: id, status, names, e-mails, phone numbers, business name, source and contact list IDs. If it fails, the result is one sentence saying what went wrong, for example that no such contact exists.',
+		),
+	],
 	option: {
 		name: 'Archive',
 		action: 'Archive a contact',
 		description: 'Remove a contact from active use. The service keeps it and can restore it later.',
 	},
-	request: {
-		resource: 'contact',
-		operation: 'archive',
+	operationId: 'archiveContact',
+	buildRequest: requestById(contactId, {
 		method: 'POST',
-		done: 'archived',
 		path: (id) => `/v1/contacts/${id}/archive`,
-	},
-	field: {
-		name: 'contactId',
-		displayName: 'Contact ID',
-		noun: 'contact',
-		placeholder: 'e.g. {{ $json.id }}',
-	},
-	toolDescription:
-		'Archives one contact in the outreach service: the contact is removed from active use. Give Contact ID, the identifier of the contact exactly as the service knows it (not a name or an e-mail address). Returns the archived contact as JSON: id, status, names, e-mails, phone numbers, business name, source and contact list IDs. If it fails, the result is one sentence saying what went wrong, for example that no such contact exists.',
-});
+		subject: { noun: 'contact', verb: 'archive', done: 'archived' },
+	}),
+};

@@ -1,10 +1,9 @@
-/** The Contact List resource: its Operation selector and operations. */
+/** The Contact List resource: its option, Operation selector and operations. */
 import { describeResource } from '../describeResource';
 import { contactListArchive } from './archive.operation';
 
 export const contactListResource = describeResource({
-	resource: 'contactList',
-	noun: 'contact list',
+	option: { name: 'Contact List', value: 'contactList', description: 'A group of contacts' },
 	defaultOperation: 'archive',
-	operations: [contactListArchive],
+	operations: { archive: contactListArchive },
 });

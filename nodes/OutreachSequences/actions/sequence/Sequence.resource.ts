@@ -1,10 +1,13 @@
-/** The Sequence resource: its Operation selector and operations. */
+/** The Sequence resource: its option, Operation selector and operations. */
 import { describeResource } from '../describeResource';
 import { sequenceCreate } from './create.operation';
 
 export const sequenceResource = describeResource({
-	resource: 'sequence',
-	noun: 'sequence',
+	option: {
+		name: 'Sequence',
+		value: 'sequence',
+		description: 'An outreach plan made of schedule steps',
+	},
 	defaultOperation: 'create',
-	operations: [sequenceCreate],
+	operations: { create: sequenceCreate },
 });

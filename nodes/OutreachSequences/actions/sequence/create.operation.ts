@@ -2,60 +2,64 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { toolDescriptionProperty } from '../common.descriptions';
-import type { SchedulesValue, ItemReader, OperationDefinition } from '../../helpers/interfaces';
-import { toJsonObjectText } from '../../helpers/validation';
-import { scheduleEntry, schedulesProperty } from './schedules';
+import type { Operation } from '../../helpers/interfaces';
+import type { Checked } from '../../helpers/validation';
+import {
+	toJsonObjectText,
+	toOptionalText,
+	toScriptList,
+	toWholeNumber,
+} from '../../helpers/validation';
+import { toolDescription } from '../common.descriptions';
 
-const showOnlyForSequenceCreate = { resource: ['sequence'], operation: ['create'] };
-const showOnlyForFields = { ...showOnlyForSequenceCreate, specifyBody: ['fields'] };
+const showFields = { specifyBody: ['fields'] };
 
 // The contract gives Criteria and Timezone as text with no format; Additional Fields' description says so.
-const TEXT_FIELDS = [
-	{ name: 'description', displayName: 'Description', description: 'What the sequence is for' },
-	{
-		name: 'criteria',
-		displayName: 'Criteria',
-		description:
-			'Which contacts the sequence applies to: a condition, as text in the form your service takes',
-	},
-	{
-		name: 'timezone',
-		displayName: 'Timezone',
-		description: "The timezone of the schedule's times, as text in the form your service takes",
-	},
-];
+const textFields: INodeProperties[] = [
+	['description', 'Description', 'What the sequence is for'],
+	[
+		'criteria',
+		'Criteria',
+		'Which contacts the sequence applies to: a condition, as text in the form your service takes',
+	],
+	[
+		'timezone',
+		'Timezone',
+		"The timezone of the schedule's times, as text in the form your service takes",
+	],
+].map(([name, displayName, description]) => ({
+	displayName,
+	name,
+	type: 'string',
+	default: '',
+	description,
+}));
 
-const JSON_BODY_TEMPLATE = `{
-  "name": "",
-  "schedules": [
-    {
-      "dayOffset": 0,
-      "hour": 0,
-      "minute": 0,
-      "delayInMinutes": 0,
-      "sequenceScripts": []
-    }
-  ]
-}`;
+const scheduleNumbers: INodeProperties[] = [
+	['dayOffset', 'Day Offset'],
+	['hour', 'Hour'],
+	['minute', 'Minute'],
+	['delayInMinutes', 'Delay in Minutes'],
+].map(([name, displayName]) => ({
+	displayName,
+	name,
+	type: 'number',
+	default: 0,
+	description: `The step's ${displayName.toLowerCase()}: a whole number`,
+}));
 
-export const sequenceCreateDescription: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Send Body',
 		name: 'specifyBody',
 		type: 'options',
-		displayOptions: { show: showOnlyForSequenceCreate },
 		options: [
 			{
 				name: 'Using Fields Below',
 				value: 'fields',
 				description: 'Fill in the sequence field by field',
 			},
-			{
-				name: 'Using JSON',
-				value: 'json',
-				description: 'Send a JSON object exactly as written',
-			},
+			{ name: 'Using JSON', value: 'json', description: 'Send a JSON object exactly as written' },
 		],
 		default: 'fields',
 		description: 'How to give the sequence to create',
@@ -64,11 +68,16 @@ export const sequenceCreateDescription: INodeProperties[] = [
 		displayName: 'JSON Body',
 		name: 'jsonBody',
 		type: 'json',
-		default: JSON_BODY_TEMPLATE,
+		default: JSON.stringify(
+			{
+				name: '',
+				schedules: [{ dayOffset: 0, hour: 0, minute: 0, delayInMinutes: 0, sequenceScripts: [] }],
+			},
+			null,
+			2,
+		),
 		required: true,
-		displayOptions: {
-			show: { ...showOnlyForSequenceCreate, specifyBody: ['json'] },
-		},
+		displayOptions: { show: { specifyBody: ['json'] } },
 		description:
 			'The sequence as a JSON object, sent as written: name, description, criteria, timezone and schedules. Keys from a response, such as scripts or phoneScript, are not request keys.',
 	},
@@ -78,7 +87,7 @@ export const sequenceCreateDescription: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. Spring webinar follow-up',
-		displayOptions: { show: showOnlyForFields },
+		displayOptions: { show: showFields },
 		description: 'Name of the sequence. Leave it empty to create a sequence without a name.',
 	},
 	{
@@ -87,97 +96,98 @@ export const sequenceCreateDescription: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		displayOptions: { show: showOnlyForFields },
+		displayOptions: { show: showFields },
 		description:
 			"More details of the sequence, each one optional and sent as typed. The service's document gives no format for Criteria or Timezone.",
-		options: TEXT_FIELDS.map(({ name, displayName, description }) => ({
-			displayName,
-			name,
-			type: 'string' as const,
-			default: '',
-			description,
-		})),
+		options: textFields,
 	},
-	schedulesProperty(showOnlyForFields),
-	toolDescriptionProperty(
-		showOnlyForSequenceCreate,
+	{
+		displayName: 'Schedules',
+		name: 'schedules',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, sortable: true },
+		placeholder: 'Add Schedule',
+		default: {},
+		displayOptions: { show: showFields },
+		description:
+			"The steps of the sequence, each at a day and time, with the scripts it runs. The service's document gives no range or unit for Day Offset, Hour and Minute, nor what a script entry is.",
+		options: [
+			{
+				displayName: 'Schedule',
+				name: 'schedule',
+				values: [
+					...scheduleNumbers,
+					{
+						displayName: 'Sequence Scripts',
+						name: 'sequenceScripts',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. script-1, script-2',
+						description:
+							"The step's scripts: text entries separated by commas, or an expression that gives a list of texts",
+					},
+				],
+			},
+		],
+	},
+	toolDescription(
 		'Creates one new outreach sequence in the outreach service and returns it as JSON, with the id the service gave it. Every call creates another sequence, so call it once per sequence. Give Name, the name of the sequence. Where the tool asks for them: Description, what the sequence is for; Criteria, a condition as text that decides which contacts it applies to; Timezone; or a JSON Body, an object with any of name, description, criteria, timezone and schedules (a list of steps, each with dayOffset, hour, minute and delayInMinutes as whole numbers, and sequenceScripts, a list of strings). If it fails, the result is one sentence saying what went wrong.',
 	),
 ];
 
-function fail(read: ItemReader, itemIndex: number, message: string): never {
-	throw new NodeOperationError(read.node, message, { itemIndex });
+/** A schedule row as a step of the request; a problem names the row and the field. */
+function scheduleEntry(row: IDataObject, position: number, fail: (message: string) => never) {
+	const checked = <T>(label: string, value: Checked<T>): T =>
+		value.ok ? value.value : fail(`Schedule ${position + 1}: ${label} ${value.problem}.`);
+	const entry: IDataObject = {};
+	for (const { name, displayName } of scheduleNumbers)
+		entry[name] = checked(displayName, toWholeNumber(row[name]));
+	const scripts = checked('Sequence Scripts', toScriptList(row.sequenceScripts));
+	if (scripts.length > 0) entry.sequenceScripts = scripts;
+	return entry;
 }
 
-function optionalText(read: ItemReader, itemIndex: number, label: string, raw: unknown) {
-	if (raw === undefined || raw === null) return undefined;
-	if (typeof raw === 'number' && Number.isFinite(raw)) return String(raw);
-	if (typeof raw !== 'string') fail(read, itemIndex, `${label} must be text.`);
-	return raw.trim() === '' ? undefined : raw;
-}
-
-function textFields(read: ItemReader, itemIndex: number, additional: IDataObject) {
-	const set: Array<[string, string]> = [];
-	for (const field of TEXT_FIELDS) {
-		const value = optionalText(read, itemIndex, field.displayName, additional[field.name]);
-		if (value !== undefined) set.push([field.name, value]);
-	}
-	return set;
-}
-
-function scheduleEntries(read: ItemReader, itemIndex: number, schedules: SchedulesValue) {
-	const rows = schedules.schedule ?? [];
-	if (rows.length === 0) return undefined;
-	return rows.map((row, position) =>
-		scheduleEntry(row, position, (message) => fail(read, itemIndex, message)),
-	);
-}
-
-function buildSequenceFromFields(read: ItemReader, itemIndex: number): IDataObject {
-	const body: IDataObject = {};
-	const name = read.perRun('name', itemIndex, '', (raw) =>
-		optionalText(read, itemIndex, 'Name', raw),
-	);
-	if (name !== undefined) body.name = name;
-	const additional = read.perRun('additionalFields', itemIndex, {}, (raw) =>
-		textFields(read, itemIndex, raw as IDataObject),
-	);
-	for (const [key, value] of additional) body[key] = value;
-	const schedules = read.perRun('schedules', itemIndex, {}, (raw) =>
-		scheduleEntries(read, itemIndex, raw as SchedulesValue),
-	);
-	if (schedules) body.schedules = schedules;
-	return body;
-}
-
-export const sequenceCreate: OperationDefinition = {
-	resource: 'sequence',
-	operation: 'create',
-	operationId: 'createSequence',
-	makesNew: true,
+export const sequenceCreate: Operation = {
+	properties,
 	option: {
 		name: 'Create',
 		action: 'Create a sequence',
 		description: 'Create an outreach sequence from a name, optional details and schedule steps',
 	},
-	properties: sequenceCreateDescription,
+	operationId: 'createSequence',
 	buildRequest(read, itemIndex) {
-		const mode = read.perRun('specifyBody', itemIndex, 'fields', (raw) => raw);
-		const fields = mode === 'json' ? undefined : buildSequenceFromFields(read, itemIndex);
-		const body = fields
-			? JSON.stringify(fields)
-			: read.perRun('jsonBody', itemIndex, undefined, (raw) => {
-					const checked = toJsonObjectText(raw, 'JSON Body');
-					if (!checked.ok) fail(read, itemIndex, checked.problem);
-					return checked.value;
-				});
-		// So that a failure's message names the sequence.
-		const name = typeof fields?.name === 'string' ? { name: fields.name } : {};
-		return {
-			method: 'POST',
-			path: '/v1/sequences',
-			body,
-			subject: { noun: 'sequence', verb: 'create', done: 'created', ...name },
+		const fail = (message: string): never => {
+			throw new NodeOperationError(read.node, message, { itemIndex });
 		};
+		const checked = <T>(value: Checked<T>): T => (value.ok ? value.value : fail(value.problem));
+		const subject = { noun: 'sequence', verb: 'create', done: 'created' };
+		const request = { method: 'POST' as const, path: '/v1/sequences' };
+		if (read.perRun('specifyBody', itemIndex, 'fields', (raw) => raw) === 'json') {
+			const body = read.perRun('jsonBody', itemIndex, undefined, (raw) =>
+				checked(toJsonObjectText(raw, 'JSON Body')),
+			);
+			return { ...request, body, subject };
+		}
+		const fields: IDataObject = {
+			name: read.perRun('name', itemIndex, '', (raw) => checked(toOptionalText(raw, 'Name'))),
+			...read.perRun('additionalFields', itemIndex, {}, (raw) =>
+				Object.fromEntries(
+					textFields.map(({ name, displayName }) => [
+						name,
+						checked(toOptionalText((raw as IDataObject)[name], displayName)),
+					]),
+				),
+			),
+		};
+		const rows = read.perRun('schedules', itemIndex, {}, (raw) =>
+			((raw as { schedule?: IDataObject[] }).schedule ?? []).map((row, position) =>
+				scheduleEntry(row, position, fail),
+			),
+		);
+		if (rows.length > 0) fields.schedules = rows;
+		const body = JSON.stringify(fields);
+		// So that a failure's message names the sequence.
+		const name = typeof fields.name === 'string' ? { name: fields.name } : {};
+		return { ...request, body, subject: { ...subject, ...name } };
 	},
 };

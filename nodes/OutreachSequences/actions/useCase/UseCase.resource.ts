@@ -1,10 +1,13 @@
-/** The Use Case resource: its Operation selector and operations. */
+/** The Use Case resource: its option, Operation selector and operations. */
 import { describeResource } from '../describeResource';
 import { useCaseGet } from './get.operation';
 
 export const useCaseResource = describeResource({
-	resource: 'useCase',
-	noun: 'use case',
+	option: {
+		name: 'Use Case',
+		value: 'useCase',
+		description: 'A goal with actions that phone scripts refer to',
+	},
 	defaultOperation: 'get',
-	operations: [useCaseGet],
+	operations: { get: useCaseGet },
 });

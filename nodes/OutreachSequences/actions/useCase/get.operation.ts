@@ -1,28 +1,27 @@
 /** Use Case › Get: fetches one use case by its ID. */
-import { identifierOperation } from '../identifierOperation';
+import type { Operation } from '../../helpers/interfaces';
+import { idField, requestById, toolDescription } from '../common.descriptions';
 
-export const useCaseGet = identifierOperation({
-	operationId: 'getUseCase',
+const useCaseId = idField('useCaseId', 'Use Case ID', 'e.g. {{ $json.useCaseId }}');
+
+export const useCaseGet: Operation = {
+	properties: [
+		useCaseId,
+		toolDescription(
+			'Gets one use case from the outreach service: a goal that phone scripts work towards. Give Use Case ID, the identifier of the use case exactly as the service knows it. Returns the use case as JSON: id, title, description, status and actions. Changes nothing. If it fails, the result is one sentence saying what went wrong, for example that no such use case exists.',
+		),
+	],
 	option: {
 		name: 'Get',
 		action: 'Get a use case',
 		description:
 			'Get a use case by its identifier, with its title, description, status and actions',
 	},
-	request: {
-		resource: 'useCase',
-		operation: 'get',
+	operationId: 'getUseCase',
+	readOnly: true,
+	buildRequest: requestById(useCaseId, {
 		method: 'GET',
-		readOnly: true,
-		done: 'fetched',
 		path: (id) => `/v1/use_cases/${id}`,
-	},
-	field: {
-		name: 'useCaseId',
-		displayName: 'Use Case ID',
-		noun: 'use case',
-		placeholder: 'e.g. {{ $json.useCaseId }}',
-	},
-	toolDescription:
-		'Gets one use case from the outreach service: a goal that phone scripts work towards. Give Use Case ID, the identifier of the use case exactly as the service knows it. Returns the use case as JSON: id, title, description, status and actions. Changes nothing. If it fails, the result is one sentence saying what went wrong, for example that no such use case exists.',
-});
+		subject: { noun: 'use case', verb: 'get', done: 'fetched' },
+	}),
+};
