@@ -1,127 +1,137 @@
-// The credential's test is a request n8n sends itself (helpers/credentialTest.ts),
-// through n8n's proxy settings and SSRF protection. n8n's credentials tester runs
-// it; test/e2e/credential-test.e2e.mts does so in real n8n, for every case.
-// Here: its parts, read the way n8n reads them. Expressions are resolved by
-// n8n-workflow's own expression engine, with the keys n8n's RoutingNode hands
-// a test's request; rules are matched as the tester matches them.
+// The credential: authenticate adds the key (a function, so n8n evaluates no
+// expression per request) and sends its test to the Base URL the run uses;
+// the test is a request n8n sends itself (proxy, SSRF), read here as n8n's
+// expression engine and credentials tester read it. In real n8n:
+// test/e2e/credential-test.e2e.mts.
 import { createRequire } from 'node:module';
 
-import type { IAuthenticateRuleResponseSuccessBody, INodeTypes, IDataObject } from 'n8n-workflow';
+import type {
+	IAuthenticateRuleResponseCode,
+	ICredentialDataDecryptedObject,
+	IHttpRequestOptions,
+	INodeTypes,
+} from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
-import {
-	CREDENTIAL_TEST_PATH,
-	FAILING_STATUSES,
-	IGNORE_STATUS_ERRORS,
-	NOT_THE_API,
-	credentialTest,
-	keyRejected,
-	notChecked,
-	redirected,
-} from '../../nodes/OutreachSequences/helpers/credentialTest.ts';
+import { OutreachSequencesApi } from '../../credentials/OutreachSequencesApi.credentials.ts';
+
+const credential = new OutreachSequencesApi();
+const { request, rules } = credential.test;
+const authenticate = credential.authenticate as (
+	credentials: ICredentialDataDecryptedObject,
+	options: IHttpRequestOptions,
+) => Promise<IHttpRequestOptions>;
+const testRequest = { url: request.url!, baseURL: request.baseURL };
+
+test('a request gets X-API-Key, and keeps the rest as it was; without a key the header is empty', async () => {
+	const sent: IHttpRequestOptions = { url: 'https://a.example/v1/x', headers: { Accept: 'json' } };
+	expect(await authenticate({ apiKey: 'key-1', baseUrl: 'nonsense' }, sent)).toEqual({
+		url: 'https://a.example/v1/x',
+		headers: { Accept: 'json', 'X-API-Key': 'key-1' },
+	});
+	expect(sent.headers).toEqual({ Accept: 'json' });
+	expect((await authenticate({}, { url: '/x' })).headers).toEqual({ 'X-API-Key': '' });
+});
+
+test("the test goes to the Base URL as the run sends to it, or fails in the run's words, without the key", async () => {
+	const to = async (baseUrl: string) =>
+		(await authenticate({ apiKey: 'key-12345', baseUrl }, testRequest)).baseURL;
+	expect(await to(' https://api.example.com/outreach/v1/ ')).toBe(
+		'https://api.example.com/outreach',
+	);
+	await expect(to('key-12345')).rejects.toThrow(
+		'The credential\'s Base URL "[API key]" has no http:// or https:// at the start.',
+	);
+});
+
+test('one GET, to the Base URL from the credential, no redirect followed', () => {
+	expect(request).toMatchObject({
+		method: 'GET',
+		baseURL: '={{$credentials.baseUrl}}',
+		disableFollowRedirect: true,
+	});
+});
+
+const NODE = {
+	id: 't',
+	name: 'T',
+	type: 'x',
+	typeVersion: 1,
+	position: [0, 0] as [number, number],
+	parameters: {},
+};
+const nodeTypes = { getByNameAndVersion: () => undefined } as unknown as INodeTypes;
+const workflow = new Workflow({ nodes: [NODE], connections: {}, active: false, nodeTypes });
+/** ignoreHttpStatusErrors as n8n's RoutingNode resolves it, with these keys in scope. */
+const ignoreWith = (keys: object) =>
+	workflow.expression.getParameterValue(
+		request.ignoreHttpStatusErrors as unknown as string,
+		null,
+		0,
+		0,
+		NODE.name,
+		[],
+		'internal',
+		keys,
+	) as false | { ignore: true; except: number[] };
+
+test("from n8n 2.20 ($execution in scope) n8n throws on every status but 2xx and 404; before, on all but 2xx, n8n's default", () => {
+	const thrown = ignoreWith({ $execution: { id: 'x' } });
+	const statuses = [100, 200, 204, 299, 301, 401, 404, 429, 503, 599, 999];
+	expect(statuses.filter((status) => thrown && thrown.except.includes(status))).toEqual([
+		100, 301, 401, 429, 503, 599, 999,
+	]);
+	expect(ignoreWith({})).toBe(false);
+});
+
+const codeRules = rules as IAuthenticateRuleResponseCode[];
+test.each([
+	[
+		401,
+		"The service rejected the API key (HTTP 401). Copy a key from the service's portal: General › Integrations › API Keys.",
+	],
+	[
+		403,
+		"The service rejected the API key (HTTP 403). Copy a key from the service's portal: General › Integrations › API Keys.",
+	],
+	[
+		302,
+		'The Base URL answered with a redirect (HTTP 302). Redirects are not followed, so the API key only goes to the Base URL: set it to the address the service answers at.',
+	],
+	[
+		503,
+		'The Base URL answered HTTP 503, so the API key could not be checked. Try the test again later; if it keeps failing, check the Base URL.',
+	],
+	[404, undefined],
+])('a thrown HTTP %i reads: %s', (status, message) => {
+	const rule = codeRules.find(
+		(entry) => entry.type === 'responseCode' && entry.properties.value === status,
+	);
+	expect(rule?.properties.message).toBe(message);
+});
 
 // The tester's own lookup of a body rule's key (credentials-tester.service.ts).
 const get = createRequire(import.meta.url)('lodash/get') as (
 	value: unknown,
 	path: string,
 ) => unknown;
-
-const NODE = {
-	id: 't',
-	name: 'Temp-Node',
-	type: 'n8n-nodes-base.noOp',
-	typeVersion: 1,
-	position: [0, 0] as [number, number],
-	parameters: {},
-};
-const nodeTypes = {
-	getByName: () => undefined,
-	getByNameAndVersion: () => undefined,
-	getKnownTypes: () => ({}),
-} as unknown as INodeTypes;
-const workflow = new Workflow({ nodes: [NODE], connections: {}, active: false, nodeTypes });
-
-/** A value of the test's request, resolved as RoutingNode resolves it, with these keys. */
-const resolve = (value: string, keys: IDataObject): unknown =>
-	workflow.expression.getParameterValue(value, null, 0, 0, NODE.name, [], 'internal', keys);
-
-const rules = credentialTest.rules ?? [];
-/** The tester's message for a thrown answer with this status: the first responseCode rule that matches. */
-const statusMessage = (status: number) =>
-	rules.find((rule) => rule.type === 'responseCode' && rule.properties.value === status)?.properties
-		.message;
-/** The tester's message for a success with this body: the first responseSuccessBody rule that matches. */
-const bodyMessage = (body: unknown) =>
-	(rules as unknown as IAuthenticateRuleResponseSuccessBody[]).find(
-		(rule) =>
-			rule.type === 'responseSuccessBody' &&
-			get(body, rule.properties.key) === rule.properties.value,
-	)?.properties.message;
-
-test('one GET of the use case that does not exist, no redirect followed', () => {
-	expect(credentialTest.request).toMatchObject({
-		method: 'GET',
-		url: CREDENTIAL_TEST_PATH,
-		disableFollowRedirect: true,
-	});
-});
-
-describe('which statuses n8n throws on', () => {
-	const withExecution = resolve(IGNORE_STATUS_ERRORS, { $execution: { id: 'x' } }) as {
-		ignore: boolean;
-		except: number[];
-	};
-
-	test('from n8n 2.20 on: every status but 2xx and 404', () => {
-		expect(withExecution.ignore).toBe(true);
-		for (const status of [401, 403, 302, 500, 503, 418, 599, 100]) {
-			expect(withExecution.except).toContain(status);
-		}
-		for (const status of [200, 201, 204, 299, 404]) {
-			expect(withExecution.except).not.toContain(status);
-		}
-		expect(withExecution.except).toEqual(FAILING_STATUSES);
-	});
-
-	test("before it, where `$execution` is not in the request's scope: n8n's default, every status but 2xx", () => {
-		expect(resolve(IGNORE_STATUS_ERRORS, {})).toBe(false);
-	});
-});
-
-describe('a sentence per status', () => {
-	test.each([401, 403])('%i: the key was rejected', (status) => {
-		expect(statusMessage(status)).toBe(keyRejected(status));
-	});
-
-	test.each([301, 302, 307, 308])('%i: a redirect, not followed', (status) => {
-		expect(statusMessage(status)).toBe(redirected(status));
-	});
-
-	test.each([400, 405, 429, 451, 500, 502, 503, 504, 511])(
-		'%i: the key could not be checked',
-		(status) => {
-			expect(statusMessage(status)).toBe(notChecked(status));
-		},
+test.each([
+	[{ message: 'Resource not found' }, undefined],
+	[[{ id: 'u-1' }], undefined],
+	[
+		'<html><body>Not here</body></html>',
+		"The Base URL answered, but not with JSON: it does not look like the outreach service's API. Check the Base URL.",
+	],
+])('an answer n8n does not throw on, with the body %j, reads: %s', (body, message) => {
+	const rule = (
+		rules as unknown as Array<{
+			type: string;
+			properties: { key: string; value: unknown; message: string };
+		}>
+	).find(
+		(entry) =>
+			entry.type === 'responseSuccessBody' &&
+			get(body, entry.properties.key) === entry.properties.value,
 	);
-
-	test('404, which only an n8n before 2.20 throws on, is in its own words', () => {
-		expect(statusMessage(404)).toBeUndefined();
-	});
-
-	test("a status HTTP does not define gets n8n's words, and still fails", () => {
-		expect(statusMessage(599)).toBeUndefined();
-		expect(FAILING_STATUSES).toContain(599);
-	});
-});
-
-describe('the body of an answer n8n does not throw on', () => {
-	test.each([
-		['a JSON object', { message: 'Resource not found' }, undefined],
-		['a JSON list', [{ id: 'u-1' }], undefined],
-		['a web page', '<html><body>Not here</body></html>', NOT_THE_API],
-		['an empty body', '', NOT_THE_API],
-		['a JSON string', 'ok', NOT_THE_API],
-	])('%s', (_, body, message) => {
-		expect(bodyMessage(body)).toBe(message);
-	});
+	expect(rule?.properties.message).toBe(message);
 });

@@ -1,198 +1,260 @@
-// The names below are the public interface that saved workflows store. They
-// are written out here, not imported, so that renaming one fails this test.
+// What the editor shows and saved workflows store. The stored names are
+// written out here, not imported, so that renaming one fails; an operation
+// added is found from the registered ones.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
 import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } from 'n8n-workflow';
 
 import { OutreachSequencesApi } from '../../credentials/OutreachSequencesApi.credentials.ts';
-import { OutreachSequences } from '../../nodes/OutreachSequences/OutreachSequences.node.ts';
+import {
+	operations,
+	OutreachSequences,
+} from '../../nodes/OutreachSequences/OutreachSequences.node.ts';
+import { batchingOf } from '../../nodes/OutreachSequences/run/n8n/settings.ts';
+import { retryPolicyOf } from '../../nodes/OutreachSequences/run/loop/retry.ts';
+import { ROOT } from '../../scripts/n8n/versions.mts';
 
 const { description } = new OutreachSequences();
 const credential = new OutreachSequencesApi();
+const json = (file: string) => JSON.parse(readFileSync(path.join(ROOT, file), 'utf8'));
 
-function visible(resource: string, operation?: string): INodeProperties[] {
-	return description.properties.filter((property) => {
-		const show = property.displayOptions?.show;
-		if (!show) return true;
-		if (show.resource && !show.resource.includes(resource)) return false;
-		if (operation && show.operation && !show.operation.includes(operation)) return false;
-		return true;
+/** Every property and option, nested ones too, by its path of stored names (`a.b=value` for an option). */
+function walk(
+	properties: INodeProperties[],
+	prefix = '',
+): Array<[string, INodeProperties | INodePropertyOptions]> {
+	return properties.flatMap((property) => {
+		const at = `${prefix}${property.name}`;
+		const nested = (property.options ?? []).flatMap((option) => {
+			if ('values' in option)
+				return walk((option as INodePropertyCollection).values, `${at}.${option.name}.`);
+			if ('type' in option) return walk([option as INodeProperties], `${at}.`);
+			return [
+				[`${at}=${String((option as INodePropertyOptions).value)}`, option as INodePropertyOptions],
+			] as const;
+		});
+		return [[at, property] as const, ...nested];
 	});
 }
+const all = walk(description.properties);
+const stored = new Set(all.map(([at]) => at));
+const selectors = description.properties.filter((property) => property.name === 'operation');
 
-const byName = (properties: INodeProperties[], name: string) =>
-	properties.find((property) => property.name === name);
-
-test('node identity', () => {
-	expect(description).toMatchObject({
-		name: 'outreachSequences',
-		displayName: 'Outreach Sequences',
-		version: 1,
-		usableAsTool: true,
-		credentials: [{ name: 'outreachSequencesApi', required: true }],
-	});
-	expect(description.subtitle).toContain('$parameter["operation"]');
-	expect(description.subtitle).toContain('$parameter["resource"]');
-});
-
-test('resources and their operations', () => {
-	const resource = byName(description.properties, 'resource')!;
-	expect((resource.options as INodePropertyOptions[]).map((option) => option.value).sort()).toEqual(
-		['contact', 'contactList', 'sequence', 'useCase'],
-	);
-	const operationsOf = (value: string) =>
-		description.properties
-			.filter(
-				(property) =>
-					property.name === 'operation' && property.displayOptions?.show?.resource?.includes(value),
-			)
-			.flatMap((property) =>
-				(property.options as INodePropertyOptions[]).map((option) => option.value),
-			);
-	expect(operationsOf('sequence')).toEqual(['create']);
-	expect(operationsOf('contact')).toEqual(['archive']);
-	expect(operationsOf('contactList')).toEqual(['archive']);
-	expect(operationsOf('useCase')).toEqual(['get']);
-});
-
-// n8n saves no parameter left at its default: a saved workflow that never
-// changed the operation runs whatever the default is.
-test("each resource's Operation selector keeps its default", () => {
-	const defaults = description.properties
-		.filter((property) => property.name === 'operation')
-		.map((property) => [property.displayOptions?.show?.resource, property.default]);
-	expect(defaults).toEqual([
-		[['sequence'], 'create'],
-		[['contact'], 'archive'],
-		[['contactList'], 'archive'],
-		[['useCase'], 'get'],
+test('the names saved workflows store are all still there', () => {
+	expect(description).toMatchObject({ name: 'outreachSequences', version: 1, usableAsTool: true });
+	expect(credential.properties.map((p) => [p.name, p.required, p.typeOptions?.password])).toEqual([
+		['apiKey', true, true],
+		['baseUrl', true, undefined],
 	]);
+	expect(credential.name).toBe(description.credentials![0].name);
+	const names = [
+		'resource=contact',
+		'resource=contactList',
+		'resource=sequence',
+		'resource=useCase',
+		'operation=create',
+		'operation=archive',
+		'operation=get',
+		'contactId',
+		'contactListId',
+		'useCaseId',
+		'specifyBody=fields',
+		'specifyBody=json',
+		'jsonBody',
+		'name',
+		'additionalFields.description',
+		'additionalFields.criteria',
+		'additionalFields.timezone',
+		'schedules.schedule.dayOffset',
+		'schedules.schedule.hour',
+		'schedules.schedule.minute',
+		'schedules.schedule.delayInMinutes',
+		'schedules.schedule.sequenceScripts',
+		'toolDescription',
+		'requestOptions.batching.batch.batchSize',
+		'requestOptions.batching.batch.limit=automatic',
+		'requestOptions.batching.batch.limit=fixed',
+		'requestOptions.batching.batch.batchInterval',
+		'requestOptions.allowUnauthorizedCerts',
+		'requestOptions.rateLimitHandling.settings.enabled',
+		'requestOptions.rateLimitHandling.settings.maxRetries',
+		'requestOptions.rateLimitHandling.settings.maxWait',
+		'requestOptions.skipDoneBefore.keySettings.key',
+		'requestOptions.skipDoneBefore.keySettings.windowMinutes',
+		'requestOptions.repeatRecentCreates',
+		'requestOptions.timeout',
+		'requestOptions.unconfirmedEarlierTry=fail',
+		'requestOptions.unconfirmedEarlierTry=sendAgain',
+		'requestOptions.unconfirmedEarlierTry=countAsDone',
+	];
+	expect(names.filter((name) => !stored.has(name))).toEqual([]);
+});
+
+// n8n saves no parameter left at its default: a saved workflow that never changed one runs whatever the default is.
+test('the defaults saved workflows rely on', () => {
+	expect(
+		Object.fromEntries(selectors.map((s) => [s.displayOptions!.show!.resource![0], s.default])),
+	).toMatchObject({
+		sequence: 'create',
+		contact: 'archive',
+		contactList: 'archive',
+		useCase: 'get',
+	});
+	expect(all.find(([at]) => at === 'resource')![1]).toMatchObject({ default: 'sequence' });
+	expect(all.find(([at]) => at === 'specifyBody')![1]).toMatchObject({ default: 'fields' });
+});
+
+test('each registered operation is offered once, with its fields shown only for it and an action as n8n writes them', () => {
+	const offered = selectors.flatMap((s) =>
+		(s.options as INodePropertyOptions[]).map(
+			(o) => `${s.displayOptions!.show!.resource}/${o.value}:${o.action}`,
+		),
+	);
+	expect(offered.map((entry) => entry.split(':')[0]).sort()).toEqual(
+		operations.map((o) => `${o.resource}/${o.operation}`).sort(),
+	);
+	// Airtable's "Get a record": verb, article, object, in sentence case.
+	expect(offered.filter((entry) => !/:[A-Z][a-z]+ an? [a-z]+( [a-z]+)*$/.test(entry))).toEqual([]);
+	for (const { resource, operation, properties } of operations)
+		for (const property of properties)
+			expect(property.displayOptions?.show).toMatchObject({
+				resource: [resource],
+				operation: [operation],
+			});
+});
+
+test('every operation has a tool description of its own, only on the AI Agent tool variant', () => {
+	for (const { properties } of operations) {
+		const tool = properties.filter((property) => property.name === 'toolDescription');
+		expect(tool).toHaveLength(1);
+		expect(tool[0].displayOptions?.show?.['@tool']).toEqual([true]);
+		expect(String(tool[0].default).length).toBeGreaterThan(150);
+	}
+});
+
+test('every hint is one or two sentences, at most 200 characters, and names nothing inside the node', () => {
+	const hints = [
+		['node', description.description],
+		...[...all, ...walk(credential.properties, 'credential.')].flatMap(([at, p]) =>
+			[p.description, 'hint' in p ? p.hint : undefined].filter(Boolean).map((text) => [at, text]),
+		),
+	] as Array<[string, string]>;
+	const tool = operations.map(
+		({ properties }) => properties.find((p) => p.name === 'toolDescription')!.default,
+	);
+	const inside =
+		/\.(?:m?ts|js|json)\b|\b(?:loop|pacer|executor|dispatcher|declarative|routing|transport|buildRequest|normalizeBaseUrl|run\/|actions\/)\b/i;
+	const sentences = (text: string) =>
+		text.split(/[.!?](?:\s|$)/).filter((part) => part.trim()).length;
+	expect(hints.length).toBeGreaterThan(40);
+	expect(hints.filter(([, text]) => text.length > 200 || sentences(text) > 2)).toEqual([]);
+	expect(
+		[...hints.map(([, text]) => text), ...tool].filter((text) => inside.test(String(text))),
+	).toEqual([]);
+	expect(['See loop.ts', 'n8n routing'].every((text) => inside.test(text))).toBe(true);
+	// Where the contract leaves values open, the group says so once, its fields not again.
+	expect(
+		hints.filter(([, text]) => /gives no (range|format)/.test(text)).map(([at]) => at),
+	).toEqual(['additionalFields', 'schedules']);
+});
+
+test("the JSON Body template is one schedule step with a create request's keys, at neutral values", () => {
+	const template = JSON.parse(String(all.find(([at]) => at === 'jsonBody')![1].default));
+	expect(template).toEqual({
+		name: '',
+		schedules: [{ dayOffset: 0, hour: 0, minute: 0, delayInMinutes: 0, sequenceScripts: [] }],
+	});
+});
+
+test('an option changes nothing by being added: at its defaults it is the node without it', () => {
+	const defaults = (group: string) =>
+		Object.fromEntries(
+			all
+				.filter(([at]) => at.startsWith(group) && !at.includes('='))
+				.map(([at, p]) => [at.split('.').pop(), p.default]),
+		);
+	const settings = defaults('requestOptions.rateLimitHandling.settings.');
+	expect(retryPolicyOf({ rateLimitHandling: { settings } })).toEqual(retryPolicyOf({}));
+	expect(batchingOf({ batching: { batch: defaults('requestOptions.batching.batch.') } })).toEqual(
+		batchingOf({}),
+	);
+	expect(defaults('requestOptions.')).toMatchObject({
+		allowUnauthorizedCerts: false,
+		repeatRecentCreates: false,
+		unconfirmedEarlierTry: 'fail',
+		timeout: 300_000,
+	});
+	expect(defaults('requestOptions.skipDoneBefore.keySettings.').key).toBe('');
 });
 
 test.each([
-	['contact', 'archive', 'contactId'],
-	['contactList', 'archive', 'contactListId'],
-	['useCase', 'get', 'useCaseId'],
-])('%s › %s has a required string field %s', (resource, operation, field) => {
-	expect(byName(visible(resource, operation), field)).toMatchObject({
-		type: 'string',
-		required: true,
-	});
+	[
+		{ batchSize: 5, batchInterval: 100 },
+		{ groupSize: 5, pauseMs: 100, batched: true, fixed: false },
+	],
+	[
+		{ batchSize: 256, limit: 'fixed' as const },
+		{ groupSize: 256, pauseMs: 0, batched: false, fixed: true },
+	],
+	[{ batchSize: 513 }, { groupSize: 512, pauseMs: 0, batched: false, fixed: false }],
+])('Batching %j sends as %j', (batch, expected) => {
+	expect(batchingOf({ batching: { batch } })).toEqual(expected);
 });
 
-test('sequence › create fields', () => {
-	const fields = visible('sequence', 'create');
-	const specifyBody = byName(fields, 'specifyBody')!;
-	expect(specifyBody.default).toBe('fields');
-	expect((specifyBody.options as INodePropertyOptions[]).map((option) => option.value)).toEqual([
-		'fields',
-		'json',
-	]);
-	expect(byName(fields, 'jsonBody')).toMatchObject({
-		type: 'json',
-		displayOptions: { show: { specifyBody: ['json'] } },
-	});
-	expect(byName(fields, 'name')).toMatchObject({
-		type: 'string',
-		displayOptions: { show: { specifyBody: ['fields'] } },
-	});
-
-	const additional = byName(fields, 'additionalFields')!;
-	expect(additional.type).toBe('collection');
-	expect((additional.options as INodeProperties[]).map((option) => option.name).sort()).toEqual([
-		'criteria',
-		'description',
-		'timezone',
-	]);
-
-	const schedules = byName(fields, 'schedules')!;
-	expect(schedules).toMatchObject({
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-	});
-	const [schedule] = schedules.options as INodePropertyCollection[];
-	expect(schedule.name).toBe('schedule');
-	expect(schedule.values.map((value) => [value.name, value.type])).toEqual([
-		['dayOffset', 'number'],
-		['hour', 'number'],
-		['minute', 'number'],
-		['delayInMinutes', 'number'],
-		['sequenceScripts', 'string'],
-	]);
-});
-
-function allProperties(properties: INodeProperties[]): INodeProperties[] {
-	return properties.flatMap((property) => {
-		const nested = (property.options ?? []).flatMap((option) => {
-			if ('values' in option) return allProperties(option.values);
-			if ('type' in option) return allProperties([option as INodeProperties]);
-			return [];
-		});
-		return [property, ...nested];
-	});
-}
-
-test('every property and every option of the node and the credential has a description', () => {
-	const missing = [
-		...allProperties(description.properties),
-		...allProperties(credential.properties),
-	]
-		.filter((property) => property.type !== 'notice')
-		.filter((property) => !(property.description && property.description.length > 10))
-		.map((property) => property.name);
-	expect(missing).toEqual([]);
-
-	const options = description.properties
-		.filter((property) => property.type === 'options')
-		.flatMap((property) => property.options as INodePropertyOptions[]);
-	expect(options.filter((option) => !option.description).map((option) => option.value)).toEqual([]);
-});
-
-test("every operation's action is written as n8n's own nodes write theirs (Airtable's \"Get a record\"): verb, article, object, in sentence case", () => {
-	const operations = description.properties
-		.filter((property) => property.name === 'operation')
-		.flatMap((property) => property.options as INodePropertyOptions[]);
-	const actions = operations.map((operation) => operation.action);
-	expect(actions).toEqual([
-		'Create a sequence',
-		'Archive a contact',
-		'Archive a contact list',
-		'Get a use case',
-	]);
-	expect(
-		actions.filter((action) => !/^[A-Z][a-z]+ an? [a-z]+( [a-z]+)*$/.test(action ?? '')),
-	).toEqual([]);
-});
-
-test('every operation has a tool description of its own, shown only on the AI Agent tool variant', () => {
-	const toolDescriptions = description.properties.filter(
-		(property) => property.name === 'toolDescription',
+test('the package: documentation links to README headings, two icons, no runtime dependency', () => {
+	const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+	// The anchors GitHub gives headings: lower case, punctuation dropped, spaces as hyphens.
+	const anchors = [...readme.matchAll(/^#{1,4} (.+)$/gm)].map((m) =>
+		m[1]
+			.toLowerCase()
+			.replace(/[^\p{L}\p{N} -]/gu, '')
+			.replace(/ /g, '-'),
 	);
-	const covered = toolDescriptions.map(
-		(property) =>
-			`${property.displayOptions?.show?.resource}/${property.displayOptions?.show?.operation}`,
-	);
-	expect(covered.sort()).toEqual([
-		'contact/archive',
-		'contactList/archive',
-		'sequence/create',
-		'useCase/get',
-	]);
-	// What each tells a model first (the AI Agent e2e checks the model gets the node's own).
-	const openings = Object.fromEntries(
-		toolDescriptions.map((property) => [
-			`${property.displayOptions?.show?.resource}/${property.displayOptions?.show?.operation}`,
-			String(property.default).split(/[:.] /)[0],
-		]),
-	);
-	expect(openings).toEqual({
-		'contact/archive': 'Archives one contact in the outreach service',
-		'contactList/archive': 'Archives one contact list in the outreach service',
-		'sequence/create':
-			'Creates one new outreach sequence in the outreach service and returns it as JSON, with the id the service gave it',
-		'useCase/get': 'Gets one use case from the outreach service',
+	const manifest = json('package.json');
+	const codex = json('nodes/OutreachSequences/OutreachSequences.node.json');
+	expect(codex.node).toBe(`${manifest.name}.${description.name}`);
+	const repository = manifest.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
+	for (const link of [
+		credential.documentationUrl,
+		...Object.values(codex.resources)
+			.flat()
+			.map((r) => (r as { url: string }).url),
+	]) {
+		const url = new URL(link);
+		expect(url.origin + url.pathname).toBe(repository);
+		if (url.hash) expect(anchors).toContain(url.hash.slice(1));
+	}
+	const icon = description.icon as { light: string; dark: string };
+	const file = (reference: string) =>
+		readFileSync(path.resolve(ROOT, 'dist/nodes/OutreachSequences', reference.slice(5)), 'utf8');
+	expect(file(icon.light)).not.toBe(file(icon.dark));
+	expect(manifest).toMatchObject({
+		license: 'MIT',
+		files: ['dist'],
+		peerDependencies: { 'n8n-workflow': '*' },
 	});
-	for (const property of toolDescriptions) {
-		expect(property.displayOptions?.show?.['@tool']).toEqual([true]);
-		expect(String(property.default).length).toBeGreaterThan(150);
-		expect(String(property.default)).not.toMatch(/ in Outreach Sequences$/);
+	expect([manifest.dependencies, manifest.overrides]).toEqual([undefined, undefined]);
+	for (const entry of [...manifest.n8n.nodes, ...manifest.n8n.credentials])
+		expect(existsSync(path.join(ROOT, entry))).toBe(true);
+});
+
+test('every example workflow uses an operation the node offers, and the sandbox credential', () => {
+	const offered = operations.map(({ resource, operation }) => `${resource}:${operation}`);
+	const used = readdirSync(path.join(ROOT, 'examples'))
+		.filter((name) => name.endsWith('.workflow.json'))
+		.flatMap(
+			(name) =>
+				json(`examples/${name}`).nodes as Array<{
+					type: string;
+					parameters: Record<string, string>;
+					credentials: Record<string, { id: string }>;
+				}>,
+		)
+		.filter((node) => node.type === `n8n-nodes-outreach-sequences.${description.name}`);
+	expect(used.length).toBeGreaterThan(0);
+	for (const node of used) {
+		expect(offered).toContain(`${node.parameters.resource}:${node.parameters.operation}`);
+		expect(node.credentials.outreachSequencesApi.id).toBe('outreachSandbox');
 	}
 });

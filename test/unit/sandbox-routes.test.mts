@@ -4,54 +4,47 @@ import { readFileSync } from 'node:fs';
 
 import { parse } from 'yaml';
 
+import { operations } from '../../nodes/OutreachSequences/OutreachSequences.node.ts';
 import { OPENAPI_DOCUMENT, routesOf } from '../../sandbox/routes.mts';
 
 const document = parse(readFileSync(OPENAPI_DOCUMENT, 'utf8'));
 const operation = (operationId?: string) => ({
 	...(operationId ? { operationId } : {}),
-	responses: { '200': { description: 'ok' } },
+	responses: {},
 });
 
-test("the contract's four operations: create, archive and get, each on the collection its path names", () => {
-	expect(routesOf(document)).toEqual([
-		{ operationId: 'createSequence', kind: 'create', collection: 'sequences' },
-		{ operationId: 'archiveContact', kind: 'archive', collection: 'contacts', param: 'id' },
-		{ operationId: 'archiveContactList', kind: 'archive', collection: 'contactLists', param: 'id' },
-		{ operationId: 'getUseCase', kind: 'get', collection: 'useCases', param: 'useCaseId' },
+test('every operation the node registers is served', () => {
+	const served = routesOf(document).map((route) => route.operationId);
+	expect(
+		operations.map((definition) => definition.operationId).filter((id) => !served.includes(id)),
+	).toEqual([]);
+});
+
+test.each([
+	['/v1/contact_lists', 'post', { kind: 'create', collection: 'contactLists' }],
+	['/v1/contacts/{id}', 'get', { kind: 'get', collection: 'contacts', param: 'id' }],
+	[
+		'/v1/use_cases/{useCaseId}/archive',
+		'post',
+		{ kind: 'archive', collection: 'useCases', param: 'useCaseId' },
+	],
+])('%s (%s) is routed by its shape, with no list to edit', (path, method, route) => {
+	expect(routesOf({ paths: { [path]: { parameters: [], [method]: operation('x') } } })).toEqual([
+		{ operationId: 'x', ...route },
 	]);
-});
-
-test('an operation added to the document is routed by its shape, with no list to edit', () => {
-	const added = {
-		paths: {
-			...document.paths,
-			'/v1/contacts/{id}': { parameters: [], get: operation('getContact') },
-		},
-	};
-	expect(routesOf(added)).toContainEqual({
-		operationId: 'getContact',
-		kind: 'get',
-		collection: 'contacts',
-		param: 'id',
-	});
 });
 
 test.each([
 	[
-		'GET /v1/contacts/{id}/history',
-		{ '/v1/contacts/{id}/history': { get: operation('getContactHistory') } },
-		'GET /v1/contacts/{id}/history (getContactHistory): the sandbox has no rule for it',
+		'/v1/contacts/{id}/history',
+		'get',
+		'getContactHistory',
+		'GET /v1/contacts/{id}/history (getContactHistory)',
 	],
-	[
-		'DELETE /v1/contacts/{id}',
-		{ '/v1/contacts/{id}': { delete: operation('deleteContact') } },
-		'DELETE /v1/contacts/{id} (deleteContact): the sandbox has no rule for it',
-	],
-	[
-		'an operation without an operationId',
-		{ '/v1/contacts/{id}': { get: operation() } },
-		'GET /v1/contacts/{id} (no operationId): the sandbox has no rule for it',
-	],
-])('%s fails, naming the operation', (_name, paths, problem) => {
-	expect(() => routesOf({ paths })).toThrow(problem);
+	['/v1/contacts/{id}', 'delete', 'deleteContact', 'DELETE /v1/contacts/{id} (deleteContact)'],
+	['/v1/contacts/{id}', 'get', undefined, 'GET /v1/contacts/{id} (no operationId)'],
+])('%s (%s) stops the sandbox, naming the operation', (path, method, operationId, named) => {
+	expect(() => routesOf({ paths: { [path]: { [method]: operation(operationId) } } })).toThrow(
+		`${named}: the sandbox has no rule for it`,
+	);
 });

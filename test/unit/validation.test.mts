@@ -1,229 +1,252 @@
+// Input checks (helpers/validation.ts) and the requests the operations build
+// with them: each value as sent, or the sentence that fails its item unsent.
+import fc from 'fast-check';
+import type { INode } from 'n8n-workflow';
+
+import type { ItemReader, Operation } from '../../nodes/OutreachSequences/helpers/interfaces.ts';
 import {
-	encodePathSegment,
 	normalizeBaseUrl,
 	toIdentifier,
 	toJsonObjectText,
 	toScriptList,
 	toWholeNumber,
 } from '../../nodes/OutreachSequences/helpers/validation.ts';
-import { scheduleEntry } from '../../nodes/OutreachSequences/actions/sequence/schedules.ts';
+import { operations } from '../../nodes/OutreachSequences/OutreachSequences.node.ts';
 
-describe('normalizeBaseUrl', () => {
-	test.each([
-		['https://api.example.com', 'https://api.example.com'],
-		['  https://api.example.com/  ', 'https://api.example.com'],
-		['https://api.example.com///', 'https://api.example.com'],
-		['https://api.example.com/v1', 'https://api.example.com'],
-		['https://api.example.com/v1/', 'https://api.example.com'],
-		['https://api.example.com/outreach/v1', 'https://api.example.com/outreach'],
-		['http://127.0.0.1:4010', 'http://127.0.0.1:4010'],
-		['HTTPS://API.Example.com/Base', 'https://api.example.com/Base'],
-		['https://api.example.com/v10', 'https://api.example.com/v10'],
-	])('%j becomes %j', (raw, expected) => {
-		expect(normalizeBaseUrl(raw)).toEqual({ ok: true, value: expected });
+const sent = (value: unknown) => ({ ok: true, value });
+const refused = (problem: string) => ({ ok: false, problem });
+const HALF_EMOJI = '😀'.slice(0, 1);
+const BROKEN = (label: string) =>
+	`${label} contains a broken character (half of an emoji or other symbol, cut off), so it can't be sent as it is. Check the value mapped into ${label}.`;
+const EXAMPLE = "Set it to the address of the service's API, for example https://api.example.com.";
+const NO_SCHEME = (raw: string, host: string) =>
+	`The credential's Base URL "${raw}" has no http:// or https:// at the start. Add the one the service answers on: https://${host} or http://${host}.`;
+const NOT_HTTP = (raw: string) =>
+	`The credential's Base URL "${raw}" is not an http:// or https:// address without "?" or "#". ${EXAMPLE}`;
+const EMPTY_ID =
+	'Contact ID is empty. Enter an identifier, or map one from the input, for example {{ $json.id }}.';
+
+test.each([
+	[' https://api.example.com/v1/ ', sent('https://api.example.com')],
+	['HTTPS://API.Example.com/Base///', sent('https://api.example.com/Base')],
+	['http://127.0.0.1:4010/outreach/v10', sent('http://127.0.0.1:4010/outreach/v10')],
+	[undefined, refused(`The credential's Base URL is empty. ${EXAMPLE}`)],
+	['localhost:4010', refused(NO_SCHEME('localhost:4010', 'localhost:4010'))],
+	['javascript:alert(1)', refused(NO_SCHEME('javascript:alert(1)', 'api.example.com'))],
+	['ftp://api.example.com', refused(NOT_HTTP('ftp://api.example.com'))],
+	['https://exa mple.com', refused(NOT_HTTP('https://exa mple.com'))],
+	['https://api.example.com/?x=1', refused(NOT_HTTP('https://api.example.com/?x=1'))],
+	[
+		'https://user:pw@api.example.com',
+		refused(
+			"The credential's Base URL must not contain a user name or password. Put the key in the credential's API Key field.",
+		),
+	],
+])('Base URL %j: %j', (raw, checked) => {
+	expect(normalizeBaseUrl(raw)).toEqual(checked);
+});
+
+test.each([
+	[null, refused(EMPTY_ID)],
+	[Number.NaN, refused('Contact ID must be text, but it is NaN.')],
+	[['x'], refused('Contact ID must be text, but it is a list.')],
+	[
+		' .. ',
+		refused(
+			'Contact ID ".." can\'t be sent: "." and ".." are not identifiers a URL path can carry.',
+		),
+	],
+	[`c-${HALF_EMOJI}`, refused(BROKEN('Contact ID'))],
+])('identifier %j: %j', (raw, checked) => {
+	expect(toIdentifier(raw, 'Contact ID')).toEqual(checked);
+});
+
+test.each([
+	[2.5, refused('must be a whole number, but it is 2.5')],
+	['1e3', refused('must be a whole number, but it is "1e3"')],
+	['99999999999999999999', refused('must be a whole number, but it is "99999999999999999999"')],
+	['', refused('is empty; enter a whole number')],
+])('whole number %j: %j', (raw, checked) => {
+	expect(toWholeNumber(raw)).toEqual(checked);
+});
+
+test.each([
+	[' phone-1 , ,txt-1,', sent(['phone-1', 'txt-1'])],
+	[['a', ' b ', '', 3, null], sent(['a', 'b', '3'])],
+	[{ a: 1 }, refused('must be comma-separated text or a list, but it is an object')],
+	[['a', { b: 1 }], refused('entry 2 must be text, but it is an object')],
+])('scripts %j: %j', (raw, checked) => {
+	expect(toScriptList(raw)).toEqual(checked);
+});
+
+const circular: Record<string, unknown> = {};
+circular.self = circular;
+test.each([
+	[{ a: null, b: [1] }, sent('{"a":null,"b":[1]}')],
+	['null', refused('JSON Body must be a JSON object in braces { }, but it is null.')],
+	['  ', refused('JSON Body is empty. Enter a JSON object; {} sends an empty sequence.')],
+	[42, refused('JSON Body must be a JSON object, but it is 42.')],
+	[`{"name": "${HALF_EMOJI}"}`, refused(BROKEN('JSON Body'))],
+	['{"a",}', refused(expect.stringMatching(/^JSON Body is not valid JSON: \S/) as never)],
+	[circular, refused(expect.stringMatching(/^JSON Body can't be turned into JSON: \S/) as never)],
+])('JSON Body %j: %j', (raw, checked) => {
+	expect(toJsonObjectText(raw, 'JSON Body')).toEqual(checked);
+});
+
+// What users, spreadsheets and webhooks hand the node (fast-check).
+const RUNS = { numRuns: Number(process.env.FC_RUNS ?? 200) };
+const lone = (text: string) => !text.isWellFormed();
+
+test('any identifier is sent trimmed, as one path segment that decodes back to it, or refused', () => {
+	const tricky = fc.constantFrom(...'/ . .. %2F ? # \\ @x e\u0301 \ud800'.split(' '), ' ');
+	const raw = fc.oneof(
+		fc.string({ unit: 'binary' }),
+		fc
+			.array(fc.oneof(tricky, fc.string({ unit: 'binary', maxLength: 3 })))
+			.map((parts) => parts.join('')),
+		fc.double(),
+	);
+	fc.assert(
+		fc.property(raw, (value) => {
+			const text = String(value).trim();
+			const refuse =
+				['', '.', '..'].includes(text) ||
+				lone(text) ||
+				!(typeof value === 'string' || Number.isFinite(value));
+			const request = buildWith('useCase', 'get', { useCaseId: value });
+			if (refuse) expect(request).toBeUndefined();
+			else {
+				const segment = request!.path.slice('/v1/use_cases/'.length);
+				expect([/[/?#]/.test(segment), decodeURIComponent(segment)]).toEqual([false, text]);
+			}
+		}),
+		RUNS,
+	);
+});
+
+test('a JSON Body is sent byte for byte after trimming, or refused', () => {
+	const text = fc
+		.tuple(
+			fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 })),
+			fc.constantFrom(undefined, 2, '\t'),
+		)
+		.map(([object, indent]) => ` ${JSON.stringify(object, null, indent)}\n`);
+	const broken = fc.oneof(
+		text.map((json) => json.trim().slice(0, -1)),
+		fc.jsonValue().map((value) => JSON.stringify(value)),
+		fc.string(),
+	);
+	fc.assert(
+		fc.property(fc.oneof(text, broken), (body) => {
+			let object = false;
+			try {
+				const parsed: unknown = JSON.parse(body);
+				object =
+					typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && !lone(body);
+			} catch {}
+			const request = buildWith('sequence', 'create', { specifyBody: 'json', jsonBody: body });
+			expect(request?.body).toBe(object ? body.trim() : undefined);
+		}),
+		RUNS,
+	);
+});
+
+test('a schedule number is sent as the whole number it is or spells, or refused', () => {
+	const raw = fc.oneof(
+		fc.integer(),
+		fc.double(),
+		fc.integer().map((n) => ` ${n} `),
+		fc.string({ maxLength: 6 }),
+	);
+	fc.assert(
+		fc.property(raw, (hour) => {
+			const whole =
+				typeof hour === 'number' ? Number.isInteger(hour) : /^\s*[+-]?\d+\s*$/.test(hour);
+			const request = buildWith('sequence', 'create', { schedules: { schedule: [row(hour)] } });
+			const sentHour =
+				request &&
+				(JSON.parse(request.body!) as { schedules: Array<{ hour: number }> }).schedules[0].hour;
+			expect(sentHour).toBe(whole ? Number(hour) : undefined);
+		}),
+		RUNS,
+	);
+});
+
+// ── the requests built from an item's parameters ───────────────────────────
+const reader = (parameters: Record<string, unknown>): ItemReader => ({
+	node: { name: 'Outreach Sequences' } as INode,
+	parameter: (name, _, fallback) => parameters[name] ?? fallback,
+	perRun: (name, _, fallback, derive) => derive(parameters[name] ?? fallback),
+});
+const find = (resource: string, operation: string): Operation =>
+	operations.find((entry) => entry.resource === resource && entry.operation === operation)!;
+/** The request, or undefined where the item fails unsent. */
+function buildWith(resource: string, operation: string, parameters: Record<string, unknown>) {
+	try {
+		return find(resource, operation).buildRequest(reader(parameters), 0);
+	} catch {
+		return undefined;
+	}
+}
+const create = (parameters: Record<string, unknown>) =>
+	find('sequence', 'create').buildRequest(reader(parameters), 0);
+const row = (hour: unknown, sequenceScripts: unknown = '') => ({
+	dayOffset: 0,
+	hour,
+	minute: 0,
+	delayInMinutes: 0,
+	sequenceScripts,
+});
+
+test.each([
+	['contact', 'archive', 'contactId', 'POST', '/v1/contacts/a%2Fb%3Fc%23d/archive'],
+	['contactList', 'archive', 'contactListId', 'POST', '/v1/contact_lists/a%2Fb%3Fc%23d/archive'],
+	['useCase', 'get', 'useCaseId', 'GET', '/v1/use_cases/a%2Fb%3Fc%23d'],
+])('%s › %s sends its ID in the path, with no body', (resource, operation, field, method, path) => {
+	const request = find(resource, operation).buildRequest(reader({ [field]: ' a/b?c#d ' }), 0);
+	expect(request).toEqual({ method, path, subject: expect.objectContaining({ id: 'a/b?c#d' }) });
+});
+
+test('Sequence › Create sends the fields set, in order, and leaves out the blank ones', () => {
+	const request = create({
+		name: 'Spring',
+		additionalFields: { description: '', criteria: 'status == "lead"', timezone: 7 },
+		schedules: { schedule: [row('9', ['phone-1', ' ']), row(10)] },
 	});
-
-	test.each([
-		['', "The credential's Base URL is empty."],
-		[undefined, "The credential's Base URL is empty."],
-		[
-			'api.example.com',
-			'The credential\'s Base URL "api.example.com" has no http:// or https:// at the start. Add the one the service answers on: https://api.example.com or http://api.example.com.',
+	expect(request).toMatchObject({
+		method: 'POST',
+		path: '/v1/sequences',
+		subject: { name: 'Spring' },
+	});
+	expect(JSON.parse(request.body!)).toEqual({
+		name: 'Spring',
+		criteria: 'status == "lead"',
+		timezone: '7',
+		schedules: [
+			{ dayOffset: 0, hour: 9, minute: 0, delayInMinutes: 0, sequenceScripts: ['phone-1'] },
+			{ dayOffset: 0, hour: 10, minute: 0, delayInMinutes: 0 },
 		],
-		[
-			'localhost:4010',
-			'Add the one the service answers on: https://localhost:4010 or http://localhost:4010.',
-		],
-		['ftp://api.example.com', 'must start with http:// or https://'],
-		[
-			'javascript:alert(1)',
-			'Add the one the service answers on: https://api.example.com or http://api.example.com.',
-		],
-		['https://exa mple.com', 'is not a URL'],
-		['https://user:pw@api.example.com', 'must not contain a user name or password'],
-		['https://api.example.com/?x=1', 'must not contain "?" or "#"'],
-	])('%j is refused with a message naming the Base URL', (raw, expected) => {
-		const checked = normalizeBaseUrl(raw);
-		expect(checked.ok).toBe(false);
-		expect(checked.ok ? '' : checked.problem).toContain(expected);
 	});
+	expect(Object.keys(JSON.parse(request.body!))).toEqual([
+		'name',
+		'criteria',
+		'timezone',
+		'schedules',
+	]);
+	expect(create({ name: '  ' }).body).toBe('{}');
 });
 
-describe('toIdentifier', () => {
-	test.each([
-		['c-42', 'c-42'],
-		['  c-42\n', 'c-42'],
-		[42, '42'],
-		[0, '0'],
-		['a/b', 'a/b'],
-		['...', '...'],
-	])('%j is sent as %j', (raw, expected) => {
-		expect(toIdentifier(raw, 'Contact ID')).toEqual({ ok: true, value: expected });
-	});
-
-	test.each([
-		['', 'Contact ID is empty.'],
-		['   ', 'Contact ID is empty.'],
-		[null, 'Contact ID is empty.'],
-		[undefined, 'Contact ID is empty.'],
-		[Number.NaN, 'Contact ID must be text, but it is NaN.'],
-		[{ id: 1 }, 'Contact ID must be text, but it is an object.'],
-		[['x'], 'Contact ID must be text, but it is a list.'],
-		[true, 'Contact ID must be text, but it is true.'],
-		['.', 'Contact ID "." can\'t be sent'],
-		[' .. ', 'Contact ID ".." can\'t be sent'],
-	])('%j is refused', (raw, expected) => {
-		const checked = toIdentifier(raw, 'Contact ID');
-		expect(checked.ok ? '' : checked.problem).toContain(expected);
-	});
+test.each([
+	[[row(1), row('nine')], 'Schedule 2: Hour must be a whole number, but it is "nine".'],
+	[[row(null)], 'Schedule 1: Hour is empty; enter a whole number.'],
+	[
+		[row(9, 7)],
+		'Schedule 1: Sequence Scripts must be comma-separated text or a list, but it is 7.',
+	],
+])('Sequence › Create with schedules %j fails its item: %s', (schedule, message) => {
+	expect(() => create({ schedules: { schedule } })).toThrow(message);
 });
 
-test('encodePathSegment leaves no character that ends or leaves a segment', () => {
-	expect(encodePathSegment('a/b?c#d')).toBe('a%2Fb%3Fc%23d');
-	expect(encodePathSegment('100% ü ✓')).toBe('100%25%20%C3%BC%20%E2%9C%93');
-	expect(encodePathSegment('a\\b')).toBe('a%5Cb');
-	expect(decodeURIComponent(encodePathSegment('x/../y'))).toBe('x/../y');
-});
-
-describe('toWholeNumber', () => {
-	test.each([
-		[0, 0],
-		[-3, -3],
-		[1440, 1440],
-		['7', 7],
-		[' +7 ', 7],
-		['-2', -2],
-	])('%j is %j', (raw, expected) => {
-		expect(toWholeNumber(raw)).toEqual({ ok: true, value: expected });
-	});
-
-	test.each([
-		[2.5, 'must be a whole number, but it is 2.5'],
-		[Number.NaN, 'must be a whole number, but it is NaN'],
-		[Number.POSITIVE_INFINITY, 'must be a whole number, but it is Infinity'],
-		['7.5', 'must be a whole number, but it is "7.5"'],
-		['1e3', 'must be a whole number, but it is "1e3"'],
-		['99999999999999999999', 'must be a whole number'],
-		['', 'is empty'],
-		[null, 'is empty'],
-		[true, 'must be a whole number, but it is true'],
-	])('%j is refused', (raw, expected) => {
-		const checked = toWholeNumber(raw);
-		expect(checked.ok).toBe(false);
-		expect(checked.ok ? '' : checked.problem).toContain(expected);
-	});
-});
-
-describe('toScriptList', () => {
-	test.each([
-		['phone-1', ['phone-1']],
-		[' phone-1 , ,txt-1,', ['phone-1', 'txt-1']],
-		['', []],
-		[undefined, []],
-		[
-			['a', ' b ', '', 3, null],
-			['a', 'b', '3'],
-		],
-	])('%j is %j', (raw, expected) => {
-		expect(toScriptList(raw)).toEqual({ ok: true, value: expected });
-	});
-
-	test.each([
-		[{ a: 1 }, 'must be comma-separated text or a list, but it is an object'],
-		[['a', { b: 1 }], 'entry 2 must be text, but it is an object'],
-	])('%j is refused', (raw, expected) => {
-		const checked = toScriptList(raw);
-		expect(checked.ok ? '' : checked.problem).toBe(expected);
-	});
-});
-
-test('an identifier or a JSON body with half an emoji is refused, a whole emoji is kept', () => {
-	const cutOff = '😀'.slice(0, 1);
-	const expected =
-		"contains a broken character (half of an emoji or other symbol, cut off), so it can't be sent as it is.";
-	expect(toIdentifier(`c-${cutOff}`, 'Contact ID')).toEqual({
-		ok: false,
-		problem: `Contact ID ${expected} Check the value mapped into Contact ID.`,
-	});
-	expect(toIdentifier('c-😀', 'Contact ID')).toEqual({ ok: true, value: 'c-😀' });
-	expect(toJsonObjectText(`{"name": "${cutOff}"}`, 'JSON Body')).toEqual({
-		ok: false,
-		problem: `JSON Body ${expected} Check the value mapped into JSON Body.`,
-	});
-	expect(toJsonObjectText('{"name": "\\ud800"}', 'JSON Body')).toEqual({
-		ok: true,
-		value: '{"name": "\\ud800"}',
-	});
-});
-
-describe('toJsonObjectText', () => {
-	test('JSON text is kept exactly, after trimming', () => {
-		const text = '{ "name" : null,\n "n": 12345678901234567890 }';
-		expect(toJsonObjectText(`\n${text}  `, 'JSON Body')).toEqual({ ok: true, value: text });
-	});
-
-	test('an object is serialized', () => {
-		expect(toJsonObjectText({ a: null, b: [1] }, 'JSON Body')).toEqual({
-			ok: true,
-			value: '{"a":null,"b":[1]}',
-		});
-	});
-
-	test.each([
-		['{', 'JSON Body is not valid JSON'],
-		['[]', 'must be a JSON object in braces { }, but it is a list'],
-		['"text"', 'must be a JSON object in braces { }, but it is "text"'],
-		['', 'JSON Body is empty'],
-		[42, 'JSON Body must be a JSON object, but it is 42.'],
-		[[1], 'JSON Body must be a JSON object, but it is a list.'],
-	])('%j is refused', (raw, expected) => {
-		const checked = toJsonObjectText(raw, 'JSON Body');
-		expect(checked.ok ? '' : checked.problem).toContain(expected);
-	});
-
-	test('an object that cannot be serialized is refused', () => {
-		const circular: Record<string, unknown> = {};
-		circular.self = circular;
-		const checked = toJsonObjectText(circular, 'JSON Body');
-		expect(checked.ok ? '' : checked.problem).toMatch(/^JSON Body can't be turned into JSON/);
-	});
-});
-
-describe('the sentences a refused field gives, whole', () => {
-	test('an empty identifier: what to enter', () => {
-		expect(toIdentifier('', 'Contact ID')).toEqual({
-			ok: false,
-			problem:
-				'Contact ID is empty. Enter an identifier, or map one from the input, for example {{ $json.id }}.',
-		});
-	});
-
-	test('a schedule row names its step and field (actions/sequence/schedules.ts)', () => {
-		const fail = (message: string): never => {
-			throw new Error(message);
-		};
-		const row = (hour: unknown) => ({ dayOffset: 0, hour, minute: 0, delayInMinutes: 0 });
-		expect(() => scheduleEntry(row('nine'), 0, fail)).toThrow(
-			new Error('Schedule 1: Hour must be a whole number, but it is "nine".'),
-		);
-		expect(() => scheduleEntry(row(''), 1, fail)).toThrow(
-			new Error('Schedule 2: Hour is empty; enter a whole number.'),
-		);
-		expect(() => scheduleEntry({ ...row(9), sequenceScripts: 7 }, 0, fail)).toThrow(
-			new Error(
-				'Schedule 1: Sequence Scripts must be comma-separated text or a list, but it is 7.',
-			),
-		);
-	});
-
-	test('JSON Body that is not JSON quotes the parser', () => {
-		expect(toJsonObjectText('{"name": "x",}', 'JSON Body')).toEqual({
-			ok: false,
-			problem: expect.stringMatching(/^JSON Body is not valid JSON: \S/),
-		});
-		expect(toJsonObjectText('null', 'JSON Body')).toEqual({
-			ok: false,
-			problem: 'JSON Body must be a JSON object in braces { }, but it is null.',
-		});
-	});
+test('Sequence › Create with a field that is not text fails its item, naming it', () => {
+	expect(() => create({ additionalFields: { timezone: {} } })).toThrow('Timezone must be text.');
 });
