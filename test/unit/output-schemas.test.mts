@@ -85,17 +85,12 @@ describe('the preview form', () => {
 
 	test('every operation the node offers has an output, and nothing else does', () => {
 		expect(nodeOperations(new OutreachSequences().description.properties).sort()).toEqual(
-			Object.keys(schemas).sort(),
+			operations.map(({ resource, operation }) => `${resource}/${operation}`).sort(),
 		);
 	});
 
 	test("each operation's output is the success response of its operationId, and a missing or ambiguous one fails the build", () => {
-		expect(operations.map((definition) => definition.operationId).sort()).toEqual([
-			'archiveContact',
-			'archiveContactList',
-			'createSequence',
-			'getUseCase',
-		]);
+
 		expect(schemas['sequence/create']).toEqual({
 			...previewForm(document, { $ref: '#/components/schemas/Sequence' }),
 			version: 1,
