@@ -1,15 +1,18 @@
 // CONTRIBUTING › Add an operation, followed in a temporary copy of the
-// repository: its blocks go into the files it names, the copy is built with
-// npm run build, and the new operation runs in n8n's engine against the
-// copy's sandbox, which reads the copy's OpenAPI document.
+// repository: it touches at most 6 files, each named; its blocks go into the
+// files it names and nothing else changes; the copy builds, its tests that
+// list operations pass as they are, and the new operation runs in n8n's
+// engine against the copy's sandbox, which reads the copy's OpenAPI document.
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import {
 	cpSync,
 	existsSync,
 	mkdtempSync,
+	readdirSync,
 	readFileSync,
 	rmSync,
+	statSync,
 	symlinkSync,
 	writeFileSync,
 } from 'node:fs';
@@ -37,14 +40,26 @@ const COPIED = [
 	'openapi',
 	'sandbox',
 	'scripts',
+	'test',
+	'jest.config.js',
+	'tsconfig.test.json',
+	'README.md',
+	'examples',
 ];
+/** The tests of the copy that list the operations: they pass with no edit. */
+const LISTING_TESTS = ['test/unit/description.test.mts', 'test/unit/sandbox-routes.test.mts'];
 const SCHEMAS = path.join('dist', 'nodes', 'OutreachSequences', '__schema__', 'v1.0.0', 'contact');
+
+const contributing = readFileSync(path.join(PACKAGE_DIR, 'CONTRIBUTING.md'), 'utf8');
+const start = contributing.indexOf('\n## Add an operation\n');
+const section = contributing.slice(start, contributing.indexOf('\n## ', start + 1));
+/** The files the recipe says it touches. */
+const touched = [
+	.../touches these files, and no other: (.+?)\.\s/.exec(section)![1].matchAll(/`([^`]+)`/g),
+].map((match) => match[1]);
 
 /** The recipe's code blocks, each with the file last named before it. */
 function recipe(): Array<{ file: string; language: string; text: string }> {
-	const contributing = readFileSync(path.join(PACKAGE_DIR, 'CONTRIBUTING.md'), 'utf8');
-	const start = contributing.indexOf('\n## Add an operation\n');
-	const section = contributing.slice(start, contributing.indexOf('\n## ', start + 1));
 	const blocks: Array<{ file: string; language: string; text: string }> = [];
 	let before = 0;
 	for (const match of section.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)) {
@@ -115,17 +130,36 @@ afterAll(async () => {
 	if (copy) rmSync(copy, { recursive: true, force: true });
 });
 
-test('the recipe changes the document, writes a new operation file, and registers it in its resource', () => {
-	expect(steps.map((step) => [step.language, step.file])).toEqual([
-		['yaml', 'openapi/outreach-sequences.openapi.yaml'],
-		['ts', 'nodes/OutreachSequences/actions/contact/get.operation.ts'],
-		['ts', 'nodes/OutreachSequences/actions/contact/Contact.resource.ts'],
+test('the recipe touches at most 6 files, each named; its blocks change only those, and nothing else changes', () => {
+	expect(touched.length).toBeLessThanOrEqual(6);
+	expect(new Set(touched).size).toBe(touched.length);
+	expect(steps.map((step) => step.file).filter((file) => !touched.includes(file))).toEqual([]);
+	expect(touched.filter((file) => !existsSync(path.join(PACKAGE_DIR, file)))).toEqual([
+		'nodes/OutreachSequences/actions/contact/get.operation.ts',
 	]);
-	expect(steps.map((step) => existsSync(path.join(PACKAGE_DIR, step.file)))).toEqual([
-		true,
-		false,
-		true,
-	]);
+	const changed = (entry: string): string[] => {
+		const original = path.join(PACKAGE_DIR, entry);
+		if (statSync(path.join(copy, entry)).isDirectory())
+			return readdirSync(path.join(copy, entry)).flatMap((name) => changed(path.join(entry, name)));
+		const same =
+			existsSync(original) && readFileSync(original).equals(readFileSync(path.join(copy, entry)));
+		return same ? [] : [entry];
+	};
+	expect(COPIED.flatMap(changed).sort()).toEqual(steps.map((step) => step.file).sort());
+});
+
+test("the copy's tests that list the operations pass as they are", () => {
+	const jest = spawnSync(
+		process.execPath,
+		[
+			'--experimental-vm-modules',
+			'--disable-warning=ExperimentalWarning',
+			'node_modules/jest/bin/jest.js',
+			...LISTING_TESTS,
+		],
+		{ cwd: copy, encoding: 'utf8' },
+	);
+	expect([jest.status, jest.status === 0 ? '' : jest.stderr]).toEqual([0, '']);
 });
 
 test('the built node offers Contact › Get, with its field, and Contact still defaults to Archive', () => {
