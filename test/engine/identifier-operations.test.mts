@@ -25,7 +25,7 @@ const byId = operations.flatMap((definition) => {
 		? []
 		: [{ ...definition, ...route, field: field.name, label: field.displayName, id }];
 });
-const run = (op: (typeof byId)[number], ids: unknown[]) =>
+const run = (op: (typeof byId)[number], ids: Array<string | null>) =>
 	runFixture(env.engine, env.sandbox, 'contact-archive', {
 		items: ids.map((id) => ({ id })),
 		parameters: { resource: op.resource, operation: op.operation, [op.field]: '={{ $json.id }}' },

@@ -12,13 +12,12 @@ const NOT_SENT = {
 	retryAfterSeconds: null,
 	outcome: 'notActed',
 };
-const step = (hour: unknown, sequenceScripts: unknown) => ({
-	dayOffset: 0,
-	hour,
-	minute: 0,
-	delayInMinutes: 0,
-	sequenceScripts,
-});
+/** A schedule row, as n8n stores it (numbers, or expressions as text). */
+const step = (hour: unknown, sequenceScripts: unknown) =>
+	({ dayOffset: 0, hour, minute: 0, delayInMinutes: 0, sequenceScripts }) as unknown as Record<
+		string,
+		string
+	>;
 
 async function bodies() {
 	const requests = await env.sandbox.requests();

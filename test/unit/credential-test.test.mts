@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import type {
 	IAuthenticateRuleResponseCode,
 	ICredentialDataDecryptedObject,
+	IDataObject,
 	IHttpRequestOptions,
 	INodeTypes,
 } from 'n8n-workflow';
@@ -63,7 +64,7 @@ const NODE = {
 const nodeTypes = { getByNameAndVersion: () => undefined } as unknown as INodeTypes;
 const workflow = new Workflow({ nodes: [NODE], connections: {}, active: false, nodeTypes });
 /** ignoreHttpStatusErrors as n8n's RoutingNode resolves it, with these keys in scope. */
-const ignoreWith = (keys: object) =>
+const ignoreWith = (keys: IDataObject) =>
 	workflow.expression.getParameterValue(
 		request.ignoreHttpStatusErrors as unknown as string,
 		null,

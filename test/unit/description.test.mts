@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { OutreachSequencesApi } from '../../credentials/OutreachSequencesApi.credentials.ts';
 import {
@@ -19,22 +19,17 @@ const { description } = new OutreachSequences();
 const credential = new OutreachSequencesApi();
 const json = (file: string) => JSON.parse(readFileSync(path.join(ROOT, file), 'utf8'));
 
+type Shown = { default?: unknown; description?: string; hint?: string };
 /** Every property and option, nested ones too, by its path of stored names (`a.b=value` for an option). */
-function walk(
-	properties: INodeProperties[],
-	prefix = '',
-): Array<[string, INodeProperties | INodePropertyOptions]> {
+function walk(properties: INodeProperties[], prefix = ''): Array<[string, Shown]> {
 	return properties.flatMap((property) => {
 		const at = `${prefix}${property.name}`;
-		const nested = (property.options ?? []).flatMap((option) => {
-			if ('values' in option)
-				return walk((option as INodePropertyCollection).values, `${at}.${option.name}.`);
-			if ('type' in option) return walk([option as INodeProperties], `${at}.`);
-			return [
-				[`${at}=${String((option as INodePropertyOptions).value)}`, option as INodePropertyOptions],
-			] as const;
+		const nested = (property.options ?? []).flatMap((option): Array<[string, Shown]> => {
+			if ('values' in option) return walk(option.values, `${at}.${option.name}.`);
+			if ('type' in option) return walk([option], `${at}.`);
+			return [[`${at}=${String((option as INodePropertyOptions).value)}`, option]];
 		});
-		return [[at, property] as const, ...nested];
+		return [[at, property], ...nested];
 	});
 }
 const all = walk(description.properties);
@@ -137,7 +132,7 @@ test('every hint is one or two sentences, at most 200 characters, and names noth
 	const hints = [
 		['node', description.description],
 		...[...all, ...walk(credential.properties, 'credential.')].flatMap(([at, p]) =>
-			[p.description, 'hint' in p ? p.hint : undefined].filter(Boolean).map((text) => [at, text]),
+			[p.description, p.hint].filter(Boolean).map((text) => [at, text]),
 		),
 	] as Array<[string, string]>;
 	const tool = operations.map(

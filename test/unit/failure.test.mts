@@ -8,12 +8,15 @@ import { attemptOf, header } from '../../nodes/OutreachSequences/transport/index
 
 const now = Date.parse('Mon, 23 Nov 2026 10:00:00 GMT');
 
-test.each([
+test.each<[string | undefined, number | undefined]>([
 	['5', 5000],
 	[' 0 ', 0],
 	['Mon, 23 Nov 2026 10:00:07 GMT', 7000],
 	['Mon, 23 Nov 2026 09:59:00 GMT', 0],
-	...[undefined, '', '-3', '1.5', 'soon'].map((value) => [value, undefined]),
+	...[undefined, '', '-3', '1.5', 'soon'].map((value): [string | undefined, undefined] => [
+		value,
+		undefined,
+	]),
 ])('Retry-After %j is a wait of %j ms', (value, expected) => {
 	expect(parseRetryAfter(value, now)).toBe(expected);
 });

@@ -90,7 +90,6 @@ describe('the preview form', () => {
 	});
 
 	test("each operation's output is the success response of its operationId, and a missing or ambiguous one fails the build", () => {
-
 		expect(schemas['sequence/create']).toEqual({
 			...previewForm(document, { $ref: '#/components/schemas/Sequence' }),
 			version: 1,
@@ -99,8 +98,8 @@ describe('the preview form', () => {
 			...previewForm(document, { $ref: '#/components/schemas/Contact' }),
 			version: 1,
 		});
-		expect(() => outputSchema(document, 'getContact')).toThrow(
-			'The OpenAPI document has no operation getContact',
+		expect(() => outputSchema(document, 'noSuchOperation')).toThrow(
+			'The OpenAPI document has no operation noSuchOperation',
 		);
 		const twoAnswers = structuredClone(document);
 		twoAnswers.paths['/v1/use_cases/{useCaseId}'].get.responses['203'] =

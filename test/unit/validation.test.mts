@@ -166,7 +166,7 @@ test('a schedule number is sent as the whole number it is or spells, or refused'
 			const sentHour =
 				request &&
 				(JSON.parse(request.body!) as { schedules: Array<{ hour: number }> }).schedules[0].hour;
-			expect(sentHour).toBe(whole ? Number(hour) : undefined);
+			expect(sentHour).toBe(whole ? Number(hour) || 0 : undefined);
 		}),
 		RUNS,
 	);
