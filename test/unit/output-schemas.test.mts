@@ -1,12 +1,8 @@
-// The output schemas for n8n's schema preview: the form rules of the
-// generator, the output of each operation, and what n8n's editor reads of it.
-// The contract's response tables: output-schemas-contract.test.mts.
-import {
-	nodeOperations,
-	outputSchema,
-	previewForm,
-	singleType,
-} from '../../scripts/output-schemas.mts';
+// The output schemas for n8n's schema preview: one per registered operation,
+// its operationId's success response, in the form n8n's editor reads. Their
+// fields against the contract's tables: output-schemas-contract.test.mts;
+// the sandbox's answers against them: test/engine/output-schemas.test.mts.
+import { nodeOperations, outputSchema, previewForm } from '../../scripts/output-schemas.mts';
 import type { Schema } from '../../scripts/output-schemas.mts';
 import {
 	operations,
@@ -15,74 +11,7 @@ import {
 
 import { document, schemas } from './output-schemas-helpers.mts';
 
-describe('the preview form', () => {
-	test('a type list with null becomes one type and nullable', () => {
-		expect(singleType(['array', 'null'])).toEqual({ type: 'array', nullable: true });
-		expect(singleType(['string', 'null'])).toEqual({ type: 'string', nullable: true });
-		expect(singleType('integer')).toEqual({ type: 'integer' });
-		expect(() => singleType(['string', 'integer'])).toThrow(/one type and 'null'/);
-	});
-
-	test('an enum without a type gets the type of its values', () => {
-		expect(singleType(undefined, ['a', 'b'])).toEqual({ type: 'string' });
-		expect(singleType(undefined, ['a', null])).toEqual({ type: 'string', nullable: true });
-	});
-
-	test('refs are inlined, allOf is merged, and a oneOf of kinds becomes one object that keeps the oneOf', () => {
-		const doc = {
-			paths: {},
-			components: {
-				schemas: {
-					Common: {
-						type: 'object',
-						properties: { $type: { type: 'string' }, id: { type: 'string' } },
-					},
-					A: {
-						allOf: [
-							{ $ref: '#/components/schemas/Common' },
-							{
-								type: 'object',
-								required: ['a'],
-								properties: { $type: { const: 'A' }, a: { type: ['string', 'null'] } },
-							},
-						],
-					},
-					B: {
-						allOf: [
-							{ $ref: '#/components/schemas/Common' },
-							{ type: 'object', properties: { $type: { const: 'B' }, b: { type: 'integer' } } },
-						],
-					},
-				},
-			},
-		};
-		const a = previewForm(doc, { $ref: '#/components/schemas/A' });
-		expect(a).toEqual({
-			type: 'object',
-			properties: {
-				$type: { type: 'string', const: 'A' },
-				id: { type: 'string' },
-				a: { type: 'string', nullable: true },
-			},
-			required: ['a'],
-		});
-		const list = previewForm(doc, {
-			type: ['array', 'null'],
-			items: { oneOf: [{ $ref: '#/components/schemas/A' }, { $ref: '#/components/schemas/B' }] },
-		});
-		expect(list.type).toBe('array');
-		expect(list.nullable).toBe(true);
-		const item = list.items as Schema;
-		expect(item.type).toBe('object');
-		expect(item.properties).toEqual({
-			$type: { type: 'string', enum: ['A', 'B'], description: 'The script kind: A, B' },
-			id: { type: 'string' },
-			a: { type: 'string', nullable: true, description: 'A only' },
-			b: { type: 'integer', description: 'B only' },
-		});
-		expect(item.oneOf).toEqual([a, previewForm(doc, { $ref: '#/components/schemas/B' })]);
-	});
-
+describe('the output schemas', () => {
 	test('every operation the node offers has an output, and nothing else does', () => {
 		expect(nodeOperations(new OutreachSequences().description.properties).sort()).toEqual(
 			operations.map(({ resource, operation }) => `${resource}/${operation}`).sort(),
