@@ -42,47 +42,30 @@ test('the names saved workflows store are all still there', () => {
 		['apiKey', true, true],
 		['baseUrl', true, undefined],
 	]);
-	expect(credential.name).toBe(description.credentials![0].name);
-	const names = [
-		'resource=contact',
-		'resource=contactList',
-		'resource=sequence',
-		'resource=useCase',
-		'operation=create',
-		'operation=archive',
-		'operation=get',
-		'contactId',
-		'contactListId',
-		'useCaseId',
-		'specifyBody=fields',
-		'specifyBody=json',
-		'jsonBody',
-		'name',
-		'additionalFields.description',
-		'additionalFields.criteria',
-		'additionalFields.timezone',
-		'schedules.schedule.dayOffset',
-		'schedules.schedule.hour',
-		'schedules.schedule.minute',
-		'schedules.schedule.delayInMinutes',
-		'schedules.schedule.sequenceScripts',
-		'toolDescription',
-		'requestOptions.batching.batch.batchSize',
-		'requestOptions.batching.batch.limit=automatic',
-		'requestOptions.batching.batch.limit=fixed',
-		'requestOptions.batching.batch.batchInterval',
-		'requestOptions.allowUnauthorizedCerts',
-		'requestOptions.rateLimitHandling.settings.enabled',
-		'requestOptions.rateLimitHandling.settings.maxRetries',
-		'requestOptions.rateLimitHandling.settings.maxWait',
-		'requestOptions.skipDoneBefore.keySettings.key',
-		'requestOptions.skipDoneBefore.keySettings.windowMinutes',
-		'requestOptions.repeatRecentCreates',
-		'requestOptions.timeout',
-		'requestOptions.unconfirmedEarlierTry=fail',
-		'requestOptions.unconfirmedEarlierTry=sendAgain',
-		'requestOptions.unconfirmedEarlierTry=countAsDone',
-	];
+	expect([credential.name, description.credentials]).toEqual([
+		'outreachSequencesApi',
+		[{ name: 'outreachSequencesApi', required: true }],
+	]);
+	const names = `
+		resource=contact resource=contactList resource=sequence resource=useCase
+		operation=create operation=archive operation=get contactId contactListId useCaseId
+		specifyBody=fields specifyBody=json jsonBody name additionalFields.description
+		additionalFields.criteria additionalFields.timezone schedules.schedule.dayOffset
+		schedules.schedule.hour schedules.schedule.minute schedules.schedule.delayInMinutes
+		schedules.schedule.sequenceScripts toolDescription
+		requestOptions.batching.batch.batchSize requestOptions.batching.batch.limit=automatic
+		requestOptions.batching.batch.limit=fixed requestOptions.batching.batch.batchInterval
+		requestOptions.allowUnauthorizedCerts requestOptions.rateLimitHandling.settings.enabled
+		requestOptions.rateLimitHandling.settings.maxRetries
+		requestOptions.rateLimitHandling.settings.maxWait
+		requestOptions.skipDoneBefore.keySettings.key
+		requestOptions.skipDoneBefore.keySettings.windowMinutes
+		requestOptions.repeatRecentCreates requestOptions.timeout
+		requestOptions.unconfirmedEarlierTry=fail requestOptions.unconfirmedEarlierTry=sendAgain
+		requestOptions.unconfirmedEarlierTry=countAsDone
+	`
+		.trim()
+		.split(/\s+/);
 	expect(names.filter((name) => !stored.has(name))).toEqual([]);
 });
 
