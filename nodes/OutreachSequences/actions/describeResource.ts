@@ -3,18 +3,12 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { Operation, OperationDefinition } from '../helpers/interfaces';
 
-export interface ResourceDescription {
-	option: INodePropertyOptions;
-	operations: OperationDefinition[];
-	properties: INodeProperties[];
-}
-
 export function describeResource(spec: {
 	option: INodePropertyOptions & { value: string };
 	defaultOperation: string;
 	/** By the operation's name, which saved workflows store. */
 	operations: Record<string, Operation>;
-}): ResourceDescription {
+}) {
 	const { defaultOperation } = spec;
 	const resource = spec.option.value;
 	const operations = Object.entries(spec.operations).map(
