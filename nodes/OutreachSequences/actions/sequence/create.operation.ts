@@ -148,13 +148,13 @@ function scheduleEntry(row: IDataObject, position: number, fail: (message: strin
 }
 
 export const sequenceCreate: Operation = {
-	properties,
 	option: {
 		name: 'Create',
 		action: 'Create a sequence',
 		description: 'Create an outreach sequence from a name, optional details and schedule steps',
 	},
 	operationId: 'createSequence',
+	properties,
 	buildRequest(read, itemIndex) {
 		const fail = (message: string): never => {
 			throw new NodeOperationError(read.node, message, { itemIndex });

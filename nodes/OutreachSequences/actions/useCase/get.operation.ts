@@ -5,12 +5,7 @@ import { idField, requestById, toolDescription } from '../common.descriptions';
 const useCaseId = idField('useCaseId', 'Use Case ID', 'e.g. {{ $json.useCaseId }}');
 
 export const useCaseGet: Operation = {
-	properties: [
-		useCaseId,
-		toolDescription(
-			'Gets one use case from the outreach service: a goal that phone scripts work towards. Give Use Case ID, the identifier of the use case exactly as the service knows it. Returns the use case as JSON: id, title, description, status and actions. Changes nothing. If it fails, the result is one sentence saying what went wrong, for example that no such use case exists.',
-		),
-	],
+	readOnly: true,
 	option: {
 		name: 'Get',
 		action: 'Get a use case',
@@ -18,7 +13,12 @@ export const useCaseGet: Operation = {
 			'Get a use case by its identifier, with its title, description, status and actions',
 	},
 	operationId: 'getUseCase',
-	readOnly: true,
+	properties: [
+		useCaseId,
+		toolDescription(
+			'Gets one use case from the outreach service: a goal that phone scripts work towards. Give Use Case ID, the identifier of the use case exactly as the service knows it. Returns the use case as JSON: id, title, description, status and actions. Changes nothing. If it fails, the result is one sentence saying what went wrong, for example that no such use case exists.',
+		),
+	],
 	buildRequest: requestById(useCaseId, {
 		method: 'GET',
 		path: (id) => `/v1/use_cases/${id}`,
