@@ -1,9 +1,7 @@
-// n8n's refusals (transport/refusal.ts): a request n8n would not send is told
-// by the name of the error n8n throws, or by n8n's mark on it, never by a
-// missing network code. It fails its item as `notActed`, is not sent again,
-// and the breaker does not count it. The errors are n8n 2.41.1's own: its
-// HTTP helper throws `new NodeApiError(node, error)` around the errors of
-// @n8n/backend-network (a dependency of n8n-core, which the tests run).
+// n8n's refusals (transport/refusal.ts), told by the name or mark of the
+// error n8n 2.41.1 throws (NodeApiError around @n8n/backend-network's), never
+// by a missing network code: `notActed`, not sent again, its own text, and
+// not counted by the breaker.
 import { createRequire } from 'node:module';
 
 import { NodeApiError } from 'n8n-workflow';
@@ -17,9 +15,7 @@ import {
 } from '../../nodes/OutreachSequences/transport/failure.ts';
 import type { Failure } from '../../nodes/OutreachSequences/transport/failure.ts';
 import { N8N_NON_RETRYABLE, refusalOf } from '../../nodes/OutreachSequences/transport/refusal.ts';
-import { RunLoop } from '../../nodes/OutreachSequences/run/loop/loop.ts';
 import { decideRetry } from '../../nodes/OutreachSequences/run/loop/retry.ts';
-import { failedItemsHint } from '../../nodes/OutreachSequences/run/outcome/hints.ts';
 import {
 	failureFacts,
 	failureGroup,
@@ -34,14 +30,7 @@ const { SsrfBlockedHostnameError, SsrfBlockedIpError } = createRequire(import.me
 	'@n8n/backend-network',
 ) as typeof import('@n8n/backend-network');
 
-const NODE: INode = {
-	id: 'n',
-	name: 'Outreach Sequences',
-	type: 'n8n-nodes-outreach-sequences.outreachSequences',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+const NODE = { id: 'n', name: 'Outreach Sequences', typeVersion: 1, parameters: {} } as INode;
 
 /** What n8n 2.41.1's httpRequestWithAuthentication throws for an error of its HTTP client: `new NodeApiError(node, error)`. */
 const thrownByN8n = (error: Error) => new NodeApiError(NODE, error as unknown as JsonObject);
@@ -49,97 +38,82 @@ const blockedIp = thrownByN8n(new SsrfBlockedIpError('127.0.0.1'));
 const blockedHost = thrownByN8n(new SsrfBlockedHostnameError('metadata.internal'));
 
 const subject = { noun: 'contact', id: 'c-1', verb: 'archive', done: 'archived' };
-const setting = { subject, baseUrl: 'http://10.0.0.5', timeoutMs: 1000, credentialName: 'C' };
+const failureSetting = {
+	subject,
+	baseUrl: 'http://10.0.0.5',
+	timeoutMs: 1000,
+	credentialName: 'C',
+};
 
-describe('a refusal is told by the name or the mark n8n gives it', () => {
-	test("an address SSRF protection blocks: n8n's reason and its administrator's words", () => {
-		expect(refusalOf(blockedIp)).toEqual({
-			kind: 'blockedIp',
-			reason: new SsrfBlockedIpError('127.0.0.1').message,
-			advice: new SsrfBlockedIpError('127.0.0.1').description,
-		});
-	});
+test.each([
+	['an address SSRF protection blocks', blockedIp, 'blockedIp'],
+	['a host name SSRF protection blocks', blockedHost, 'blockedHostname'],
+	[
+		'another error n8n marks as never worth a retry',
+		thrownByN8n(
+			Object.defineProperty(new Error('Not allowed by n8n'), N8N_NON_RETRYABLE, { value: true }),
+		),
+		'nonRetryable',
+	],
+])("a refusal is told by n8n's error name or mark: %s", (_, error, kind) => {
+	expect(refusalOf(error)).toMatchObject({ kind });
+});
 
-	test('a host name SSRF protection blocks', () => {
-		expect(refusalOf(blockedHost)).toMatchObject({ kind: 'blockedHostname' });
-	});
-
-	test("another error n8n marks as never worth a retry, by n8n's mark alone", () => {
-		const marked = Object.defineProperty(new Error('Not allowed by n8n'), N8N_NON_RETRYABLE, {
-			value: true,
-		});
-		expect(refusalOf(thrownByN8n(marked))).toEqual({
-			kind: 'nonRetryable',
-			reason: 'Not allowed by n8n',
-		});
-	});
-
-	test('an unknown error with no code is not a refusal: it stays a network fault the service may have acted on', () => {
-		const unknown = thrownByN8n(new Error('Something odd happened'));
-		expect(refusalOf(unknown)).toBeUndefined();
-		const failure = thrownFailure(unknown);
-		expect(failure).toMatchObject({ kind: 'network', fault: 'other' });
-		expect(outcomeOf(failure)).toBe('mayHaveActed');
-	});
-
-	test('a network fault with its code is still that fault', () => {
-		const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
-		expect(thrownFailure(thrownByN8n(refused))).toEqual(networkFailure(thrownByN8n(refused)));
+test("an address blocked: n8n's reason and advice are kept", () => {
+	const error = new SsrfBlockedIpError('127.0.0.1');
+	expect(refusalOf(blockedIp)).toEqual({
+		kind: 'blockedIp',
+		reason: error.message,
+		advice: error.description,
 	});
 });
 
-describe("the refused item: not sent, not sent again, n8n's reason", () => {
+test('an unknown error with no code is a network fault the service may have acted on; one with a code stays that fault', () => {
+	const unknown = thrownFailure(thrownByN8n(new Error('Something odd happened')));
+	expect(unknown).toMatchObject({ kind: 'network', fault: 'other' });
+	expect(outcomeOf(unknown)).toBe('mayHaveActed');
+	const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+	expect(thrownFailure(thrownByN8n(refused))).toEqual(networkFailure(thrownByN8n(refused)));
+});
+
+test('the refused item: notActed, not sent again with every retry left, never counted as sent, a group of its own', () => {
 	const failure = thrownFailure(blockedIp);
-
-	test('its outcome is notActed', () => {
-		expect(failure.kind).toBe('refusal');
-		expect(outcomeOf(failure)).toBe('notActed');
+	expect([failure.kind, outcomeOf(failure)]).toEqual(['refusal', 'notActed']);
+	const decision = decideRetry(failure, {
+		readOnly: true,
+		policy: { enabled: true, maxRetries: 10, maxWaitMs: 60_000 },
+		attempts: 1,
+		backoffMs: 1000,
+		serviceReached: true,
 	});
-
-	test('it is not sent again, even for an operation that changes nothing, with every retry left', () => {
-		const decision = decideRetry(failure, {
-			readOnly: true,
-			policy: { enabled: true, maxRetries: 10, maxWaitMs: 60_000 },
-			attempts: 1,
-			backoffMs: 1000,
-			serviceReached: true,
-		});
-		expect(decision).toEqual({ retry: false, reason: 'refused' });
-	});
-
-	test('its facts: blocked, never sent, notActed; and it is a group of its own', () => {
-		const gaveUp = {
-			kind: 'gaveUp' as const,
-			request: { method: 'POST' as const, path: '/v1/contacts/c-1/archive', subject },
-			failure,
-			sends: 1,
-			reason: 'refused' as const,
-		};
-		expect(failureFacts(gaveUp)).toEqual({
-			statusCode: null,
-			networkError: 'blocked',
-			timesSent: 0,
-			retryAfterSeconds: null,
-			outcome: 'notActed',
-		});
-		expect(failureGroup(gaveUp)).toBe('n8nRefused');
-	});
-
-	test("its text: n8n's reason, nothing reached the service, what an administrator can set", () => {
-		const reason = new SsrfBlockedIpError('127.0.0.1');
-		const { message, description } = describeFailure(failure, setting);
-		expect(message).toContain(reason.message.replace(/\.$/, ''));
-		expect(message).toContain('Nothing reached the outreach service');
-		expect(message).toContain('N8N_SSRF_ALLOWED_IP_RANGES');
-		expect(message).not.toContain('may have carried');
-		expect(description).toContain(reason.description);
-	});
-
-	test('a blocked host name names the host name settings', () => {
-		const { message } = describeFailure(thrownFailure(blockedHost), setting);
-		expect(message).toContain('N8N_SSRF_BLOCKED_HOSTNAMES');
-	});
+	expect(decision).toEqual({ retry: false, reason: 'refused' });
+	const request = { method: 'POST' as const, path: '/v1/contacts/c-1/archive', subject };
+	const gaveUp = {
+		kind: 'gaveUp' as const,
+		request,
+		failure,
+		sends: 1,
+		reason: 'refused' as const,
+	};
+	expect(failureFacts(gaveUp)).toMatchObject({ networkError: 'blocked', timesSent: 0 });
+	expect(failureGroup(gaveUp)).toBe('n8nRefused');
 });
+
+test.each([
+	[blockedIp, 'N8N_SSRF_ALLOWED_IP_RANGES'],
+	[blockedHost, 'N8N_SSRF_BLOCKED_HOSTNAMES'],
+])(
+	"its text: n8n's reason, nothing reached the service, what an administrator can set (%#)",
+	(error, setting) => {
+		const { message, description } = describeFailure(thrownFailure(error), failureSetting);
+		const { reason, advice } = refusalOf(error) ?? { reason: 'none' };
+		expect(message).toContain(reason.replace(/\.$/, ''));
+		expect(message).toContain('Nothing reached the outreach service');
+		expect(message).toContain(setting);
+		expect(message).not.toContain('may have carried');
+		expect(description).toContain(advice);
+	},
+);
 
 describe('the breaker does not count a refusal', () => {
 	const clock = { now: 0 };
@@ -175,45 +149,4 @@ describe('the breaker does not count a refusal', () => {
 			{ state: 'probe' },
 		]);
 	});
-});
-
-test('a run n8n refuses: each item goes to n8n once, fails unsent, and the hint counts them as failed', async () => {
-	const clock = { now: 0 };
-	const sent: string[] = [];
-	const pace = new ServicePace(4, () => clock.now);
-	const loop = new RunLoop(
-		12,
-		{
-			batching: { groupSize: 4, pauseMs: 0, batched: false, fixed: false },
-			policy: { enabled: true, maxRetries: 10, maxWaitMs: 60_000 },
-			readOnly: true,
-			stopAtFirstFailure: false,
-		},
-		{
-			pace,
-			prepare: (index) => ({ method: 'GET', path: `/v1/use_cases/u-${index}`, subject }),
-			send: async (request) => {
-				sent.push(request.path);
-				return { ok: false, failure: thrownFailure(blockedIp) };
-			},
-			cancelled: () => false,
-			log: () => undefined,
-			now: () => clock.now,
-			sleep: async (ms) => void (clock.now += ms),
-			random: () => 0.5,
-		},
-	);
-	await loop.run();
-	expect(sent).toHaveLength(12);
-	expect(new Set(sent).size).toBe(12);
-	const failures = loop.items.map((item) => (item.state === 'failed' ? item.failure : undefined));
-	expect(failures.map((failure) => failure && failureGroup(failure))).toEqual(
-		Array(12).fill('n8nRefused'),
-	);
-	expect(pace.breaker.opened).toBe(0);
-	const summary = loop.report.summarize(
-		failures.map((failure) => failure && failureGroup(failure)),
-	);
-	const hint = failedItemsHint(summary, { retryOnFail: false, readOnly: true });
-	expect(hint?.message).toMatch(/^12 of 12 items failed: items 0 to 11\. /);
 });

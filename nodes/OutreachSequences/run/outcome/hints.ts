@@ -63,14 +63,13 @@ export function failedItemsHint(
 	}
 	const all = [...mayHave, ...notActed].sort((a, b) => a - b);
 	const refused = summary.failed.n8nRefused;
-	const byN8n = `n8n refused ${count(refused, 'request', 'requests')} by its settings for where requests may go: ${refused === 1 ? 'its error says' : 'their errors say'} what an administrator can set.`;
+	const byN8n = `n8n refused ${refused === failed ? them(failed) : `${refused} of them`} by its settings for where requests may go: ${refused === 1 ? 'its error says' : 'their errors say'} what an administrator can set.`;
 	const safe = setting.readOnly
 		? `Sending ${them(failed)} again is safe: this operation changes nothing.`
 		: `The service did not act on ${them(failed)}: sending ${them(failed)} again is safe.`;
 	const why = `${failed === 1 ? 'Its error says why' : "Each one's error says why"}, and ${OUTCOME} its outcome.`;
 	const head = `${tally}: ${namedItems(all, labels)}.`;
-	const message =
-		refused === failed ? fitted(head, byN8n) : fitted(head, safe, refused > 0 ? byN8n : '', why);
+	const message = fitted(head, refused > 0 ? byN8n : safe, why);
 	return hint(message, 'warning');
 }
 
@@ -196,7 +195,7 @@ export function limitHint(summary: RunSummary): NodeExecutionHint | undefined {
 
 export function memoryOffHint(): NodeExecutionHint {
 	return hint(
-		'This workflow is not saved, so the node keeps no memory of what it did: running it again sends every item again, and Request Options › Skip Items Done Before is off. Save the workflow to turn the memory on.',
+		'This workflow is not saved, so the node keeps no memory: running it again sends every item again (Request Options › Skip Items Done Before is off). Save the workflow to turn the memory on.',
 		'warning',
 	);
 }
