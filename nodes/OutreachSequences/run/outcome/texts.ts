@@ -102,7 +102,7 @@ function networkText(
 		timeout: `${THE_SERVICE} did not answer the request ${attempt} within ${timeoutMs} ms, the limit set in Request Options › Timeout (Ms).`,
 		refused: `Could not connect to ${SERVICE} at ${baseUrl}: the connection was refused. Check the credential's Base URL and that the service is running.`,
 		reset: `The connection to ${SERVICE} was reset before its answer ${attempt} was complete.`,
-		dns: `The host "${hostOf(baseUrl)}" in the credential's Base URL could not be found: the DNS lookup failed.`,
+		dns: `The host in the credential's Base URL ${baseUrl} could not be found: the DNS lookup failed.`,
 		tls: `The TLS certificate of ${baseUrl} was not accepted. Turn on Request Options › Ignore SSL Issues (Insecure) only if you trust this server.`,
 		cancelled: `The request ${attempt} was cancelled because the execution stopped.`,
 		other: `The request ${attempt} failed on the network before ${SERVICE} at ${baseUrl} answered. The network error is in the details.`,
@@ -111,14 +111,6 @@ function networkText(
 		message: messages[failure.fault],
 		description: `Base URL: ${baseUrl}. Network error: ${code || 'none'}${raw}.`,
 	};
-}
-
-function hostOf(baseUrl: string): string {
-	try {
-		return new URL(baseUrl).host;
-	} catch {
-		return baseUrl;
-	}
 }
 
 const ADMINISTRATOR_CAN: Record<RefusalKind, string> = {
@@ -166,9 +158,7 @@ export function serviceDownText(
 	last: FailureText | undefined,
 	subject: Subject,
 ): FailureText {
-	const labels = Object.entries(down.labels)
-		.sort((a, b) => b[1] - a[1])
-		.map(([label, n]) => `${label}: ${n}`);
+	const labels = Object.entries(down.labels).map(([label, n]) => `${label}: ${n}`);
 	const which = down.failed === down.of ? 'The last' : `${down.failed} of the last`;
 	const why = `${which} ${down.of} requests to ${SERVICE} failed with no useful answer (${labels.join(', ')}), the last of them a probe sent after a ${duration(BREAKER_PAUSE_MS)} pause.`;
 	if (last === undefined)
