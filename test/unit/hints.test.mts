@@ -35,11 +35,8 @@ function failing(
 	);
 }
 const clean = failing({});
-const create = {
-	retryOnFail: false,
-	readOnly: false,
-	subject: { noun: 'sequence', verb: 'create', done: 'created' },
-};
+const sequence = { noun: 'sequence', verb: 'create', done: 'created' };
+const create = { retryOnFail: false, readOnly: false, subject: sequence };
 const read = { ...create, readOnly: true };
 const HOUR = 3_600_000;
 const with_ = (summary: RunSummary, more: Partial<RunSummary>) => ({ ...summary, ...more });
@@ -52,9 +49,17 @@ const far = { runMs: 10_000, fullMs: 5000, heldAt: 32, quickestAnswerMs: 200, me
 const held = (limit: Partial<RunSummary['limit']>, more: Partial<RunSummary> = {}) =>
 	limitHint(with_(clean, { limit: { ...far, ...limit }, ...more }));
 
+const fail = (failed: Record<number, FailureGroup>, labels: string[] = [], setting = create) =>
+	failedItemsHint(failing(failed, labels), setting);
+const again = (counts: Partial<RunSummary['earlierTry']>, more: Partial<RunSummary> = {}) =>
+	earlierTryHint(earlier(counts, more));
+const unconfirmed = (value: 'sendAgain' | 'countAsDone', setting = create) =>
+	unconfirmedForAllHint({ ...setting, unconfirmedForAll: value });
+const stopped = with_(failing({ 3: 'serviceDown' }), { breakerOpened: 1 });
+
 test.each<[string, NodeExecutionHint | undefined]>([
 	[
-		'info|pushed back 2 times|3 items were sent again|7 requests waited 3.5 seconds|at most 2 seconds|All 10 items',
+		'info|2 times|3 items were sent again|7 requests waited 3.5 seconds|at most 2 seconds|All 10',
 		push({
 			pushBacks: 2,
 			waitedRequests: 7,
@@ -74,55 +79,46 @@ test.each<[string, NodeExecutionHint | undefined]>([
 		push({ waitedRequests: 3, longestWaitMs: 500, heldBackMs: 900 }),
 	],
 	[
-		'warning|3 of 10 items failed|item 0 ("S1") may have been created|check before sending it again|2 were not|{{ $json.message.outcome }}',
-		failedItemsHint(
-			failing({ 0: 'mayHaveActed', 2: 'notActed', 5: 'notActed' }, ['S1', 'S2']),
-			create,
-		),
+		'warning|3 of 10 items failed|0 ("S1") may have been created|check before|2 were not|outcome }}',
+		fail({ 0: 'mayHaveActed', 2: 'notActed', 5: 'notActed' }, ['S1', 'S2']),
 	],
 	[
-		'warning|2 of 10|items 3 ("Spring follow-up for th…") and 4|check before sending them again|"mayHaveActed" for them',
-		failedItemsHint(failing({ 3: 'mayHaveActed', 4: 'mayHaveActed' }, long), create),
+		'warning|2 of 10|3 ("Spring follow-up for th…") and 4|sending them again|"mayHaveActed"',
+		fail({ 3: 'mayHaveActed', 4: 'mayHaveActed' }, long),
 	],
 	[
 		'warning|4 of 10 items failed: items 3 to 5 and 7|n8n refused 1 of them|administrator',
-		failedItemsHint(
-			failing({ 3: 'notActed', 4: 'notActed', 5: 'n8nRefused', 7: 'serviceDown' }),
-			create,
-		),
+		fail({ 3: 'notActed', 4: 'notActed', 5: 'n8nRefused', 7: 'serviceDown' }),
 	],
 	[
-		'warning|item 0 ("zz-404")|did not act on it|sending it again is safe|Its error says why',
-		failedItemsHint(failing({ 0: 'notActed' }, ['zz-404']), create),
+		'warning|item 0 ("zz-404")|did not act on it|sending it again is safe|error says why',
+		fail({ 0: 'notActed' }, ['zz-404']),
 	],
 	[
-		'warning|2 of 2 items failed: items 0 ("uc-1") and 1|n8n refused them|administrator',
-		failedItemsHint(failing({ 0: 'n8nRefused', 1: 'n8nRefused' }, ['uc-1'], 2), read),
+		'warning|2 of 10 items failed: items 0 ("uc-1") and 1|n8n refused them|administrator',
+		fail({ 0: 'n8nRefused', 1: 'n8nRefused' }, ['uc-1'], read),
 	],
 	[
-		'warning|1 of 10 items failed: item 1|safe: this operation changes nothing|Its error says why',
-		failedItemsHint(failing({ 1: 'mayHaveActed' }), read),
+		'warning|1 of 10 items failed: item 1|safe: this operation changes nothing',
+		fail({ 1: 'mayHaveActed' }, [], read),
 	],
 	[
 		'info|3 items were sent again after a passing fault|went on',
-		passingFaultsHint(with_(clean, { retriedItems: 3, transientRetried: 3 })),
+		passingFaultsHint(with_(clean, { transientRetried: 3 })),
 	],
 	['info|looked down|probe|the run went on', passingFaultsHint(with_(clean, { breakerOpened: 1 }))],
+	['warning|looked down|stopped sending|once the service is back', passingFaultsHint(stopped)],
 	[
-		'warning|looked down|stopped sending|once the service is back',
-		passingFaultsHint(with_(failing({ 3: 'serviceDown' }), { breakerOpened: 1 })),
-	],
-	[
-		'info|ran this node again: 10 items|not sent again|7 kept their earlier answer|(a, b and 1 more)',
-		earlierTryHint(earlier({ answered: 3, kept: 7 }, { keptIds: ['a', 'b', 'c'] })),
+		'info|ran this node again: 10 items|7 kept their earlier answer|(a, b and 1 more)',
+		again({ answered: 3, kept: 7 }, { keptIds: ['a', 'b', 'c'] }),
 	],
 	[
 		'info|3 items were counted as done and 2 sent again|Unconfirmed Earlier Try',
-		earlierTryHint(earlier({ sentAgain: 2, countedAsDone: 3 })),
+		again({ sentAgain: 2, countedAsDone: 3 }),
 	],
 	[
 		'info|5 items|2 of them had no answer kept|"skipped": true',
-		earlierTryHint(earlier({ answered: 3, answerLost: 2 })),
+		again({ answered: 3, answerLost: 2 }),
 	],
 	[
 		'info|5 items were not sent again|1 hour|"skipped": true|2 give "id": null',
@@ -134,12 +130,9 @@ test.each<[string, NodeExecutionHint | undefined]>([
 	],
 	[
 		'warning|back to Fail|Count as Done|counts every unchecked item as done',
-		unconfirmedForAllHint({ ...create, unconfirmedForAll: 'countAsDone' }),
+		unconfirmed('countAsDone'),
 	],
-	[
-		'warning|back to Fail|sends every unchecked item again|twice',
-		unconfirmedForAllHint({ ...create, unconfirmedForAll: 'sendAgain' }),
-	],
+	['warning|back to Fail|sends every unchecked item again|twice', unconfirmed('sendAgain')],
 	[
 		'warning|60,000 items|keeps 50,000|within 1 hour|Loop Over Items',
 		rowFullHint(60_000, 50_000, HOUR),
@@ -154,33 +147,21 @@ test.each<[string, NodeExecutionHint | undefined]>([
 });
 
 test.each<[string, NodeExecutionHint | undefined]>([
-	['push-back on a clean run', pushedBackHint(clean)],
-	[
-		'push-back for items sent again only after passing faults',
-		push({ retriedItems: 3, transientRetried: 3 }),
-	],
-	['failed items of a clean run', failedItemsHint(clean, create)],
-	[
-		'failed items for answers lost (not failures)',
-		failedItemsHint(earlier({ answerLost: 2 }), create),
-	],
-	['passing faults on a clean run', passingFaultsHint(clean)],
-	[
-		'a re-run for an item that failed again (the failed-items hint says it)',
-		earlierTryHint(earlier({ failedAgain: 1 })),
-	],
-	['done before without the memory', doneBeforeHint(earlier({ doneBefore: 3 }), undefined)],
-	[
-		'Unconfirmed Earlier Try for a read',
-		unconfirmedForAllHint({ ...read, unconfirmedForAll: 'sendAgain' }),
-	],
-	['the limit full for less than half the run', held({ fullMs: 4999 })],
-	['the limit at a near service', held({ quickestAnswerMs: FAR_MS - 1 })],
-	['the limit at a service that slowed (busy)', held({ meanAnswerMs: 301 })],
-	['the limit at the most Items per Batch allows', held({ heldAt: MAX_BATCH_SIZE })],
-	['the limit when nothing was sent', held({ runMs: 0, fullMs: 0 })],
-	['the limit after a push-back', held({}, { pushBacks: 1 })],
-	['the limit behind a pace', held({}, { waitedRequests: 1 })],
+	['pushed back: a clean run', pushedBackHint(clean)],
+	['pushed back: only passing faults', push({ retriedItems: 3, transientRetried: 3 })],
+	['failed: a clean run', failedItemsHint(clean, create)],
+	['failed: answers lost are not failures', failedItemsHint(earlier({ answerLost: 2 }), create)],
+	['passing faults: a clean run', passingFaultsHint(clean)],
+	['ran again: failed again (the failed-items hint says it)', again({ failedAgain: 1 })],
+	['done before: no memory', doneBeforeHint(earlier({ doneBefore: 3 }), undefined)],
+	['Unconfirmed Earlier Try: a read', unconfirmed('sendAgain', read)],
+	['limit: full for less than half the run', held({ fullMs: 4999 })],
+	['limit: a near service', held({ quickestAnswerMs: FAR_MS - 1 })],
+	['limit: a service that slowed (busy)', held({ meanAnswerMs: 301 })],
+	['limit: the most Items per Batch allows', held({ heldAt: MAX_BATCH_SIZE })],
+	['limit: nothing sent', held({ runMs: 0, fullMs: 0 })],
+	['limit: a push-back', held({}, { pushBacks: 1 })],
+	['limit: a pace', held({}, { waitedRequests: 1 })],
 ])('no hint: %s', (_, hint) => {
 	expect(hint).toBeUndefined();
 });
@@ -201,45 +182,24 @@ test('Retry On Fail: a warning first for a create or an archive, none for a read
 });
 
 test('every hint fits in three lines of the output pane, names and counts at their longest', () => {
-	const names = Array.from({ length: 50 }, (_, index) => `Spring follow-up for the Q${index}`);
+	const big = 50_000;
 	const ends = Object.fromEntries(
-		Array.from({ length: 40 }, (_, index) => [
-			index + 10,
-			index % 3 === 0 ? ('notActed' as const) : ('mayHaveActed' as const),
-		]),
+		Array.from({ length: 40 }, (_, i) => [i + 10, i % 3 ? 'mayHaveActed' : 'notActed'] as const),
 	);
-	const summary = with_(failing(ends, names, 50_000), {
-		pushBacks: 12_345,
-		waitedRequests: 37_000,
-		longestWaitMs: 60_000,
-		heldBackMs: 4_500_000,
-		retriedItems: 20_000,
-		transientRetried: 10_000,
-		breakerOpened: 3,
+	const id = 'seq-0a1b2c3d-4e5f-6789-abcd-ef0123456789';
+	const events = { answered: big, kept: big, answerLost: big, countedAsDone: big, sentAgain: big };
+	const summary = with_(failing(ends, Array<string>(50).fill(long[0]), big), {
+		...{ pushBacks: big, waitedRequests: big, retriedItems: big, transientRetried: big / 2 },
+		...{ longestWaitMs: 60_000, heldBackMs: 4_500_000, breakerOpened: 3, keptIds: [id, id, id] },
 		notSentAgain: { disabled: 1, exhausted: 100, waitTooLong: 200 },
-		earlierTry: {
-			...clean.earlierTry,
-			answered: 49_000,
-			kept: 500,
-			answerLost: 400,
-			countedAsDone: 50,
-			sentAgain: 50,
-			doneBefore: 50_000,
-		},
-		doneBeforeWithoutId: 49_999,
-		keptIds: ['seq-0a1b2c3d-4e5f-6789-abcd-ef0123456789', 'seq-1a1b2c3d-4e5f-6789-abcd-ef01234567'],
+		earlierTry: { ...clean.earlierTry, ...events, doneBefore: big },
+		doneBeforeWithoutId: big - 1,
 	});
 	for (const readOnly of [false, true]) {
-		const setting = {
-			...create,
-			readOnly,
-			retryOnFail: true,
-			windowMs: 86_400_000,
-			unconfirmedForAll: 'sendAgain' as const,
-		};
-		const hints = executionHints(summary, setting);
+		const setting = { ...create, readOnly, retryOnFail: true, windowMs: 86_400_000 };
+		const hints = executionHints(summary, { ...setting, unconfirmedForAll: 'sendAgain' });
 		expect(hints.length).toBeGreaterThanOrEqual(5);
 		for (const hint of hints) expect(hint.message.length).toBeLessThanOrEqual(HINT_BUDGET);
 	}
-	expect(rowFullHint(500_000, 50_000, 86_400_000).message.length).toBeLessThanOrEqual(HINT_BUDGET);
+	expect(rowFullHint(500_000, big, 86_400_000).message.length).toBeLessThanOrEqual(HINT_BUDGET);
 });
