@@ -76,24 +76,19 @@ export function failedItemsHint(
 export function passingFaultsHint(summary: RunSummary): NodeExecutionHint | undefined {
 	const { transientRetried, breakerOpened } = summary;
 	const down = summary.failed.serviceDown > 0;
-	const retried = `${items(transientRetried)} sent again after a passing fault (HTTP 500, 502 or 504, a reset or refused connection, or a timeout).`;
-	const looked = 'The outreach service looked down';
-	if (down)
-		return hint(
-			fitted(
-				`${looked}, and a probe after a pause failed too, so the node stopped sending: send what it did not send once the service is back.`,
-				transientRetried > 0 ? retried : '',
-			),
-			'warning',
-		);
-	if (breakerOpened > 0)
-		return hint(
-			fitted(
-				`${looked}, so the node paused and sent one request as a probe: it got an answer, and the run went on.`,
-				transientRetried > 0 ? retried : '',
-			),
-		);
-	return transientRetried > 0 ? hint(`${retried} The other items went on meanwhile.`) : undefined;
+	const retried =
+		transientRetried > 0
+			? `${items(transientRetried)} sent again after a passing fault (HTTP 500, 502 or 504, a reset or refused connection, or a timeout).`
+			: '';
+	if (!down && breakerOpened === 0)
+		return retried ? hint(`${retried} The other items went on meanwhile.`) : undefined;
+	const what = down
+		? 'and a probe after a pause failed too, so the node stopped sending: send what it did not send once the service is back'
+		: 'so the node paused and sent one request as a probe: it got an answer, and the run went on';
+	return hint(
+		fitted(`The outreach service looked down, ${what}.`, retried),
+		down ? 'warning' : 'info',
+	);
 }
 
 // failedAgain items are left to the failed-items hint.

@@ -14,32 +14,8 @@ const PRIOR_EVENTS = [
 
 export type PriorEvent = (typeof PRIOR_EVENTS)[number];
 
-export interface RunSummary {
-	items: number;
-	pushBacks: number;
-	waitedRequests: number;
-	longestWaitMs: number;
-	heldBackMs: number;
-	retriedItems: number;
-	transientRetried: number;
-	breakerOpened: number;
-	notSentAgain: Record<SettingsSaidNo, number>;
-	failed: Record<FailureGroup, number>;
-	/** Failed items by index, those the service may have acted on apart; the first of each by its label. */
-	failedItems: { mayHave: number[]; notActed: number[]; labels: Record<number, string> };
-	earlierTry: Record<PriorEvent, number>;
-	doneBeforeWithoutId: number;
-	keptIds: string[];
-	limit: LimitSummary;
-}
-
-export interface LimitSummary {
-	runMs: number;
-	fullMs: number;
-	heldAt: number;
-	quickestAnswerMs: number;
-	meanAnswerMs: number;
-}
+/** A run's report as the hints read it. */
+export type RunSummary = ReturnType<RunReport['summarize']>;
 
 const zeros = <K extends string>(keys: readonly K[]) =>
 	Object.fromEntries(keys.map((key) => [key, 0])) as Record<K, number>;
@@ -104,18 +80,18 @@ export class RunReport {
 		this.breakerOpenings = Math.max(0, times);
 	}
 
-	summarize(
-		ends: Array<FailureGroup | undefined>,
-		labels: Array<string | undefined> = [],
-	): RunSummary {
+	summarize(ends: Array<FailureGroup | undefined>, labels: Array<string | undefined> = []) {
 		const failed = zeros(FAILURE_GROUPS);
-		const failedItems: RunSummary['failedItems'] = { mayHave: [], notActed: [], labels: {} };
+		// Failed items by index, those the service may have acted on apart; the first of each by its label.
+		const mayHave: number[] = [];
+		const notActed: number[] = [];
+		const named: Record<number, string> = {};
 		ends.forEach((group, index) => {
 			if (group === undefined) return;
 			failed[group]++;
-			const items = group === 'mayHaveActed' ? failedItems.mayHave : failedItems.notActed;
+			const items = group === 'mayHaveActed' ? mayHave : notActed;
 			const label = labels[index];
-			if (items.length === 0 && label) failedItems.labels[index] = label;
+			if (items.length === 0 && label) named[index] = label;
 			items.push(index);
 		});
 		const { fullMs, heldAt, firstSentAt, lastAnsweredAt } = this.limit;
@@ -131,7 +107,7 @@ export class RunReport {
 			breakerOpened: this.breakerOpenings,
 			notSentAgain: { ...this.notSentAgain },
 			failed,
-			failedItems,
+			failedItems: { mayHave, notActed, labels: named },
 			earlierTry: { ...this.fromEarlierTry },
 			doneBeforeWithoutId: this.doneBeforeWithoutId,
 			keptIds: [...this.keptIds],
