@@ -107,38 +107,23 @@ test.each([
 	},
 );
 
-describe('the breaker does not count a refusal', () => {
+test('the breaker does not count a refusal: a window of them leaves it closed, and one at the probe neither closes nor trips it', async () => {
 	const clock = { now: 0 };
 	const sleep = async (ms: number) => void (clock.now += ms);
-
-	async function endRequests(pace: ServicePace, failure: Failure, count: number) {
-		for (let index = 0; index < count; index++) {
-			const turn = (await pace.turn(() => false, sleep)) as Turn;
-			pace.finished(turn, requestEnd(failure, false));
-		}
-	}
-
-	test('a window of refusals leaves it closed, where as many refused connections open it', async () => {
-		const refusals = new ServicePace(1, () => clock.now);
-		await endRequests(refusals, thrownFailure(blockedIp), BREAKER_WINDOW);
-		expect([refusals.breaker.isClosed, refusals.breaker.opened]).toEqual([true, 0]);
-
-		const refused = new ServicePace(1, () => clock.now);
-		await endRequests(refused, { kind: 'network', fault: 'refused' }, BREAKER_WINDOW);
-		expect(refused.breaker.opened).toBe(1);
-	});
-
-	test('n8n refusing the probe neither closes nor trips the breaker: the next request is the probe', async () => {
-		const pace = new ServicePace(1, () => clock.now);
-		await endRequests(pace, { kind: 'network', fault: 'refused' }, BREAKER_WINDOW);
-		const trips = pace.breaker.tripCount;
-		const probe = (await pace.turn(() => false, sleep)) as Turn;
-		expect(probe.probe).toBe(true);
-		pace.finished(probe, requestEnd(thrownFailure(blockedIp), false));
-		expect([pace.breaker.isClosed, pace.breaker.tripCount, pace.breaker.gate()]).toEqual([
-			false,
-			trips,
-			{ state: 'probe' },
-		]);
-	});
+	const end = async (pace: ServicePace, failure: Failure, count = BREAKER_WINDOW) => {
+		for (let index = 0; index < count; index++)
+			pace.finished((await pace.turn(() => false, sleep)) as Turn, requestEnd(failure, false));
+	};
+	const refusals = new ServicePace(1, () => clock.now);
+	await end(refusals, thrownFailure(blockedIp));
+	expect([refusals.breaker.isClosed, refusals.breaker.opened]).toEqual([true, 0]);
+	const pace = new ServicePace(1, () => clock.now);
+	await end(pace, { kind: 'network', fault: 'refused' });
+	expect(pace.breaker.opened).toBe(1);
+	const trips = pace.breaker.tripCount;
+	const probe = (await pace.turn(() => false, sleep)) as Turn;
+	expect(probe.probe).toBe(true);
+	pace.finished(probe, requestEnd(thrownFailure(blockedIp), false));
+	const { isClosed, tripCount } = pace.breaker;
+	expect([isClosed, tripCount, pace.breaker.gate()]).toEqual([false, trips, { state: 'probe' }]);
 });
