@@ -37,13 +37,6 @@ export const them = (value: number) => (value === 1 ? 'it' : 'them');
 
 export const was = (value: number) => (value === 1 ? 'was' : 'were');
 
-/** "a", "a and b", "a, b and c". */
-function list(parts: string[]): string {
-	return parts.length > 1
-		? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`
-		: (parts[0] ?? '');
-}
-
 // Three lines of n8n's output pane at 1440×900, ~65 characters each (test/e2e/editor.e2e.mts measures).
 export const HINT_BUDGET = 190;
 
@@ -67,7 +60,8 @@ export function itemNumbers(indices: number[], parts = 5): string {
 		.slice(0, parts)
 		.map((run) => (run.length === 1 ? `${run[0]}` : `${run[0]} to ${run.at(-1)}`));
 	const rest = all.slice(parts).reduce((sum, run) => sum + run.length, 0);
-	return rest > 0 ? `${texts.join(', ')} and ${rest} more` : list(texts);
+	if (rest > 0) return `${texts.join(', ')} and ${rest} more`;
+	return texts.length > 1 ? `${texts.slice(0, -1).join(', ')} and ${texts.at(-1)}` : texts[0];
 }
 
 /** Items as the hints name them: the first by its label where it has one. */
