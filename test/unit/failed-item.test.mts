@@ -1,8 +1,7 @@
-// A failed item's facts, per failure kind, and where n8n keeps them: flat
-// beside `error` on the regular output, inside `message` on the error output
-// (the one field besides `error` that every n8n 1.x, and 2.x before 2.36, routes there).
-import type { Failure, NetworkFaultKind } from '../../nodes/OutreachSequences/transport/failure.ts';
-import { outcomeOf } from '../../nodes/OutreachSequences/transport/failure.ts';
+// A failed item's outcome (did the service act?), decided once where the
+// failure is classified, its facts per failure kind, how the hints count it,
+// and where n8n keeps the facts: inside `message` beside `error`, the shape
+// every n8n version routes to the error output; the text alone for a tool.
 import type { ItemFailure } from '../../nodes/OutreachSequences/run/outcome/failedItem.ts';
 import {
 	failedItemJson,
@@ -10,194 +9,109 @@ import {
 	failureFacts,
 	failureGroup,
 } from '../../nodes/OutreachSequences/run/outcome/failedItem.ts';
+import type { Failure, NetworkFaultKind } from '../../nodes/OutreachSequences/transport/failure.ts';
+import { outcomeOf } from '../../nodes/OutreachSequences/transport/failure.ts';
 
 const request = {
 	method: 'POST' as const,
 	path: '/v1/sequences',
-	body: '{"name":"x"}',
 	subject: { noun: 'sequence', verb: 'create', done: 'created' },
 };
-
-function gaveUp(failure: Failure, sends: number): ItemFailure {
-	return { kind: 'gaveUp', request, failure, sends, reason: 'notSafe' };
-}
-
-/** An answer to a POST (a create or an archive), as the transport classifies it; `retryAfterMs` from Retry-After. */
-function http(
+const http = (
 	status: number,
-	retryAfterMs?: number,
 	method: 'GET' | 'POST' = 'POST',
-): Failure & { kind: 'http' } {
-	const retryAfter = retryAfterMs !== undefined;
-	const answer = { statusCode: status, headers: {}, body: {} };
-	return { kind: 'http', status, method, retryAfterMs, retryAfter, answer };
-}
-
-function network(fault: NetworkFaultKind): Failure {
-	return { kind: 'network', fault, code: 'ECODE' };
-}
-
-describe('the outcome, decided once where the failure is classified: did the service act?', () => {
-	test.each([400, 401, 403, 404, 408, 409, 422, 429])('HTTP %i proves it did not', (status) => {
-		expect(outcomeOf(http(status))).toBe('notActed');
-		expect(outcomeOf(http(status, undefined, 'GET'))).toBe('notActed');
-	});
-
-	test('a 503 with Retry-After is the service asking to wait: it did not act', () => {
-		expect(outcomeOf(http(503, 2000))).toBe('notActed');
-		expect(outcomeOf(http(503, 0))).toBe('notActed');
-	});
-
-	test('a 503 without Retry-After may come from a gateway after it passed the create on', () => {
-		expect(outcomeOf(http(503))).toBe('mayHaveActed');
-		// A rate-limit header's reset is a wait, but not the service's Retry-After.
-		expect(outcomeOf({ ...http(503), retryAfterMs: 4000 })).toBe('mayHaveActed');
-	});
-
-	test.each([300, 301, 302, 303, 304, 307, 308])(
-		'HTTP %i to a create or an archive may come after it acted (a 303 says it made it)',
-		(status) => {
-			expect(outcomeOf(http(status))).toBe('mayHaveActed');
-		},
-	);
-
-	test.each([301, 303, 307, 503])('HTTP %i to a read (GET) proves it did not act', (status) => {
-		expect(outcomeOf(http(status, undefined, 'GET'))).toBe('notActed');
-	});
-
-	test.each([200, 201, 500, 502, 504, 599])('HTTP %i may come after it acted', (status) => {
-		expect(outcomeOf(http(status))).toBe('mayHaveActed');
-		expect(outcomeOf(http(status, undefined, 'GET'))).toBe('mayHaveActed');
-	});
-
-	test.each<[NetworkFaultKind, string]>([
-		['refused', 'notActed'],
-		['dns', 'notActed'],
-		['tls', 'notActed'],
-		['timeout', 'mayHaveActed'],
-		['reset', 'mayHaveActed'],
-		['cancelled', 'mayHaveActed'],
-		['other', 'mayHaveActed'],
-	])('a network fault "%s": %s', (fault, outcome) => {
-		expect(outcomeOf(network(fault))).toBe(outcome);
-	});
+	retryAfterMs?: number,
+): Failure & { kind: 'http' } => ({
+	kind: 'http',
+	status,
+	method,
+	retryAfterMs,
+	retryAfter: retryAfterMs !== undefined,
+	answer: { statusCode: status, headers: {}, body: {} },
+});
+const network = (fault: NetworkFaultKind): Failure => ({ kind: 'network', fault, code: 'ECODE' });
+const gaveUp = (failure: Failure, sends = 1): ItemFailure => ({
+	kind: 'gaveUp',
+	request,
+	failure,
+	sends,
+	reason: 'notSafe',
 });
 
-describe('facts per failure kind', () => {
-	test('never sent: nothing reached the service', () => {
-		expect(failureFacts({ kind: 'notSent', error: new Error('Name is empty') })).toEqual({
-			statusCode: null,
-			networkError: null,
-			timesSent: 0,
-			retryAfterSeconds: null,
-			outcome: 'notActed',
-		});
-	});
-
-	test('a 429 sent 11 times that asked for 2.5 s', () => {
-		expect(failureFacts(gaveUp(http(429, 2500), 11))).toEqual({
-			statusCode: 429,
-			networkError: null,
-			timesSent: 11,
-			retryAfterSeconds: 2.5,
-			outcome: 'notActed',
-		});
-	});
-
-	test('a 500 after one send asked no wait', () => {
-		expect(failureFacts(gaveUp(http(500), 1))).toEqual({
-			statusCode: 500,
-			networkError: null,
-			timesSent: 1,
-			retryAfterSeconds: null,
-			outcome: 'mayHaveActed',
-		});
-	});
-
-	test('a timeout names the fault and no status', () => {
-		expect(failureFacts(gaveUp(network('timeout'), 1))).toEqual({
-			statusCode: null,
-			networkError: 'timeout',
-			timesSent: 1,
-			retryAfterSeconds: null,
-			outcome: 'mayHaveActed',
-		});
-	});
-
-	test('a refused connection sent 3 times never reached the service', () => {
-		expect(failureFacts(gaveUp(network('refused'), 3))).toMatchObject({
-			networkError: 'refused',
-			timesSent: 3,
-			outcome: 'notActed',
-		});
-	});
-
-	test('a send that threw may have gone out', () => {
-		expect(
-			failureFacts({ kind: 'broken', request, error: new Error('bug'), sends: 2 }),
-		).toMatchObject({ timesSent: 2, outcome: 'mayHaveActed' });
-	});
-
-	test('an item an earlier try sent with an unknown outcome keeps that failure’s facts, unsent now', () => {
-		const earlier = { message: 'm', description: 'd', statusCode: 502, networkError: null };
-		expect(failureFacts({ kind: 'unknownBefore', request, earlier, itemIndex: 1 })).toEqual({
-			statusCode: 502,
-			networkError: null,
-			timesSent: 0,
-			retryAfterSeconds: null,
-			outcome: 'mayHaveActed',
-		});
-	});
-
-	test.each<[string, ItemFailure, string]>([
-		['validation', { kind: 'notSent', error: new Error('x') }, 'notSent'],
-		['HTTP 404', gaveUp(http(404), 1), 'rejected'],
-		['HTTP 429', gaveUp(http(429), 4), 'rejected'],
-		['refused', gaveUp(network('refused'), 1), 'unreached'],
-		['DNS', gaveUp(network('dns'), 1), 'unreached'],
-		['HTTP 502', gaveUp(http(502), 1), 'mayHaveActed'],
-		['reset', gaveUp(network('reset'), 1), 'mayHaveActed'],
-		[
-			'sent by an earlier try, outcome unknown',
-			{
-				kind: 'unknownBefore',
-				request,
-				itemIndex: 3,
-				earlier: {
-					message: 'm',
-					description: 'd',
-					statusCode: 500,
-					networkError: null,
-				},
-			},
-			'unknownBefore',
+test.each<[string, Failure, string]>([
+	...[400, 401, 403, 404, 409, 422, 429].flatMap(
+		(status): Array<[string, Failure, string]> => [
+			[`HTTP ${status} to a write`, http(status), 'notActed'],
+			[`HTTP ${status} to a read`, http(status, 'GET'), 'notActed'],
 		],
-	])('%s is grouped as %s', (_, failure, group) => {
-		expect(failureGroup(failure)).toBe(group);
-	});
+	),
+	['a 503 with Retry-After (the service asks to wait)', http(503, 'POST', 2000), 'notActed'],
+	['a 503 without it (a gateway may have passed the create on)', http(503), 'mayHaveActed'],
+	[
+		'a rate-limit reset, which is not Retry-After',
+		{ ...http(503), retryAfterMs: 4000 },
+		'mayHaveActed',
+	],
+	['a 303 to a write (it says it made it)', http(303), 'mayHaveActed'],
+	['a 301 to a write', http(301), 'mayHaveActed'],
+	['a 307 to a read', http(307, 'GET'), 'notActed'],
+	['a 503 to a read', http(503, 'GET'), 'notActed'],
+	['a 200 holding no result', http(200), 'mayHaveActed'],
+	['a 500 to a read', http(500, 'GET'), 'mayHaveActed'],
+	['a 502', http(502), 'mayHaveActed'],
+	['a refused connection', network('refused'), 'notActed'],
+	['a failed DNS lookup', network('dns'), 'notActed'],
+	['a rejected certificate', network('tls'), 'notActed'],
+	['a timeout', network('timeout'), 'mayHaveActed'],
+	['a reset', network('reset'), 'mayHaveActed'],
+	['a cancelled request', network('cancelled'), 'mayHaveActed'],
+	['another network error', network('other'), 'mayHaveActed'],
+])('%s: %s', (_, failure, outcome) => {
+	expect(outcomeOf(failure)).toBe(outcome);
 });
 
-describe('where the facts go', () => {
-	const facts = failureFacts(gaveUp(http(429, 1000), 2));
-
-	test('a step of a workflow, in either Continue mode: exactly error and message, the shape every n8n version routes to the error output', () => {
-		expect(failedItemShape(false)).toBe('withFacts');
-		const json = failedItemJson('Too many', facts, 'withFacts');
-		expect(Object.keys(json).sort()).toEqual(['error', 'message']);
-		expect(json).toEqual({
-			error: 'Too many',
-			message: {
-				statusCode: 429,
-				networkError: null,
-				timesSent: 2,
-				retryAfterSeconds: 1,
-				outcome: 'notActed',
-			},
-		});
+const earlier = { message: 'm', description: 'd', statusCode: 502, networkError: null };
+const down = { failed: 6, of: 6, labels: {} };
+type Facts = [number | null, string | null, number, number | null, string];
+test.each<[string, ItemFailure, Facts]>([
+	['never sent', { kind: 'notSent', error: 0 }, [null, null, 0, null, 'notActed']],
+	['11 429s, asking 2.5 s', gaveUp(http(429, 'POST', 2500), 11), [429, null, 11, 2.5, 'notActed']],
+	['a 500', gaveUp(http(500)), [500, null, 1, null, 'mayHaveActed']],
+	['a timeout', gaveUp(network('timeout')), [null, 'timeout', 1, null, 'mayHaveActed']],
+	['3 refused connections', gaveUp(network('refused'), 3), [null, 'refused', 3, null, 'notActed']],
+	[
+		'a send that threw',
+		{ kind: 'broken', request, error: 0, sends: 2 },
+		[null, null, 2, null, 'mayHaveActed'],
+	],
+	[
+		'an earlier try unknown',
+		{ kind: 'unknownBefore', request, earlier, itemIndex: 1 },
+		[502, null, 0, null, 'mayHaveActed'],
+	],
+	[
+		'kept back, never sent',
+		{ kind: 'serviceDown', request, down, sends: 0 },
+		[null, null, 0, null, 'notActed'],
+	],
+])('the facts of %s: %j', (_, failure, facts) => {
+	const [statusCode, networkError, timesSent, retryAfterSeconds, outcome] = facts;
+	expect(failureFacts(failure)).toEqual({
+		statusCode,
+		networkError,
+		timesSent,
+		retryAfterSeconds,
+		outcome,
 	});
+	// The hints count by outcome, and what the breaker kept back apart.
+	expect(failureGroup(failure)).toBe(failure.kind === 'serviceDown' ? 'serviceDown' : outcome);
+});
 
-	test('as an AI tool: the text only', () => {
-		expect(failedItemShape(true)).toBe('textOnly');
-		expect(failedItemJson('Too many', facts, 'textOnly')).toEqual({ error: 'Too many' });
+test('in a workflow, exactly error and message; as an AI tool, the text only', () => {
+	const facts = failureFacts(gaveUp(http(429, 'POST', 1000), 2));
+	expect(failedItemJson('Too many', facts, failedItemShape(false))).toEqual({
+		error: 'Too many',
+		message: facts,
 	});
+	expect(failedItemJson('Too many', facts, failedItemShape(true))).toEqual({ error: 'Too many' });
 });

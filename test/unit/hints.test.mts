@@ -1,222 +1,205 @@
-// The execution hints' texts, for each case the issue names, and none for a
-// clean run: each says first what happened and what to do, names the first
-// failed items, says no fact twice and fits in three lines of the output
-// pane (HINT_BUDGET; test/e2e/editor.e2e.mts measures the lines). The hints of
-// re-runs: hints-re-run.test.mts; of passing faults and the breaker:
-// hints-faults.test.mts.
+// The execution hints (run/outcome/hints.ts), by the facts each gives: what
+// slowed a run, which items failed and whether the service may have acted,
+// what a re-run or the memory did, and the way on; none for a clean run, no
+// fact twice, and each within three lines of the output pane (HINT_BUDGET).
+import type { NodeExecutionHint } from 'n8n-workflow';
+
+import { MAX_BATCH_SIZE } from '../../nodes/OutreachSequences/helpers/defaults.ts';
+import type { FailureGroup } from '../../nodes/OutreachSequences/run/outcome/failedItem.ts';
 import {
+	doneBeforeHint,
+	earlierTryHint,
 	executionHints,
 	failedItemsHint,
+	FAR_MS,
+	limitHint,
+	memoryOffHint,
+	passingFaultsHint,
 	pushedBackHint,
-	RETRY_ON_FAIL_TEXT,
-	retryOnFailHint,
+	rowFullHint,
+	unconfirmedForAllHint,
 } from '../../nodes/OutreachSequences/run/outcome/hints.ts';
+import type { RunSummary } from '../../nodes/OutreachSequences/run/outcome/runReport.ts';
+import { RunReport } from '../../nodes/OutreachSequences/run/outcome/runReport.ts';
 import { HINT_BUDGET } from '../../nodes/OutreachSequences/run/outcome/words.ts';
-import { clean, create, failing, sequence } from './hints-helpers.mts';
 
-test('a clean run shows no hint', () => {
-	expect(executionHints(clean, create)).toEqual([]);
-});
+/** `items` items, those in `failed` failed in that group, with the names in `labels`. */
+function failing(
+	failed: Record<number, FailureGroup>,
+	labels: Array<string | undefined> = [],
+	items = 10,
+): RunSummary {
+	return new RunReport().summarize(
+		Array.from({ length: items }, (_, index) => failed[index]),
+		labels,
+	);
+}
+const clean = failing({});
+const sequence = { noun: 'sequence', verb: 'create', done: 'created' };
+const create = { retryOnFail: false, readOnly: false, subject: sequence };
+const read = { ...create, readOnly: true };
+const HOUR = 3_600_000;
+const with_ = (summary: RunSummary, more: Partial<RunSummary>) => ({ ...summary, ...more });
+const earlier = (counts: Partial<RunSummary['earlierTry']>, more: Partial<RunSummary> = {}) =>
+	with_(clean, { earlierTry: { ...clean.earlierTry, ...counts }, ...more });
+const long = Array<string>(4).fill('Spring follow-up for the Q3 accounts');
+const push = (more: Partial<RunSummary>) => pushedBackHint(with_(clean, more));
+const limited = { disabled: 0, exhausted: 1, waitTooLong: 2 };
+const far = { runMs: 10_000, fullMs: 5000, heldAt: 32, quickestAnswerMs: 200, meanAnswerMs: 300 };
+const held = (limit: Partial<RunSummary['limit']>, more: Partial<RunSummary> = {}) =>
+	limitHint(with_(clean, { limit: { ...far, ...limit }, ...more }));
 
-describe('the service pushed back', () => {
-	test('every item succeeded in the end: what it did, and how long requests waited', () => {
-		const hint = pushedBackHint({
-			...clean,
+const fail = (failed: Record<number, FailureGroup>, labels: string[] = [], setting = create) =>
+	failedItemsHint(failing(failed, labels), setting);
+const again = (counts: Partial<RunSummary['earlierTry']>, more: Partial<RunSummary> = {}) =>
+	earlierTryHint(earlier(counts, more));
+const unconfirmed = (value: 'sendAgain' | 'countAsDone', setting = create) =>
+	unconfirmedForAllHint({ ...setting, unconfirmedForAll: value });
+const stopped = with_(failing({ 3: 'serviceDown' }), { breakerOpened: 1 });
+
+test.each<[string, NodeExecutionHint | undefined]>([
+	[
+		'info|2 times|3 items were sent again|7 requests waited 3.5 seconds|at most 2 seconds|All 10',
+		push({
 			pushBacks: 2,
 			waitedRequests: 7,
 			longestWaitMs: 2000,
 			heldBackMs: 3500,
 			retriedItems: 3,
-		});
-		expect(hint).toEqual({
-			type: 'info',
-			location: 'outputPane',
-			message:
-				'The outreach service pushed back 2 times (HTTP 429, 503 or rate-limit headers): 3 items were sent again. 7 requests waited 3.5 seconds in all, at most 2 seconds. All 10 items succeeded.',
-		});
-	});
-
-	test('some items failed: the count of failed items is left to the failed-items hint', () => {
-		const summary = {
-			...failing({ 2: 'rejected' }),
-			pushBacks: 1,
-			waitedRequests: 1,
-			longestWaitMs: 1000,
-			heldBackMs: 1000,
-			retriedItems: 4,
-			retriedFailed: 1,
-		};
-		const message = pushedBackHint(summary)?.message;
-		expect(message).toBe(
-			'The outreach service pushed back 1 time (HTTP 429, 503 or rate-limit headers): 4 items were sent again. 1 request waited 1 second in all, at most 1 second.',
-		);
-		expect(message).not.toMatch(/failed|succeeded/);
-		expect(failedItemsHint(summary, create)?.message).toMatch(/^1 of 10 items failed: item 2/);
-	});
-
-	test('items it pushed back on that were not sent again point to Rate Limit Handling; their errors say why', () => {
-		const summary = {
-			...failing({ 1: 'rejected', 2: 'rejected', 3: 'rejected' }),
-			pushBacks: 3,
-			retriedItems: 2,
-			notSentAgain: { disabled: 0, exhausted: 1, waitTooLong: 2 },
-		};
-		expect(pushedBackHint(summary)?.message).toBe(
-			'The outreach service pushed back 3 times (HTTP 429, 503 or rate-limit headers): 2 items were sent again, and 3 were not, as Request Options › Rate Limit Handling says.',
-		);
-		expect(
-			pushedBackHint({
-				...summary,
-				retriedItems: 0,
-				notSentAgain: { ...summary.notSentAgain, waitTooLong: 0 },
-			})?.message,
-		).toContain(': 1 item was not sent again, as Request Options › Rate Limit Handling says.');
-	});
-
-	test('a run slowed only by a pace other executions learned says so', () => {
-		expect(
-			pushedBackHint({ ...clean, waitedRequests: 3, longestWaitMs: 500, heldBackMs: 900 })?.message,
-		).toBe(
-			'The outreach service had pushed back before this run, so the node kept to its pace. 3 requests waited 0.9 seconds in all, at most 0.5 seconds. All 10 items succeeded.',
-		);
-	});
+		}),
+	],
+	[
+		'info|3 times|2 items were sent again|3 items were not sent again|Rate Limit Handling',
+		pushedBackHint(
+			with_(failing({ 1: 'notActed' }), { pushBacks: 3, retriedItems: 2, notSentAgain: limited }),
+		),
+	],
+	[
+		'info|before this run|3 requests waited 0.9 seconds',
+		push({ waitedRequests: 3, longestWaitMs: 500, heldBackMs: 900 }),
+	],
+	[
+		'warning|3 of 10 items failed|0 ("S1") may have been created|check before|2 were not|outcome }}',
+		fail({ 0: 'mayHaveActed', 2: 'notActed', 5: 'notActed' }, ['S1', 'S2']),
+	],
+	[
+		'warning|2 of 10|3 ("Spring follow-up for th…") and 4|sending them again|"mayHaveActed"',
+		fail({ 3: 'mayHaveActed', 4: 'mayHaveActed' }, long),
+	],
+	[
+		'warning|4 of 10 items failed: items 3 to 5 and 7|n8n refused 1 of them|administrator',
+		fail({ 3: 'notActed', 4: 'notActed', 5: 'n8nRefused', 7: 'serviceDown' }),
+	],
+	[
+		'warning|item 0 ("zz-404")|did not act on it|sending it again is safe|error says why',
+		fail({ 0: 'notActed' }, ['zz-404']),
+	],
+	[
+		'warning|2 of 10 items failed: items 0 ("uc-1") and 1|n8n refused them|administrator',
+		fail({ 0: 'n8nRefused', 1: 'n8nRefused' }, ['uc-1'], read),
+	],
+	[
+		'warning|1 of 10 items failed: item 1|safe: this operation changes nothing',
+		fail({ 1: 'mayHaveActed' }, [], read),
+	],
+	[
+		'info|3 items were sent again after a passing fault|went on',
+		passingFaultsHint(with_(clean, { transientRetried: 3 })),
+	],
+	['info|looked down|probe|the run went on', passingFaultsHint(with_(clean, { breakerOpened: 1 }))],
+	['warning|looked down|stopped sending|once the service is back', passingFaultsHint(stopped)],
+	[
+		'info|ran this node again: 10 items|7 kept their earlier answer|(a, b and 1 more)',
+		again({ answered: 3, kept: 7 }, { keptIds: ['a', 'b', 'c'] }),
+	],
+	[
+		'info|3 items were counted as done and 2 sent again|Unconfirmed Earlier Try',
+		again({ sentAgain: 2, countedAsDone: 3 }),
+	],
+	[
+		'info|5 items|2 of them had no answer kept|"skipped": true',
+		again({ answered: 3, answerLost: 2 }),
+	],
+	[
+		'info|5 items were not sent again|1 hour|"skipped": true|2 give "id": null',
+		doneBeforeHint(earlier({ doneBefore: 5 }, { doneBeforeWithoutId: 2 }), HOUR),
+	],
+	[
+		'info|3 items|Repeat Items Done Before sends them again',
+		doneBeforeHint(earlier({ doneBefore: 3 }), HOUR),
+	],
+	[
+		'warning|back to Fail|Count as Done|counts every unchecked item as done',
+		unconfirmed('countAsDone'),
+	],
+	['warning|back to Fail|sends every unchecked item again|twice', unconfirmed('sendAgain')],
+	[
+		'warning|60,000 items|keeps 50,000|within 1 hour|Loop Over Items',
+		rowFullHint(60_000, 50_000, HOUR),
+	],
+	['info|up to 32|no push-back|Batching › Limit Fixed|Items per Batch', held({})],
+	['warning|not saved|sends every item again|Save', memoryOffHint()],
+])('%s', (facts, hint) => {
+	const [type, ...said] = facts.split('|');
+	expect(hint?.type).toBe(type);
+	for (const fact of said) expect(hint?.message).toContain(fact);
+	expect(hint?.message.length).toBeLessThanOrEqual(HINT_BUDGET);
 });
 
-describe('failed items', () => {
-	test('some may have been created: those first, the first by its name, and to check them; then the others by number, and the expression that says which', () => {
-		const summary = failing({ 0: 'mayHaveActed', 2: 'rejected' }, ['S1', 'S2', 'S3']);
-		const hint = failedItemsHint(summary, { ...create, subject: sequence });
-		expect(hint).toEqual({
-			type: 'warning',
-			location: 'outputPane',
-			message:
-				'2 of 10 items failed: item 0 ("S1") may have been created: check before sending it again. Item 2 was not; {{ $json.message.outcome }} says which.',
-		});
-	});
-
-	test('an earlier try left the outcome unknown: it may have been done too', () => {
-		const message = failedItemsHint(
-			failing({ 3: 'unknownBefore', 4: 'mayHaveActed' }, ['', '', '', 'S4', 'S5']),
-			{ ...create, subject: sequence },
-		)?.message;
-		expect(message).toBe(
-			'2 of 10 items failed: items 3 ("S4") and 4 may have been created: check before sending them again. {{ $json.message.outcome }} is "mayHaveActed" for them.',
-		);
-	});
-
-	test('many of both, with long names: the others by count where their numbers do not fit', () => {
-		const names = Array.from({ length: 50 }, (_, index) => `Spring follow-up, part ${index}`);
-		const failed = Object.fromEntries(
-			Array.from({ length: 40 }, (_, index) => [
-				index + 10,
-				index % 3 === 0 ? ('rejected' as const) : ('mayHaveActed' as const),
-			]),
-		);
-		expect(
-			failedItemsHint(failing(failed, names, 50), { ...create, subject: sequence })?.message,
-		).toBe(
-			'40 of 50 items failed: items 11 ("Spring follow-up, part …"), 12, 14 and 23 more may have been created: check before sending them again. 14 were not; {{ $json.message.outcome }} says which.',
-		);
-	});
-
-	test('none the service acted on: by number, the first by its name, and that sending them again is safe', () => {
-		expect(failedItemsHint(failing({ 0: 'rejected' }, ['zz-404'], 2), create)?.message).toBe(
-			'1 of 2 items failed: item 0 ("zz-404"). The service did not act on it: sending it again is safe. Its error says why, and {{ $json.message.outcome }} its outcome.',
-		);
-		// Items whose requests were never made have no name: their numbers, as ranges.
-		expect(
-			failedItemsHint(
-				failing({ 3: 'notSent', 4: 'notSent', 5: 'n8nRefused', 7: 'serviceDown' }),
-				create,
-			)?.message,
-		).toMatch(/^4 of 10 items failed: items 3 to 5 and 7\. The service did not act on them:/);
-	});
-
-	test('n8n refused the requests: the hint counts them, and sends the user to their errors, not to sending again', () => {
-		expect(
-			failedItemsHint(failing({ 0: 'n8nRefused', 1: 'n8nRefused' }, ['uc-1'], 2), {
-				...create,
-				readOnly: true,
-			})?.message,
-		).toBe(
-			'2 of 2 items failed: items 0 ("uc-1") and 1. n8n refused 2 requests by its settings for where requests may go: their errors say what an administrator can set.',
-		);
-	});
-
-	test('for an operation that changes nothing, sending again is safe whatever happened', () => {
-		const message = failedItemsHint(failing({ 1: 'mayHaveActed' }), {
-			...create,
-			readOnly: true,
-		})?.message;
-		expect(message).toBe(
-			'1 of 10 items failed: item 1. Sending it again is safe: this operation changes nothing. Its error says why, and {{ $json.message.outcome }} its outcome.',
-		);
-	});
-
-	test('no fact twice: the tally once among all hints, each item named once', () => {
-		const summary = {
-			...failing({ 0: 'mayHaveActed', 2: 'rejected', 5: 'rejected' }, ['S1', 'S2', 'S3']),
-			pushBacks: 2,
-			retriedItems: 2,
-			notSentAgain: { disabled: 0, exhausted: 0, waitTooLong: 2 },
-		};
-		const hints = executionHints(summary, { ...create, retryOnFail: true, subject: sequence });
-		const all = hints.map((hint) => hint.message).join(' ');
-		expect(all.match(/of 10 items failed/g)).toHaveLength(1);
-		expect(all.match(/"S1"/g)).toHaveLength(1);
-		expect(all.match(/\{\{ \$json\.message\.outcome \}\}/g)).toHaveLength(1);
-	});
+test.each<[string, NodeExecutionHint | undefined]>([
+	['pushed back: a clean run', pushedBackHint(clean)],
+	['pushed back: only passing faults', push({ retriedItems: 3, transientRetried: 3 })],
+	['failed: a clean run', failedItemsHint(clean, create)],
+	['failed: answers lost are not failures', failedItemsHint(earlier({ answerLost: 2 }), create)],
+	['passing faults: a clean run', passingFaultsHint(clean)],
+	['ran again: failed again (the failed-items hint says it)', again({ failedAgain: 1 })],
+	['done before: no memory', doneBeforeHint(earlier({ doneBefore: 3 }), undefined)],
+	['Unconfirmed Earlier Try: a read', unconfirmed('sendAgain', read)],
+	['limit: full for less than half the run', held({ fullMs: 4999 })],
+	['limit: a near service', held({ quickestAnswerMs: FAR_MS - 1 })],
+	['limit: a service that slowed (busy)', held({ meanAnswerMs: 301 })],
+	['limit: the most Items per Batch allows', held({ heldAt: MAX_BATCH_SIZE })],
+	['limit: nothing sent', held({ runMs: 0, fullMs: 0 })],
+	['limit: a push-back', held({}, { pushBacks: 1 })],
+	['limit: a pace', held({}, { waitedRequests: 1 })],
+])('no hint: %s', (_, hint) => {
+	expect(hint).toBeUndefined();
 });
 
-test('Retry On Fail: a warning for operations that change something, none for Get Use Case', () => {
-	const warning = retryOnFailHint({ retryOnFail: true, readOnly: false });
-	expect(warning).toEqual({ type: 'warning', location: 'outputPane', message: RETRY_ON_FAIL_TEXT });
-	// What n8n does, and what goes out again: only what the service refused.
-	expect(RETRY_ON_FAIL_TEXT).toMatch(
-		/^Retry On Fail is on: n8n runs this node again with every item, and only items the service refused go out again\./,
-	);
-	expect(retryOnFailHint({ retryOnFail: true, readOnly: true })).toBeUndefined();
-	expect(retryOnFailHint(create)).toBeUndefined();
-});
-
-test('a clean run with Retry On Fail on shows only that warning; a failed run shows it first', () => {
-	expect(executionHints(clean, { retryOnFail: true, readOnly: false })).toHaveLength(1);
-	const failed = executionHints(
-		{ ...failing({ 1: 'rejected' }), pushBacks: 1 },
-		{ retryOnFail: true, readOnly: false },
-	);
-	expect(failed.map((hint) => [hint.type, hint.message.slice(0, 14)])).toEqual([
-		['warning', 'Retry On Fail '],
-		['warning', '1 of 10 items '],
-		['info', 'The outreach s'],
-	]);
+test('Retry On Fail: a warning first for a create or an archive, none for a read; no fact twice among the hints', () => {
+	const summary = with_(failing({ 0: 'mayHaveActed', 2: 'notActed' }, ['S1']), {
+		pushBacks: 2,
+		retriedItems: 2,
+		notSentAgain: { disabled: 0, exhausted: 0, waitTooLong: 2 },
+	});
+	const hints = executionHints(summary, { ...create, retryOnFail: true });
+	expect(hints.map((hint) => hint.type)).toEqual(['warning', 'warning', 'info']);
+	expect(hints[0].message).toMatch(/^Retry On Fail is on: .*only items the service refused/);
+	const all = hints.map((hint) => hint.message).join(' ');
+	for (const fact of [/of 10 items failed/g, /"S1"/g, /\{\{ \$json\.message\.outcome \}\}/g])
+		expect(all.match(fact)).toHaveLength(1);
+	expect(executionHints(clean, { ...read, retryOnFail: true })).toEqual([]);
 });
 
 test('every hint fits in three lines of the output pane, names and counts at their longest', () => {
-	const names = Array.from(
-		{ length: 50 },
-		(_, index) => `Spring follow-up for the Q${index} accounts`,
-	);
+	const big = 50_000;
 	const ends = Object.fromEntries(
-		Array.from({ length: 40 }, (_, index) => [
-			index + 10,
-			index % 3 === 0 ? ('rejected' as const) : ('mayHaveActed' as const),
-		]),
+		Array.from({ length: 40 }, (_, i) => [i + 10, i % 3 ? 'mayHaveActed' : 'notActed'] as const),
 	);
-	const summary = {
-		...failing(ends, names, 50_000),
-		pushBacks: 12_345,
-		waitedRequests: 37_000,
-		longestWaitMs: 60_000,
-		heldBackMs: 4_500_000,
-		retriedItems: 20_000,
-		transientRetried: 10_000,
-		breakerOpened: 3,
+	const id = 'seq-0a1b2c3d-4e5f-6789-abcd-ef0123456789';
+	const events = { answered: big, kept: big, answerLost: big, countedAsDone: big, sentAgain: big };
+	const summary = with_(failing(ends, Array<string>(50).fill(long[0]), big), {
+		...{ pushBacks: big, waitedRequests: big, retriedItems: big, transientRetried: big / 2 },
+		...{ longestWaitMs: 60_000, heldBackMs: 4_500_000, breakerOpened: 3, keptIds: [id, id, id] },
 		notSentAgain: { disabled: 1, exhausted: 100, waitTooLong: 200 },
-	};
+		earlierTry: { ...clean.earlierTry, ...events, doneBefore: big },
+		doneBeforeWithoutId: big - 1,
+	});
 	for (const readOnly of [false, true]) {
-		const hints = executionHints(summary, { retryOnFail: true, readOnly, subject: sequence });
-		expect(hints.length).toBeGreaterThanOrEqual(3);
+		const setting = { ...create, readOnly, retryOnFail: true, windowMs: 86_400_000 };
+		const hints = executionHints(summary, { ...setting, unconfirmedForAll: 'sendAgain' });
+		expect(hints.length).toBeGreaterThanOrEqual(5);
 		for (const hint of hints) expect(hint.message.length).toBeLessThanOrEqual(HINT_BUDGET);
 	}
+	expect(rowFullHint(500_000, big, 86_400_000).message.length).toBeLessThanOrEqual(HINT_BUDGET);
 });

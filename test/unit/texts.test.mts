@@ -1,10 +1,9 @@
-// The user's texts for failures, written from a failure classified once
-// (transport/failure.ts, transport/index.ts), and the key kept out of them.
-// Every status and body of the fault matrix: texts-http.test.mts.
-import type { Subject } from '../../nodes/OutreachSequences/helpers/interfaces.ts';
-import { networkFailure } from '../../nodes/OutreachSequences/transport/failure.ts';
-import type { Failure } from '../../nodes/OutreachSequences/transport/failure.ts';
+// The failure texts (run/outcome/texts.ts), from failures classified as the
+// transport classifies them: each answer and network fault the fault matrix
+// meets, by the facts a user needs (the status, what the service said, the
+// wait, the way on, whether it may have acted), and the log lines.
 import { redact } from '../../nodes/OutreachSequences/helpers/secret.ts';
+import type { Subject } from '../../nodes/OutreachSequences/helpers/interfaces.ts';
 import {
 	pushedBackLogLine,
 	quotaLogLine,
@@ -12,202 +11,166 @@ import {
 } from '../../nodes/OutreachSequences/run/outcome/logLines.ts';
 import {
 	describeFailure,
+	serviceDownText,
 	serviceMessage,
 } from '../../nodes/OutreachSequences/run/outcome/texts.ts';
-import { duration } from '../../nodes/OutreachSequences/run/outcome/words.ts';
+import type { Failure, HttpAnswer } from '../../nodes/OutreachSequences/transport/failure.ts';
+import { networkFailure } from '../../nodes/OutreachSequences/transport/failure.ts';
 import { attemptOf } from '../../nodes/OutreachSequences/transport/index.ts';
-import type { HttpAnswer } from '../../nodes/OutreachSequences/transport/failure.ts';
-import { contact, sequence } from './texts-helpers.mts';
 
-const answer = (
-	statusCode: number,
-	body: unknown,
-	headers: Record<string, unknown> = {},
-): HttpAnswer => ({ statusCode, body, headers });
-const NOW = Date.parse('Wed, 21 Oct 2026 07:27:00 GMT');
+const contact = { noun: 'contact', id: 'c-43', verb: 'archive', done: 'archived' };
+const sequence = { noun: 'sequence', name: 'S4', verb: 'create', done: 'created' };
+const BASE_URL = 'http://127.0.0.1:4010';
+const setting = (subject: Subject) => ({
+	subject,
+	baseUrl: BASE_URL,
+	timeoutMs: 1000,
+	credentialName: 'Outreach sandbox',
+});
+/** Each of `facts` ("a|b|!c") is in the text, or with "!" is not. */
+function says(text: string, facts: string) {
+	for (const fact of facts.split('|'))
+		if (fact.startsWith('!')) expect(text).not.toContain(fact.slice(1));
+		else expect(text).toContain(fact);
+}
+/** The way on a message ends with when the service may have acted. */
+const MAY_HAVE = /check before sending it again\.$/;
 
-/** The failure an answer to a POST (a create or an archive) is classified as, the way the transport does it. */
-function failureOf(answer: HttpAnswer): Failure {
-	const attempt = attemptOf(answer, NOW, 'POST');
+function failureOf(answer: HttpAnswer, method: 'GET' | 'POST' = 'POST'): Failure {
+	const attempt = attemptOf(answer, Date.parse('2026-10-21T07:27:00Z'), method);
 	if (attempt.ok) throw new Error('a success');
 	return attempt.failure;
 }
 
-function describeHttpFailure(answer: HttpAnswer, subject: Subject, credentialName: string) {
-	return describeFailure(failureOf(answer), {
-		subject,
-		credentialName,
-		baseUrl: 'http://127.0.0.1:1',
-		timeoutMs: 2500,
-	});
-}
+const said = { message: 'says no' };
+const page = '<html><body><h1>Something broke</h1></body></html>';
+const html = { 'content-type': 'text/html' };
+const date = 'Wed, 21 Oct 2026 07:28:00 GMT';
 
-describe('serviceMessage', () => {
-	test.each([
-		[{ message: 'Resource not found' }, 'Resource not found'],
-		[{ error: 'nope', message: '' }, 'nope'],
-		[{ detail: '  spaced  ' }, 'spaced'],
-		[{ error: { message: 'nested' } }, undefined],
-		[{ code: 42 }, undefined],
-		['Resource not found', undefined],
-		[['message'], undefined],
-		[null, undefined],
-	])('%j -> %j', (body, expected) => {
-		expect(serviceMessage(body)).toBe(expected);
+const SUBJECTS = { archive: contact, create: sequence, get: { ...contact, verb: 'get' } };
+const CASES: Array<
+	[number, unknown, Record<string, unknown>, keyof typeof SUBJECTS, string, boolean]
+> = [
+	[401, said, {}, 'archive', 'HTTP 401|says no|"Outreach sandbox"|API Keys', false],
+	[403, '', {}, 'archive', 'HTTP 403|"Outreach sandbox"', false],
+	[404, said, {}, 'archive', 'Contact "c-43"|not found|HTTP 404|says no', false],
+	[404, '', {}, 'create', 'create the sequence "S4"|HTTP 404', false],
+	[409, { error: 'already archived' }, {}, 'archive', 'HTTP 409|already archived', false],
+	[422, { detail: 'bad state' }, {}, 'archive', 'HTTP 422|bad state', false],
+	[429, said, { 'Retry-After': '30' }, 'archive', 'says no|30 seconds|Retry-After: 30', false],
+	[429, '', { 'retry-after': date }, 'archive', `HTTP 429|${date}`, false],
+	[503, '', { 'Retry-After': '30' }, 'archive', 'HTTP 503|contact "c-43"|Try again later', false],
+	[503, '', {}, 'archive', 'HTTP 503', true],
+	[500, said, {}, 'archive', 'HTTP 500|says no', true],
+	[502, page, html, 'archive', 'HTTP 502|not JSON', true],
+	[400, page, html, 'archive', "HTTP 400|not JSON|credential's Base URL", false],
+	[418, 'I am a teapot', {}, 'archive', "HTTP 418|not JSON|credential's Base URL", false],
+	[200, [{ id: 'c-43' }], {}, 'archive', "HTTP 200|no result|credential's Base URL", true],
+	[200, '<html>ok</html>', {}, 'archive', 'HTTP 200|no result', true],
+	[301, '', { Location: 'http://x.test' }, 'archive', 'to http://x.test|set the Base URL', true],
+	[302, '', { LOCATION: ['http://x.test/a'] }, 'archive', 'HTTP 302 to http://x.test/a', true],
+	[307, '', {}, 'get', 'HTTP 307|not followed|set the Base URL', false],
+	[
+		303,
+		'',
+		{ Location: '/v1/sequences/s-9' },
+		'create',
+		'HTTP 303 to /v1/sequences/s-9|!set the',
+		true,
+	],
+];
+
+describe('an HTTP answer: its facts in the message, and whether the service may have acted', () => {
+	test.each(CASES)('HTTP %i, %j %j to %s: %s', (statusCode, body, headers, to, facts, mayHave) => {
+		const answer = { statusCode, body, headers };
+		const failure = failureOf(answer, to === 'get' ? 'GET' : 'POST');
+		const { message } = describeFailure(failure, setting(SUBJECTS[to]));
+		says(message, facts);
+		expect(MAY_HAVE.test(message)).toBe(mayHave);
 	});
 
-	test('a long message is shortened', () => {
-		expect(serviceMessage({ message: 'x'.repeat(1000) })).toHaveLength(301);
+	test('a 429 that names its wait says so, so the not-sent-again text does not say it twice', () => {
+		const waited = failureOf({ statusCode: 429, body: '', headers: { 'Retry-After': '3' } });
+		expect(describeFailure(waited, setting(contact)).waitSaid).toBe(true);
+		const bare = failureOf({ statusCode: 429, body: '', headers: {} });
+		expect(describeFailure(bare, setting(contact)).waitSaid).toBeUndefined();
 	});
-});
 
-describe('describeHttpFailure', () => {
-	test('404 on create has no identifier to name', () => {
-		expect(describeHttpFailure(answer(404, ''), sequence, 'Cred').message).toBe(
-			'The outreach service refused to create the sequence (HTTP 404)',
+	test.each<[number, unknown, Record<string, unknown>, string]>([
+		[400, said, {}, 'HTTP 400|{"message":"says no"}'],
+		[502, page, html, `HTTP 502 (text/html): ${page}`],
+		[500, '', {}, 'HTTP 500 with an empty body'],
+		[500, 'y'.repeat(5000), {}, `${'y'.repeat(2000)}… (5000 characters in all)`],
+	])('the details quote HTTP %i as it came', (statusCode, body, headers, facts) => {
+		const { description } = describeFailure(
+			failureOf({ statusCode, body, headers }),
+			setting(contact),
 		);
-	});
-
-	test('401 names the credential', () => {
-		expect(describeHttpFailure(answer(401, ''), contact, 'My key').message).toContain(
-			'Check the API Key in the credential "My key"',
-		);
-	});
-
-	test('Retry-After as a date', () => {
-		const date = 'Wed, 21 Oct 2026 07:28:00 GMT';
-		expect(
-			describeHttpFailure(answer(429, '', { 'retry-after': date }), contact, 'Cred').message,
-		).toContain(`It asked to wait until ${date} (Retry-After).`);
-	});
-
-	test('header names are matched in any case, and lists take their first value', () => {
-		expect(
-			describeHttpFailure(
-				answer(302, '', { LOCATION: ['https://elsewhere.example/x'] }),
-				contact,
-				'Cred',
-			).message,
-		).toContain('(HTTP 302 to https://elsewhere.example/x)');
-	});
-
-	test('a 303 to a create points to what the service made: check before sending it again, the Base URL is right', () => {
-		const { message } = describeHttpFailure(
-			answer(303, '', { Location: 'https://api.example.com/v1/sequences/s-9' }),
-			sequence,
-			'Cred',
-		);
-		expect(message).toBe(
-			"The outreach service answered the request to create the sequence by pointing to its result elsewhere (HTTP 303 to https://api.example.com/v1/sequences/s-9), which the node does not follow, so the API key only goes to the credential's Base URL. It may have carried the request out: check before sending it again.",
-		);
-		expect(describeHttpFailure(answer(301, ''), sequence, 'Cred').message).toBe(
-			"The outreach service redirected the request to create the sequence (HTTP 301). Redirects are not followed, so the API key only goes to the credential's Base URL: set the Base URL to the service's current address. It may have carried the request out: check before sending it again.",
-		);
-	});
-
-	test('the description quotes the answer, shortened', () => {
-		const { description } = describeHttpFailure(
-			answer(500, 'y'.repeat(5000), { 'Content-Type': 'text/plain' }),
-			contact,
-			'Cred',
-		);
-		expect(description).toMatch(
-			/^The service answered HTTP 500 \(text\/plain\): y+… \(5000 characters in all\)$/,
-		);
+		says(description, facts);
 		expect(description.length).toBeLessThan(2100);
 	});
+
+	test.each([
+		[{ error: { message: 'nested' } }, undefined],
+		['Resource not found', undefined],
+		[{ message: 'x'.repeat(1000) }, `${'x'.repeat(300)}…`],
+	])(
+		"the service's message is quoted from a top-level text only, cut at 300: %j",
+		(body, quoted) => {
+			expect(serviceMessage(body)).toBe(quoted);
+		},
+	);
 });
 
-describe('a network failure', () => {
-	const at = 'http://127.0.0.1:1';
-	test.each<[{ code?: string; message?: string }, string]>([
-		[
-			{ code: 'ECONNREFUSED' },
-			'Could not connect to the outreach service at http://127.0.0.1:1: the connection was refused.',
-		],
-		[
-			{ code: 'ECONNRESET', message: 'socket hang up' },
-			'The connection to the outreach service was reset',
-		],
-		[
-			{ code: undefined, message: 'socket hang up' },
-			'The connection to the outreach service was reset',
-		],
-		[
-			{ code: 'ECONNABORTED', message: 'timeout of 2500ms exceeded' },
-			'within 2500 ms, the limit set in Request Options › Timeout',
-		],
-		[{ code: 'ETIMEDOUT' }, 'within 2500 ms'],
-		[
-			{ code: 'EAI_AGAIN' },
-			'The host "127.0.0.1:1" in the credential\'s Base URL could not be found: the DNS lookup failed.',
-		],
-		[
-			{ code: 'DEPTH_ZERO_SELF_SIGNED_CERT' },
-			'The TLS certificate of http://127.0.0.1:1 was not accepted.',
-		],
-		[{ code: 'ERR_CANCELED' }, 'was cancelled because the execution stopped'],
-		[
-			{ code: 'EHOSTUNREACH' },
-			'failed on the network before the outreach service at http://127.0.0.1:1 answered. The network error is in the details.',
-		],
-	])('%j', (fault, expected) => {
-		const text = describeFailure(networkFailure(fault), {
-			subject: contact,
-			baseUrl: at,
-			timeoutMs: 2500,
-			credentialName: 'Cred',
-		});
-		expect(text.message).toContain(expected);
-		// NodeApiError replaces messages that contain a network code.
-		expect(text.message).not.toMatch(/\bE[A-Z_]{4,}\b/);
-		if (fault.code) expect(text.description).toContain(fault.code);
+describe('no answer: what failed on the network, without its code (NodeApiError would swap the message)', () => {
+	test.each<[string | undefined, string | undefined, string, boolean]>([
+		['ECONNREFUSED', undefined, `${BASE_URL}|refused|credential's Base URL`, false],
+		['ENOTFOUND', undefined, `${BASE_URL} could not be found|DNS`, false],
+		['DEPTH_ZERO_SELF_SIGNED_CERT', undefined, 'TLS certificate|Ignore SSL Issues', false],
+		['ECONNABORTED', 'timeout of 1000ms exceeded', '1000 ms|Timeout (Ms)', true],
+		['ETIMEDOUT', undefined, '1000 ms', true],
+		['ECONNRESET', 'socket hang up', 'reset|archive contact "c-43"', true],
+		[undefined, 'aborted', 'reset', true],
+		['ERR_CANCELED', undefined, 'cancelled|execution stopped', true],
+		['EHOSTUNREACH', undefined, `${BASE_URL}|details`, true],
+	])('%s (%s): %s', (code, raw, facts, mayHave) => {
+		const failure = networkFailure({ code, message: raw });
+		const { message, description } = describeFailure(failure, setting(contact));
+		says(message, facts);
+		expect(MAY_HAVE.test(message)).toBe(mayHave);
+		expect(message).not.toMatch(/\bE[A-Z_]{4,}\b/);
+		expect(description).toContain(`Base URL: ${BASE_URL}`);
+		if (code) expect(description).toContain(code);
 	});
 });
 
-test('one duration format for every text and log line', () => {
-	expect([0, 1000, 1500, 60_000, 90_449].map(duration)).toEqual([
-		'0 seconds',
-		'1 second',
-		'1.5 seconds',
-		'60 seconds',
-		'90.4 seconds',
-	]);
+const limited = failureOf({ statusCode: 429, body: '', headers: { 'Retry-After': '1' } });
+const refused = networkFailure({ code: 'ECONNREFUSED' });
+const down = { failed: 6, of: 6, labels: { timeout: 4, 'HTTP 502': 2 } };
+const never = serviceDownText(down, 0, undefined, sequence);
+const last = { message: 'It failed (HTTP 502).', description: 'details' };
+const again = serviceDownText({ failed: 5, of: 8, labels: { reset: 5 } }, 2, last, contact);
+const LOG = 'Outreach Sequences: ';
+
+test.each([
+	[never.message, 'Not sent|looked down|create the sequence "S4" once the service is back'],
+	[never.description, 'last 6 requests|timeout: 4|HTTP 502: 2|1 second pause|never reached'],
+	[again.message, 'It failed (HTTP 502). The item was sent 2 times|not again|looked down'],
+	[again.description, '5 of the last 8 requests|reset: 5|\n\ndetails'],
+	[pushedBackLogLine(limited, 1000, 238, 16), `${LOG}|HTTP 429, Retry-After: 1|1 second|238 items`],
+	[pushedBackLogLine(refused, 2500, 1, 1), `${LOG}|network: refused|2.5 seconds|1 item goes on`],
+	[quotaLogLine({ remaining: 0, resetMs: 2000 }, 12, 4), `${LOG}|used up|0 left|2 seconds|4 in`],
+	[quotaLogLine({ remaining: 2, resetMs: 1000 }, 12, 4), `${LOG}|will use up|2 left|1 second`],
+	[sharedPaceLogLine(BASE_URL, 1500, 4.26, 2), `${BASE_URL}|1.5 seconds|4.3 requests per`],
+	[sharedPaceLogLine(BASE_URL, 0, Infinity, 8), `${LOG}|up to 8 in flight`],
+])('an item the breaker kept back, and the log lines of a run that waits: %j', (text, facts) => {
+	says(text, facts);
 });
 
-test('the log line when the node starts waiting says why, for how long, and how it goes on', () => {
-	expect(pushedBackLogLine(failureOf(answer(429, '', { 'Retry-After': '1' })), 1000, 238, 16)).toBe(
-		'Outreach Sequences: the service pushed back (HTTP 429, Retry-After: 1); no new request starts for 1 second, then 238 items go on at up to 16 in flight',
-	);
-	expect(
-		pushedBackLogLine(
-			networkFailure(Object.assign(new Error('x'), { code: 'ECONNREFUSED' })),
-			2500,
-			1,
-			1,
-		),
-	).toBe(
-		'Outreach Sequences: the service pushed back (network: refused); no new request starts for 2.5 seconds, then 1 item goes on at up to 1 in flight',
-	);
-});
-
-test('the log lines of a used-up quota and of an execution that starts behind a pace others learned name no key', () => {
-	expect(quotaLogLine({ remaining: 2, resetMs: 1000 }, 12, 4)).toBe(
-		"Outreach Sequences: the service's rate-limit headers say the requests under way will use up its quota (2 left, refilled in 1 second); no new request starts for 1 second, then 12 items go on at up to 4 in flight",
-	);
-	expect(quotaLogLine({ remaining: 0, resetMs: 2000 }, 12, 4)).toBe(
-		"Outreach Sequences: the service's rate-limit headers say its quota is used up (0 left, refilled in 2 seconds); no new request starts for 2 seconds, then 12 items go on at up to 4 in flight",
-	);
-	expect(sharedPaceLogLine('http://127.0.0.1:4010/v1', 1500, 4.26, 2)).toBe(
-		'Outreach Sequences: this execution waits its turn at the pace that http://127.0.0.1:4010/v1 set for this n8n process: no new request starts for 1.5 seconds, then about 4.3 requests per second, up to 2 in flight',
-	);
-	expect(sharedPaceLogLine('http://127.0.0.1:4010/v1', 0, Infinity, 8)).toBe(
-		'Outreach Sequences: this execution waits its turn at the pace that http://127.0.0.1:4010/v1 set for this n8n process: up to 8 in flight',
-	);
-});
-
-test('redact replaces every occurrence of the key', () => {
-	expect(redact('k=abcd1234, again abcd1234', 'abcd1234')).toBe('k=[API key], again [API key]');
-	expect(redact('short', 'ab')).toBe('short');
-	expect(redact('none', undefined)).toBe('none');
+test.each([
+	['k=abcd1234, again abcd1234', 'abcd1234', 'k=[API key], again [API key]'],
+	['short', 'ab', 'short'],
+	['none', undefined, 'none'],
+])('redact takes every occurrence of the key out of %j', (text, key, redacted) => {
+	expect(redact(text, key)).toBe(redacted);
 });

@@ -6,7 +6,7 @@ import { DEFAULT_WINDOW_MINUTES } from '../../helpers/defaults';
 import type { OperationDefinition, OutreachRequest } from '../../helpers/interfaces';
 import type { ItemState } from '../loop/loop';
 import { failureFacts } from '../outcome/failedItem';
-import { memoryOffHint, rowFullHint } from '../outcome/reRunHints';
+import { memoryOffHint, rowFullHint } from '../outcome/hints';
 import { doneBeforeItem, storeFailedText } from '../outcome/reRunTexts';
 import type { Connection } from '../../transport/index';
 import type { EarlierFailure, ItemForRecord } from './record';

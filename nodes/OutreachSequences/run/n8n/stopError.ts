@@ -3,8 +3,7 @@ import type { HintSetting } from '../outcome/hints';
 import { RETRY_ON_FAIL_TEXT } from '../outcome/hints';
 import type { ItemState } from '../loop/loop';
 import { failureFacts } from '../outcome/failedItem';
-import { safeWayOn } from '../outcome/reRunTexts';
-import { stepsAfterStop, stopText } from '../outcome/stopTexts';
+import { safeWayOn, stepsAfterStop, stopText } from '../outcome/reRunTexts';
 
 type Described = Error & { description?: string | null };
 

@@ -16,8 +16,6 @@ export interface EarlierFailure {
 	windowMs?: number;
 }
 
-export type { Outcome };
-
 export type NotSentAgain = 'notSafe' | 'refused' | 'disabled' | 'exhausted' | 'waitTooLong';
 
 export type SettingsSaidNo = Exclude<NotSentAgain, 'notSafe' | 'refused'>;
@@ -26,14 +24,10 @@ export function settingsSaidNo(reason: NotSentAgain): reason is SettingsSaidNo {
 	return reason !== 'notSafe' && reason !== 'refused';
 }
 
-export type FailureGroup =
-	| 'notSent'
-	| 'n8nRefused'
-	| 'rejected'
-	| 'unreached'
-	| 'mayHaveActed'
-	| 'unknownBefore'
-	| 'serviceDown';
+/** How a failed item counts in the hints: refused by n8n and kept back by the breaker apart. */
+export const FAILURE_GROUPS = ['notActed', 'mayHaveActed', 'n8nRefused', 'serviceDown'] as const;
+
+export type FailureGroup = (typeof FAILURE_GROUPS)[number];
 
 export type ItemFailure =
 	| { kind: 'notSent'; error: unknown }
@@ -69,83 +63,42 @@ export interface FailureFacts extends IDataObject {
 	outcome: Outcome;
 }
 
+const facts = (
+	timesSent: number,
+	outcome: Outcome,
+	more: Partial<FailureFacts> = {},
+): FailureFacts => ({
+	statusCode: null,
+	networkError: null,
+	timesSent,
+	retryAfterSeconds: null,
+	outcome,
+	...more,
+});
+
 export function failureFacts(failure: ItemFailure): FailureFacts {
-	if (failure.kind === 'notSent') {
-		return {
-			statusCode: null,
-			networkError: null,
-			timesSent: 0,
-			retryAfterSeconds: null,
-			outcome: 'notActed',
-		};
-	}
+	if (failure.kind === 'notSent') return facts(0, 'notActed');
 	if (failure.kind === 'unknownBefore') {
-		const { earlier } = failure;
-		return {
-			statusCode: earlier.statusCode,
-			networkError: earlier.networkError,
-			timesSent: 0,
-			retryAfterSeconds: null,
-			outcome: 'mayHaveActed',
-		};
+		const { statusCode, networkError } = failure.earlier;
+		return facts(0, 'mayHaveActed', { statusCode, networkError });
 	}
-	if (failure.kind === 'broken') {
-		return {
-			statusCode: null,
-			networkError: null,
-			timesSent: failure.sends,
-			retryAfterSeconds: null,
-			outcome: 'mayHaveActed',
-		};
-	}
+	if (failure.kind === 'broken') return facts(failure.sends, 'mayHaveActed');
 	const last = failure.kind === 'gaveUp' ? failure.failure : failure.last;
-	if (last === undefined)
-		return {
-			statusCode: null,
-			networkError: null,
-			timesSent: failure.sends,
-			retryAfterSeconds: null,
-			outcome: 'notActed',
-		};
+	if (last === undefined) return facts(failure.sends, 'notActed');
 	const outcome = outcomeOf(last);
+	// The refused send never went out.
 	if (last.kind === 'refusal')
-		return {
-			statusCode: null,
-			networkError: 'blocked',
-			// The refused send never went out.
-			timesSent: failure.sends - 1,
-			retryAfterSeconds: null,
-			outcome,
-		};
-	if (last.kind === 'network')
-		return {
-			statusCode: null,
-			networkError: last.fault,
-			timesSent: failure.sends,
-			retryAfterSeconds: null,
-			outcome,
-		};
-	return {
-		statusCode: last.status,
-		networkError: null,
-		timesSent: failure.sends,
-		retryAfterSeconds:
-			last.retryAfterMs === undefined ? null : Math.round(last.retryAfterMs / 100) / 10,
-		outcome,
-	};
+		return facts(failure.sends - 1, outcome, { networkError: 'blocked' });
+	if (last.kind === 'network') return facts(failure.sends, outcome, { networkError: last.fault });
+	const retryAfterSeconds =
+		last.retryAfterMs === undefined ? null : Math.round(last.retryAfterMs / 100) / 10;
+	return facts(failure.sends, outcome, { statusCode: last.status, retryAfterSeconds });
 }
 
 export function failureGroup(failure: ItemFailure): FailureGroup {
-	if (
-		failure.kind === 'notSent' ||
-		failure.kind === 'unknownBefore' ||
-		failure.kind === 'serviceDown'
-	)
-		return failure.kind;
+	if (failure.kind === 'serviceDown') return 'serviceDown';
 	const facts = failureFacts(failure);
-	if (facts.networkError === 'blocked') return 'n8nRefused';
-	if (facts.outcome === 'mayHaveActed') return 'mayHaveActed';
-	return facts.networkError === null ? 'rejected' : 'unreached';
+	return facts.networkError === 'blocked' ? 'n8nRefused' : facts.outcome;
 }
 
 export type FailedItemShape = 'withFacts' | 'textOnly';

@@ -1,51 +1,24 @@
 /** What slowed one run down, recorded as it happens, then summed up with how each item ended. */
 import type { FailureGroup, SettingsSaidNo } from './failedItem';
+import { FAILURE_GROUPS } from './failedItem';
 
-export type PriorEvent =
-	| 'answered'
-	| 'kept'
-	| 'answerLost'
-	| 'countedAsDone'
-	| 'failedAgain'
-	| 'sentAgain'
-	| 'doneBefore';
+const PRIOR_EVENTS = [
+	'answered',
+	'kept',
+	'answerLost',
+	'countedAsDone',
+	'failedAgain',
+	'sentAgain',
+	'doneBefore',
+] as const;
 
-export interface RunSummary {
-	items: number;
-	pushBacks: number;
-	waitedRequests: number;
-	longestWaitMs: number;
-	heldBackMs: number;
-	retriedItems: number;
-	retriedFailed: number;
-	transientRetried: number;
-	breakerOpened: number;
-	notSentAgain: Record<SettingsSaidNo, number>;
-	failed: Record<FailureGroup, number>;
-	failedItems: FailedItems;
-	earlierTry: Record<PriorEvent, number>;
-	doneBeforeWithoutId: number;
-	keptIds: string[];
-	limit: LimitSummary;
-}
+export type PriorEvent = (typeof PRIOR_EVENTS)[number];
 
-export interface LimitSummary {
-	runMs: number;
-	fullMs: number;
-	heldAt: number;
-	quickestAnswerMs: number;
-	meanAnswerMs: number;
-}
+/** A run's report as the hints read it. */
+export type RunSummary = ReturnType<RunReport['summarize']>;
 
-export interface FailedItems {
-	mayHave: number[];
-	notActed: number[];
-	labels: Record<number, string>;
-}
-
-const LABELLED = 2;
-
-const MAY_HAVE: ReadonlySet<FailureGroup> = new Set(['mayHaveActed', 'unknownBefore']);
+const zeros = <K extends string>(keys: readonly K[]) =>
+	Object.fromEntries(keys.map((key) => [key, 0])) as Record<K, number>;
 
 export class RunReport {
 	private pushBacks = 0;
@@ -54,20 +27,8 @@ export class RunReport {
 	private readonly transient = new Set<number>();
 	private breakerOpenings = 0;
 	private heldBackMs = 0;
-	private readonly notSentAgain: Record<SettingsSaidNo, number> = {
-		disabled: 0,
-		exhausted: 0,
-		waitTooLong: 0,
-	};
-	private readonly fromEarlierTry: Record<PriorEvent, number> = {
-		answered: 0,
-		kept: 0,
-		answerLost: 0,
-		countedAsDone: 0,
-		failedAgain: 0,
-		sentAgain: 0,
-		doneBefore: 0,
-	};
+	private readonly notSentAgain = zeros<SettingsSaidNo>(['disabled', 'exhausted', 'waitTooLong']);
+	private readonly fromEarlierTry = zeros(PRIOR_EVENTS);
 	private doneBeforeWithoutId = 0;
 	private readonly keptIds: string[] = [];
 	private readonly limit = { fullMs: 0, heldAt: 0, firstSentAt: Infinity, lastAnsweredAt: 0 };
@@ -119,30 +80,22 @@ export class RunReport {
 		this.breakerOpenings = Math.max(0, times);
 	}
 
-	summarize(
-		ends: Array<FailureGroup | undefined>,
-		labels: Array<string | undefined> = [],
-	): RunSummary {
-		const failed: Record<FailureGroup, number> = {
-			notSent: 0,
-			n8nRefused: 0,
-			rejected: 0,
-			unreached: 0,
-			mayHaveActed: 0,
-			unknownBefore: 0,
-			serviceDown: 0,
-		};
-		const failedItems: FailedItems = { mayHave: [], notActed: [], labels: {} };
-		let retriedFailed = 0;
+	summarize(ends: Array<FailureGroup | undefined>, labels: Array<string | undefined> = []) {
+		const failed = zeros(FAILURE_GROUPS);
+		// Failed items by index, those the service may have acted on apart; the first of each by its label.
+		const mayHave: number[] = [];
+		const notActed: number[] = [];
+		const named: Record<number, string> = {};
 		ends.forEach((group, index) => {
 			if (group === undefined) return;
 			failed[group]++;
-			if (this.retried.has(index)) retriedFailed++;
-			const list = MAY_HAVE.has(group) ? failedItems.mayHave : failedItems.notActed;
-			list.push(index);
+			const items = group === 'mayHaveActed' ? mayHave : notActed;
 			const label = labels[index];
-			if (list.length <= LABELLED && label) failedItems.labels[index] = label;
+			if (items.length === 0 && label) named[index] = label;
+			items.push(index);
 		});
+		const { fullMs, heldAt, firstSentAt, lastAnsweredAt } = this.limit;
+		const { count, totalMs, quickestMs } = this.answers;
 		return {
 			items: ends.length,
 			pushBacks: this.pushBacks,
@@ -150,28 +103,21 @@ export class RunReport {
 			longestWaitMs: this.waits.reduce((longest, ms) => Math.max(longest, ms), 0),
 			heldBackMs: this.heldBackMs,
 			retriedItems: this.retried.size,
-			retriedFailed,
 			transientRetried: this.transient.size,
 			breakerOpened: this.breakerOpenings,
 			notSentAgain: { ...this.notSentAgain },
 			failed,
-			failedItems,
+			failedItems: { mayHave, notActed, labels: named },
 			earlierTry: { ...this.fromEarlierTry },
 			doneBeforeWithoutId: this.doneBeforeWithoutId,
 			keptIds: [...this.keptIds],
-			limit: this.limitSummary(),
-		};
-	}
-
-	private limitSummary(): LimitSummary {
-		const { fullMs, heldAt, firstSentAt, lastAnsweredAt } = this.limit;
-		const { count, totalMs, quickestMs } = this.answers;
-		return {
-			runMs: count > 0 ? lastAnsweredAt - firstSentAt : 0,
-			fullMs,
-			heldAt,
-			quickestAnswerMs: count > 0 ? quickestMs : 0,
-			meanAnswerMs: count > 0 ? totalMs / count : 0,
+			limit: {
+				runMs: count > 0 ? lastAnsweredAt - firstSentAt : 0,
+				fullMs,
+				heldAt,
+				quickestAnswerMs: count > 0 ? quickestMs : 0,
+				meanAnswerMs: count > 0 ? totalMs / count : 0,
+			},
 		};
 	}
 }

@@ -1,183 +1,133 @@
 /** Failure texts in the user's terms: pure functions of a failure, written when an item gives up. */
+import type { Subject } from '../../helpers/interfaces';
 import { isPlainObject } from '../../helpers/validation';
 import type { Failure, HttpAnswer, NetworkFaultKind } from '../../transport/failure';
 import { outcomeOf } from '../../transport/failure';
-import { answerLines, asLines } from './answerLines';
-import type { SettingsSaidNo } from './failedItem';
 import { header } from '../../transport/index';
-import { refusalText } from './refusal';
+import type { Refusal, RefusalKind } from '../../transport/refusal';
+import type { ServiceDown } from '../pace/breaker';
+import { BREAKER_PAUSE_MS } from '../pace/breaker';
+import type { SettingsSaidNo } from './failedItem';
 import type { FailureSetting, FailureText } from './words';
 import { capitalize, describeSubject, duration, SERVICE, times } from './words';
 
-const MAX_QUOTED = 2000;
+const THE_SERVICE = capitalize(SERVICE);
+const MAY_HAVE_ACTED = 'It may have carried the request out: check before sending it again.';
+const BASE_URL_ADVICE = "Check that the credential's Base URL is the address of the service's API.";
+const RATE_LIMITS = 'Request Options › Rate Limit Handling';
+
+const cut = (text: string, most: number, more = '') =>
+	text.length > most ? `${text.slice(0, most)}…${more}` : text;
+
 // The contract shows no error body: quote only a top-level message-like text; the description has it all.
 export function serviceMessage(body: unknown): string | undefined {
 	if (!isPlainObject(body)) return undefined;
-	for (const key of ['message', 'error', 'detail']) {
-		const value = body[key];
-		if (typeof value === 'string' && value.trim() !== '') {
-			const text = value.trim();
-			return text.length > 300 ? `${text.slice(0, 300)}…` : text;
-		}
-	}
-	return undefined;
+	const said = ['message', 'error', 'detail']
+		.map((key) => body[key])
+		.find((value): value is string => typeof value === 'string' && value.trim() !== '');
+	return said === undefined ? undefined : cut(said.trim(), 300);
 }
 
-function bodyAsText(body: unknown): string {
-	if (body === undefined || body === null || body === '') return '';
+function answeredWith({ statusCode, body, headers }: HttpAnswer): string {
+	const type = header(headers, 'content-type');
+	const head = `The service answered HTTP ${statusCode}${type ? ` (${type})` : ''}`;
+	if (body === undefined || body === null || body === '') return `${head} with an empty body.`;
 	const text = typeof body === 'string' ? body : JSON.stringify(body);
-	return text.length > MAX_QUOTED
-		? `${text.slice(0, MAX_QUOTED)}… (${text.length} characters in all)`
-		: text;
-}
-
-function answeredWith(answer: HttpAnswer): string {
-	const text = bodyAsText(answer.body);
-	const type = header(answer.headers, 'content-type');
-	const kind = type ? ` (${type})` : '';
-	// One line alone is the message already quoted, so only several are listed.
-	const lines = answerLines(answer.body);
-	if (lines.length > 1)
-		return asLines([
-			`The service answered HTTP ${answer.statusCode}${kind} with these messages:`,
-			...lines.map((line) => `- ${line}`),
-			`Its whole answer: ${text}`,
-		]);
-	return text
-		? `The service answered HTTP ${answer.statusCode}${kind}: ${text}`
-		: `The service answered HTTP ${answer.statusCode}${kind} with an empty body.`;
-}
-
-function retryAfterText(answer: HttpAnswer, askedMs: number | undefined): string {
-	const value = header(answer.headers, 'retry-after')?.trim();
-	if (!value) return '';
-	if (/^\d+$/.test(value) && askedMs !== undefined)
-		return ` It asked to wait ${duration(askedMs)} (Retry-After: ${value}).`;
-	return ` It asked to wait until ${value} (Retry-After).`;
+	return `${head}: ${cut(text, 2000, ` (${text.length} characters in all)`)}`;
 }
 
 export function describeFailure(failure: Failure, setting: FailureSetting): FailureText {
 	const mayHaveActed = outcomeOf(failure) === 'mayHaveActed';
-	const text =
+	const attempt = `to ${setting.subject.verb} ${describeSubject(setting.subject)}`;
+	const text: FailureText =
 		failure.kind === 'http'
-			? describeHttpFailure(failure.answer, failure.retryAfterMs, setting, mayHaveActed)
+			? {
+					message: httpMessage(failure, setting, mayHaveActed),
+					description: answeredWith(failure.answer),
+					...(failure.status === 429 && retryAfterText(failure) ? { waitSaid: true } : {}),
+				}
 			: failure.kind === 'refusal'
-				? refusalText(
-						failure.refusal,
-						`to ${setting.subject.verb} ${describeSubject(setting.subject)}`,
-						setting.baseUrl,
-					)
-				: describeNetworkFailure(failure, setting);
+				? refusalText(failure.refusal, attempt, setting.baseUrl)
+				: networkText(failure, attempt, setting);
 	return mayHaveActed ? { ...text, message: `${text.message} ${MAY_HAVE_ACTED}` } : text;
 }
 
-const MAY_HAVE_ACTED = 'It may have carried the request out: check before sending it again.';
-
-function describeHttpFailure(
-	answer: HttpAnswer,
-	askedMs: number | undefined,
+function httpMessage(
+	failure: Failure & { kind: 'http' },
 	{ subject, credentialName }: FailureSetting,
 	mayHaveActed: boolean,
-): FailureText {
-	const status = answer.statusCode;
+): string {
+	const { status, answer } = failure;
+	const attempt = `to ${subject.verb} ${describeSubject(subject)}`;
 	const quoted = serviceMessage(answer.body);
 	const said = quoted ? `: ${quoted}` : '';
-	const description = answeredWith(answer);
-	const what = describeSubject(subject);
-	const isText = typeof answer.body === 'string' && answer.body.trim() !== '';
-
-	if (status >= 200 && status < 300) {
-		return {
-			message: `${capitalize(SERVICE)} answered HTTP ${status} to ${subject.verb} ${what}, but not with a JSON object, so there is no result to output. ${BASE_URL_ADVICE}`,
-			description,
-		};
-	}
-	if (status >= 300 && status < 400) {
-		const location = header(answer.headers, 'location');
-		const to = location ? ` to ${location}` : '';
-		// After a create, a 303 points to what the service made (outcomeOf): the Base URL is right.
-		const message =
-			status === 303 && mayHaveActed
-				? `${capitalize(SERVICE)} answered the request to ${subject.verb} ${what} by pointing to its result elsewhere (HTTP 303${to}), which the node does not follow, so the API key only goes to the credential's Base URL.`
-				: `${capitalize(SERVICE)} redirected the request to ${subject.verb} ${what} (HTTP ${status}${to}). Redirects are not followed, so the API key only goes to the credential's Base URL: set the Base URL to the service's current address.`;
-		return { message, description };
-	}
-	if (status === 401 || status === 403) {
-		return {
-			message: `${capitalize(SERVICE)} rejected the API key (HTTP ${status})${said}. Check the API Key in the credential "${credentialName}": keys are made in the service's portal under General › Integrations › API Keys.`,
-			description,
-		};
-	}
-	if (status === 429) {
-		const wait = retryAfterText(answer, askedMs);
-		return {
-			message: `${capitalize(SERVICE)} is rate-limiting requests (HTTP 429)${said}.${wait}`,
-			description,
-			...(wait ? { waitSaid: true } : {}),
-		};
-	}
-	if (status >= 500 || isText) {
-		const kind = isText ? ', and its answer is not JSON' : '';
-		return {
-			message: `${capitalize(SERVICE)} failed (HTTP ${status}) to ${subject.verb} ${what}${said}${kind}.${serverFaultAdvice(status, mayHaveActed)}`,
-			description,
-		};
-	}
-	if (status === 404 && subject.id !== undefined) {
-		return { message: `${capitalize(what)} was not found (HTTP 404)${said}`, description };
-	}
-	return {
-		message: `${capitalize(SERVICE)} refused to ${subject.verb} ${what} (HTTP ${status})${said}`,
-		description,
-	};
+	const location = header(answer.headers, 'location');
+	if (status < 300)
+		return `${THE_SERVICE} answered HTTP ${status} ${attempt}, but not with a JSON object, so there is no result to output. ${BASE_URL_ADVICE}`;
+	// After a create, a 303 points to what the service made (outcomeOf): the Base URL is right.
+	if (status < 400)
+		return `${THE_SERVICE} redirected the request ${attempt} (HTTP ${status}${location ? ` to ${location}` : ''}). Redirects are not followed, so the API key only goes to the credential's Base URL${status === 303 && mayHaveActed ? '' : ": set the Base URL to the service's current address"}.`;
+	if (status === 401 || status === 403)
+		return `${THE_SERVICE} rejected the API key (HTTP ${status})${said}. Check the API Key in the credential "${credentialName}": keys are made in the service's portal under General › Integrations › API Keys.`;
+	if (status === 429)
+		return `${THE_SERVICE} is rate-limiting requests (HTTP 429)${said}.${retryAfterText(failure)}`;
+	const notJson = typeof answer.body === 'string' && answer.body.trim() !== '';
+	if (status >= 500)
+		return `${THE_SERVICE} failed (HTTP ${status}) ${attempt}${said}${notJson ? ', and its answer is not JSON' : ''}.${status === 503 && !mayHaveActed ? ' Try again later.' : ''}`;
+	// A web page or other text where the API's JSON should be.
+	if (notJson)
+		return `${THE_SERVICE} failed (HTTP ${status}) ${attempt}, and its answer is not JSON. ${BASE_URL_ADVICE}`;
+	if (status === 404 && subject.id !== undefined)
+		return `${capitalize(describeSubject(subject))} was not found (HTTP 404)${said}`;
+	return `${THE_SERVICE} refused ${attempt} (HTTP ${status})${said}`;
 }
 
-const BASE_URL_ADVICE = "Check that the credential's Base URL is the address of the service's API.";
-
-function serverFaultAdvice(status: number, mayHaveActed: boolean): string {
-	if (status < 500) return ` ${BASE_URL_ADVICE}`;
-	return status === 503 && !mayHaveActed ? ' Try again later.' : '';
+function retryAfterText({ answer, retryAfterMs }: Failure & { kind: 'http' }): string {
+	const value = header(answer.headers, 'retry-after')?.trim();
+	if (!value) return '';
+	if (/^\d+$/.test(value) && retryAfterMs !== undefined)
+		return ` It asked to wait ${duration(retryAfterMs)} (Retry-After: ${value}).`;
+	return ` It asked to wait until ${value} (Retry-After).`;
 }
 
 // The network code stays out of the message: NodeApiError swaps any message containing one for its own.
-function describeNetworkFailure(
+function networkText(
 	failure: Failure & { kind: 'network' },
-	setting: FailureSetting,
+	attempt: string,
+	{ baseUrl, timeoutMs }: FailureSetting,
 ): FailureText {
-	const { subject, baseUrl, timeoutMs } = setting;
 	const code = failure.code ?? '';
-	const raw = failure.message ?? '';
-	const attempt = `to ${subject.verb} ${describeSubject(subject)}`;
-	const description = `Base URL: ${baseUrl}. Network error: ${code || 'none'}${raw ? ` (${raw})` : ''}.`;
-	const messages: Record<NetworkFaultKind, () => string> = {
-		timeout: () =>
-			noAnswer.timeout(attempt, `${timeoutMs} ms, the limit set in Request Options › Timeout (Ms)`),
-		refused: () => noAnswer.refused(baseUrl),
-		reset: () => noAnswer.reset(attempt),
-		dns: () => noAnswer.dns(baseUrl),
-		tls: () =>
-			`${noAnswer.tls(baseUrl)} Turn on Request Options › Ignore SSL Issues (Insecure) only if you trust this server.`,
-		cancelled: () => `The request ${attempt} was cancelled because the execution stopped.`,
-		other: () => `${noAnswer.other(attempt, baseUrl)} The network error is in the details.`,
+	const raw = failure.message ? ` (${failure.message})` : '';
+	const messages: Record<NetworkFaultKind, string> = {
+		timeout: `${THE_SERVICE} did not answer the request ${attempt} within ${timeoutMs} ms, the limit set in Request Options › Timeout (Ms).`,
+		refused: `Could not connect to ${SERVICE} at ${baseUrl}: the connection was refused. Check the credential's Base URL and that the service is running.`,
+		reset: `The connection to ${SERVICE} was reset before its answer ${attempt} was complete.`,
+		dns: `The host in the credential's Base URL ${baseUrl} could not be found: the DNS lookup failed.`,
+		tls: `The TLS certificate of ${baseUrl} was not accepted. Turn on Request Options › Ignore SSL Issues (Insecure) only if you trust this server.`,
+		cancelled: `The request ${attempt} was cancelled because the execution stopped.`,
+		other: `The request ${attempt} failed on the network before ${SERVICE} at ${baseUrl} answered. The network error is in the details.`,
 	};
-	return { message: messages[failure.fault](), description };
+	return {
+		message: messages[failure.fault],
+		description: `Base URL: ${baseUrl}. Network error: ${code || 'none'}${raw}.`,
+	};
 }
 
-export const noAnswer = {
-	refused: (baseUrl: string) =>
-		`Could not connect to ${SERVICE} at ${baseUrl}: the connection was refused. Check the credential's Base URL and that the service is running.`,
-	dns: (baseUrl: string) =>
-		`The host "${hostOf(baseUrl)}" in the credential's Base URL could not be found: the DNS lookup failed.`,
-	tls: (baseUrl: string) => `The TLS certificate of ${baseUrl} was not accepted.`,
-	timeout: (attempt: string, limit: string) =>
-		`${capitalize(SERVICE)} did not answer the request ${attempt} within ${limit}.`,
-	reset: (attempt: string) =>
-		`The connection to ${SERVICE} was reset before its answer ${attempt} was complete.`,
-	other: (attempt: string, baseUrl: string) =>
-		`The request ${attempt} failed on the network before ${SERVICE} at ${baseUrl} answered.`,
+const ADMINISTRATOR_CAN: Record<RefusalKind, string> = {
+	blockedIp:
+		"An n8n administrator can allow the service's address with N8N_SSRF_ALLOWED_IP_RANGES or its host name with N8N_SSRF_ALLOWED_HOSTNAMES",
+	blockedHostname:
+		'An n8n administrator can take its host name off N8N_SSRF_BLOCKED_HOSTNAMES, or add it to N8N_SSRF_ALLOWED_HOSTNAMES',
+	nonRetryable: "An n8n administrator can tell which of n8n's settings stops it",
 };
 
-const OPTION = 'Request Options › Rate Limit Handling';
+function refusalText(refusal: Refusal, attempt: string, baseUrl: string): FailureText {
+	const reason = refusal.reason.trim().replace(/\.$/, '');
+	return {
+		message: `n8n refused to send the request ${attempt}: ${reason}. Nothing reached ${SERVICE}. ${ADMINISTRATOR_CAN[refusal.kind]}; then send the item again.`,
+		description: `${refusal.advice ? `${refusal.advice} ` : ''}Base URL: ${baseUrl}.`,
+	};
+}
 
 export function notSentAgainText(
 	text: FailureText,
@@ -191,25 +141,33 @@ export function notSentAgainText(
 ): FailureText {
 	const sent = `The item was sent ${times(giveUp.attempts)}`;
 	const asked = text.waitSaid ? undefined : giveUp.askedMs;
-	const sentences: Record<typeof giveUp.reason, () => string> = {
-		disabled: () => `${sent}; ${OPTION} is off, so it was not sent again.`,
-		exhausted: () =>
-			`${sent}, the most that ${OPTION} › Max Retries per Item (${giveUp.maxRetries}) allows${
-				asked === undefined ? '' : `; the service last asked to wait ${duration(asked)}`
-			}.`,
-		waitTooLong: () =>
-			`${sent}; the wait it asked for${asked === undefined ? '' : ` (${duration(asked)})`} is longer than the ${duration(giveUp.maxWaitMs)} that ${OPTION} › Max Wait (Seconds) allows, so it was not sent again.`,
+	const sentences: Record<SettingsSaidNo, string> = {
+		disabled: `${sent}; ${RATE_LIMITS} is off, so it was not sent again.`,
+		exhausted: `${sent}, the most that ${RATE_LIMITS} › Max Retries per Item (${giveUp.maxRetries}) allows${
+			asked === undefined ? '' : `; the service last asked to wait ${duration(asked)}`
+		}.`,
+		waitTooLong: `${sent}; the wait it asked for${asked === undefined ? '' : ` (${duration(asked)})`} is longer than the ${duration(giveUp.maxWaitMs)} that ${RATE_LIMITS} › Max Wait (Seconds) allows, so it was not sent again.`,
 	};
-	return {
-		message: `${text.message} ${sentences[giveUp.reason]()}`,
-		description: text.description,
-	};
+	return { message: `${text.message} ${sentences[giveUp.reason]}`, description: text.description };
 }
 
-function hostOf(baseUrl: string): string {
-	try {
-		return new URL(baseUrl).host;
-	} catch {
-		return baseUrl;
-	}
+/** What an item the breaker kept from being sent says, in counts of what failed. */
+export function serviceDownText(
+	down: ServiceDown,
+	sends: number,
+	last: FailureText | undefined,
+	subject: Subject,
+): FailureText {
+	const labels = Object.entries(down.labels).map(([label, n]) => `${label}: ${n}`);
+	const which = down.failed === down.of ? 'The last' : `${down.failed} of the last`;
+	const why = `${which} ${down.of} requests to ${SERVICE} failed with no useful answer (${labels.join(', ')}), the last of them a probe sent after a ${duration(BREAKER_PAUSE_MS)} pause.`;
+	if (last === undefined)
+		return {
+			message: `Not sent: ${SERVICE} looked down, so the node stopped sending to it. Send the request to ${subject.verb} ${describeSubject(subject)} once the service is back.`,
+			description: `${why} This item never reached the service.`,
+		};
+	return {
+		message: `${last.message} The item was sent ${times(sends)}, and not again: ${SERVICE} looked down.`,
+		description: `${why}\n\n${last.description}`,
+	};
 }
