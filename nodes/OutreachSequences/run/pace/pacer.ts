@@ -110,7 +110,8 @@ export class RequestPacer {
 		if (!this.wouldStartSlowdown(ticket)) return false;
 		this.consecutiveSlowdowns++;
 		this.pending = ticket;
-		this.rejectedRate = Math.min(this.currentRate(now), sendRateOf(ticket));
+		this.refill(now);
+		this.rejectedRate = Math.min(this.rate, sendRateOf(ticket));
 		this.slowStart = false;
 		this.window = Math.max(1, Math.floor(this.window / 2));
 		return true;
@@ -132,12 +133,6 @@ export class RequestPacer {
 		this.tokens = 1;
 		this.refilledAt = now;
 		this.epoch = newEpoch(now);
-	}
-
-	private currentRate(now: number): number {
-		if (this.rejectedRate === Infinity && this.rate === Infinity) return Infinity;
-		this.refill(now);
-		return this.rate;
 	}
 
 	private refill(now: number): void {
