@@ -29,7 +29,6 @@ export class Dispatcher {
 	private waiters: Array<() => void> = [];
 	private down: ServiceDown | undefined;
 	private together = 1;
-	private madeAhead = 0;
 	private unsent = 0;
 	private pause: Promise<void> | undefined;
 	/** A step's error, thrown only once every request in flight has ended, so each one is heard. */
@@ -47,7 +46,6 @@ export class Dispatcher {
 	async run(indices: number[], workers: number, steps: DispatchSteps): Promise<void> {
 		this.fresh = [...indices];
 		this.together = Math.max(1, workers);
-		this.madeAhead = 0;
 		const remaining = () =>
 			this.fresh.length + this.ready.length + this.backingOff.size + this.inFlight;
 		const worker = async () => {
@@ -90,7 +88,6 @@ export class Dispatcher {
 		remaining: () => number,
 	): Promise<void> {
 		if (this.pause) await this.pause;
-		if (fresh) this.makeAhead(index, steps);
 		// A turn is taken only once the item's mark is written: no turn is held while n8n's database answers.
 		if (this.stopped(index) || !steps.prepare(index) || !(await steps.ready(index))) {
 			this.retrying.delete(index);
@@ -144,21 +141,6 @@ export class Dispatcher {
 		this.retrying.add(index);
 		if (result.againAfterMs <= 0) this.ready.unshift(index);
 		else this.backOff(index, result.againAfterMs);
-	}
-
-	/** Makes the next `workers` new requests together: n8n evaluates expressions back to back more cheaply. */
-	private makeAhead(index: number, steps: DispatchSteps): void {
-		if (this.madeAhead > 0) {
-			this.madeAhead--;
-			return;
-		}
-		if (this.stopped(index)) return;
-		steps.prepare(index);
-		for (const next of this.fresh.slice(0, this.together - 1)) {
-			if (this.stopped(next)) break;
-			steps.prepare(next);
-			this.madeAhead++;
-		}
 	}
 
 	private watchLimit(): void {

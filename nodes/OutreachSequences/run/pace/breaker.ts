@@ -1,10 +1,16 @@
 /** A service's breaker: opens when most recent requests get no useful answer, then lets one probe out. */
-import type { RequestEnd } from './servicePace';
 
 export const BREAKER_WINDOW = 10;
 export const BREAKER_MIN_FAILURES = 5;
 /** About one backoff, so that a request waiting out its own can be the probe. */
 export const BREAKER_PAUSE_MS = 1000;
+
+/** How a request ended, for the breaker: a useful answer, none (and whether it goes again), or never sent. */
+export type RequestEnd =
+	| 'answered'
+	| { failedWith: string; again: boolean }
+	| 'cancelled'
+	| 'refused';
 
 export interface ServiceDown {
 	failed: number;

@@ -1,7 +1,7 @@
 /** One pace per service per n8n process: its executions share one turn order, pacer and breaker. */
 import { createHash } from 'node:crypto';
 
-import type { ServiceDown } from './breaker';
+import type { RequestEnd, ServiceDown } from './breaker';
 import { Breaker } from './breaker';
 import type { Epoch } from './pacer';
 import { RequestPacer } from './pacer';
@@ -11,11 +11,7 @@ export interface Turn {
 	probe: boolean;
 }
 
-export type RequestEnd =
-	| 'answered'
-	| { failedWith: string; again: boolean }
-	| 'cancelled'
-	| 'refused';
+export type { RequestEnd } from './breaker';
 
 type TurnResult = Turn | { down: ServiceDown } | { yielded: true } | undefined;
 
