@@ -109,7 +109,6 @@ describe('an option changes nothing by being added', () => {
 		expect(batchingOf({ batching: { batch: { batchSize: 5, batchInterval: 100 } } })).toEqual({
 			groupSize: 5,
 			pauseMs: 100,
-			batched: true,
 			fixed: false,
 		});
 	});
@@ -117,7 +116,7 @@ describe('an option changes nothing by being added', () => {
 	test(`Batching's Limit Fixed opens Items per Batch from the first request; Items per Batch is at most ${MAX_BATCH_SIZE}`, () => {
 		const fixed = (batchSize: number) =>
 			batchingOf({ batching: { batch: { batchSize, limit: 'fixed' } } });
-		expect(fixed(256)).toEqual({ groupSize: 256, pauseMs: 0, batched: false, fixed: true });
+		expect(fixed(256)).toEqual({ groupSize: 256, pauseMs: 0, fixed: true });
 		expect(fixed(MAX_BATCH_SIZE + 1).groupSize).toBe(MAX_BATCH_SIZE);
 		const itemsPerBatch = added.find(({ path }) => path.endsWith('.batchSize'))?.property;
 		expect(itemsPerBatch?.typeOptions).toEqual({ minValue: 1, maxValue: MAX_BATCH_SIZE });

@@ -165,7 +165,7 @@ describe("a service's rate-limit headers", () => {
 	});
 });
 
-const batching1 = { batching: { groupSize: 1, pauseMs: 0, batched: false, fixed: false } };
+const batching1 = { batching: { groupSize: 1, pauseMs: 0, fixed: false } };
 
 test("waiting behind another execution's push-back costs an item none of its retries: only rejections it received count", async () => {
 	// Two executions share one service's pace. A's first answers are 429s with a 5 s wait; B starts meanwhile

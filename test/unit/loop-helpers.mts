@@ -21,7 +21,7 @@ export type Scripted =
 	| { status: number; retryAfter?: string; headers?: Record<string, string>; afterMs?: number };
 
 export const SETTINGS: LoopSettings = {
-	batching: { groupSize: 32, pauseMs: 0, batched: false, fixed: false },
+	batching: { groupSize: 32, pauseMs: 0, fixed: false },
 	policy: { enabled: true, maxRetries: 10, maxWaitMs: 60_000 },
 	readOnly: false,
 	stopAtFirstFailure: false,
@@ -29,7 +29,7 @@ export const SETTINGS: LoopSettings = {
 
 /** Batching as batchingOf gives it: Items per Batch, Limit Automatic or Fixed, an interval. */
 export const batching = (groupSize: number, fixed = false, pauseMs = 0) => ({
-	batching: { groupSize, pauseMs, batched: pauseMs > 0, fixed },
+	batching: { groupSize, pauseMs, fixed },
 });
 
 export interface RunOptions {

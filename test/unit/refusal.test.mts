@@ -184,7 +184,7 @@ test('a run n8n refuses: each item goes to n8n once, fails unsent, and the hint 
 	const loop = new RunLoop(
 		12,
 		{
-			batching: { groupSize: 4, pauseMs: 0, batched: false, fixed: false },
+			batching: { groupSize: 4, pauseMs: 0, fixed: false },
 			policy: { enabled: true, maxRetries: 10, maxWaitMs: 60_000 },
 			readOnly: true,
 			stopAtFirstFailure: false,

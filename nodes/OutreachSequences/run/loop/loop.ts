@@ -61,13 +61,14 @@ export class RunLoop {
 
 	async run(): Promise<void> {
 		const { pace } = this.ports;
-		const { groupSize, pauseMs, batched } = this.settings.batching;
+		const { groupSize, pauseMs } = this.settings.batching;
 		const heldBackBefore = pace.heldBackMs;
 		const openedBefore = pace.breaker.opened;
 		try {
 			for (let next = 0; next < this.items.length && !this.runStopped(); ) {
 				if (next > 0) await this.ports.sleep(pauseMs);
-				const end = batched ? Math.min(next + groupSize, this.items.length) : this.items.length;
+				// With an interval, each batch waits for the one before; without, one rolling window.
+				const end = pauseMs > 0 ? Math.min(next + groupSize, this.items.length) : this.items.length;
 				this.fresh = Array.from({ length: end - next }, (_, offset) => next + offset);
 				next = end;
 				const workers = Math.min(groupSize, this.fresh.length);
