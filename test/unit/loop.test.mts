@@ -3,6 +3,7 @@
 // what an earlier try did (the prior), and what throws. On the virtual clock,
 // 32 in flight at most unless a test says.
 import { failureFacts } from '../../nodes/OutreachSequences/run/outcome/failedItem.ts';
+import { VirtualClock } from '../harness/virtual-clock.mts';
 import { batching, run, warmPace } from './loop-helpers.mts';
 
 const STOP = { stopAtFirstFailure: true };
@@ -69,17 +70,16 @@ describe('On Error = Stop', () => {
 	});
 
 	test('an item that waits for its claim when another fails is not sent', async () => {
-		// Items 6 and 7 have their turn while item 5 is out; their claims land only after item 5 failed.
+		// The claims of items 6 and 7 are under way when item 5 fails, and land long after.
+		const clock = new VirtualClock();
 		const { loop, sendsOf } = await run(8, {
+			clock,
 			script: (index) => (index === 5 ? 400 : 200),
 			settings: STOP,
-			claim: async (index) => {
-				if (index >= 6) await new Promise<void>((resolve) => setTimeout(resolve, 0));
-				return undefined;
-			},
+			claim: async (index) => void (index >= 6 && (await clock.sleep(1000))),
 		});
 		expect(loop.firstFailure).toBe(5);
-		expect([sendsOf(6), sendsOf(7)]).toEqual([0, 0]);
+		expect([sendsOf(5), sendsOf(6), sendsOf(7)]).toEqual([1, 0, 0]);
 	});
 });
 

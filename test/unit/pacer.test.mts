@@ -138,53 +138,13 @@ describe('against a rate-limited service (simulated token bucket, Retry-After in
 	});
 });
 
-/** Successes until slow start has reached `ceiling` in flight: one at first, half a request more per success. */
-function grownTo(pacer: RequestPacer, ceiling: number): void {
-	const ticket = pacer.start();
-	for (let i = 0; i < (ceiling - 1) * 2; i++) pacer.succeeded(ticket);
-	expect(pacer.inFlightLimit).toBe(ceiling);
-}
-
+// Slow start, the pause, halving and growing back: batching-limit.test.mts, through the run loop.
 describe('the pacer itself', () => {
-	test('slow start: one request in flight at first, half a request more per success, up to the bound; no rate until a push-back', () => {
-		let now = 0;
-		const pacer = new RequestPacer(32, () => now);
-		const limits: number[] = [];
-		for (let i = 0; i < 1000; i++) {
-			limits.push(pacer.inFlightLimit);
-			expect(pacer.readyIn(pacer.inFlightLimit - 1)).toBe(0);
-			expect(pacer.readyIn(pacer.inFlightLimit)).toBe(Infinity);
-			pacer.succeeded(pacer.start());
-			now += 0.01;
-		}
-		expect(limits.slice(0, 7)).toEqual([1, 1, 2, 2, 3, 3, 4]);
-		// 1 + 62 × 0.5 = 32, the bound, which it never passes.
-		expect(limits[61]).toBe(31);
-		expect(limits[62]).toBe(32);
-		expect(Math.max(...limits)).toBe(32);
-		expect(pacer.sendRate).toBe(Infinity);
-	});
-
-	test('a push-back pauses every new start for the wait, then halves the requests in flight', () => {
-		let now = 0;
-		const pacer = new RequestPacer(32, () => now);
-		grownTo(pacer, 32);
-		const ticket = pacer.start();
-		now = 10;
-		expect(pacer.pushedBack(ticket, 1500)).toBe(true);
-		expect(pacer.readyIn(0)).toBe(1500);
-		now = 1509;
-		expect(pacer.readyIn(0)).toBe(1);
-		now = 1510;
-		expect(pacer.inFlightLimit).toBe(16);
-		expect(pacer.readyIn(15)).toBe(0);
-		expect(pacer.readyIn(16)).toBe(Infinity);
-	});
-
 	test('requests already under way when the service pushed back count as the same slowdown', () => {
 		let now = 0;
 		const pacer = new RequestPacer(32, () => now);
-		grownTo(pacer, 32);
+		const first = pacer.start();
+		for (let i = 0; i < 62; i++) pacer.succeeded(first);
 		const tickets = Array.from({ length: 5 }, () => pacer.start());
 		expect(pacer.pushedBack(tickets[0], 1000)).toBe(true);
 		for (const ticket of tickets.slice(1)) expect(pacer.pushedBack(ticket, 1000)).toBe(false);
@@ -194,24 +154,6 @@ describe('the pacer itself', () => {
 		now = 100;
 		pacer.pushedBack(tickets[4], 3000);
 		expect(pacer.readyIn(0)).toBe(3000);
-	});
-
-	test('successes let the number in flight grow back by one per window of successes, up to the bound', () => {
-		let now = 0;
-		const pacer = new RequestPacer(8, () => now);
-		grownTo(pacer, 8);
-		pacer.pushedBack(pacer.start(), 0);
-		now = 1;
-		pacer.readyIn(0);
-		expect(pacer.inFlightLimit).toBe(4);
-		const ticket = pacer.start();
-		// 4 + 1/4 + 1/4.25 + … : the fifth success passes 5.
-		for (let i = 0; i < 4; i++) pacer.succeeded(ticket);
-		expect(pacer.inFlightLimit).toBe(4);
-		pacer.succeeded(ticket);
-		expect(pacer.inFlightLimit).toBe(5);
-		for (let i = 0; i < 100; i++) pacer.succeeded(ticket);
-		expect(pacer.inFlightLimit).toBe(8);
 	});
 
 	test('after the first push-back the send rate is at most half the rejected one, and twice what the service accepted; a success resets the backoff count', () => {
