@@ -7,7 +7,7 @@ import { BREAKER_PAUSE_MS } from '../../nodes/OutreachSequences/run/pace/breaker
 import { ServicePace } from '../../nodes/OutreachSequences/run/pace/servicePace.ts';
 import { VirtualClock } from '../harness/virtual-clock.mts';
 import type { Scripted } from './loop-helpers.mts';
-import { firstOf, LATENCY_MS, run, TIMEOUT_MS, warmPace } from './loop-helpers.mts';
+import { batching, firstOf, LATENCY_MS, run, TIMEOUT_MS, warmPace } from './loop-helpers.mts';
 
 const GET = { readOnly: true };
 const outcomeOf = (item: { state: string }) =>
@@ -148,7 +148,7 @@ describe("a service's rate-limit headers", () => {
 		// Item 0's answer says 3 are left: nothing else is under way, so the node goes on. Item 1's says 0, for 2 s.
 		const { sent, logs, summary } = await run(3, {
 			script: (index) => [quota(3, 2), quota(0, 2), 200][index],
-			settings: batching1,
+			settings: batching(1),
 		});
 		expect(sent.map((entry) => entry.at)).toEqual([0, LATENCY_MS, 2 * LATENCY_MS + 2000]);
 		expect(summary.pushBacks).toBe(1);
@@ -160,12 +160,10 @@ describe("a service's rate-limit headers", () => {
 			status: 200,
 			headers: { 'x-ratelimit-remaining': '50', 'x-ratelimit-reset': '60' },
 		};
-		const { ms, logs } = await run(3, { script: () => roomy, settings: batching1 });
+		const { ms, logs } = await run(3, { script: () => roomy, settings: batching(1) });
 		expect([ms, logs]).toEqual([3 * LATENCY_MS, []]);
 	});
 });
-
-const batching1 = { batching: { groupSize: 1, pauseMs: 0, fixed: false } };
 
 test("waiting behind another execution's push-back costs an item none of its retries: only rejections it received count", async () => {
 	// Two executions share one service's pace. A's first answers are 429s with a 5 s wait; B starts meanwhile
