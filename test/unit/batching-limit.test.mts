@@ -1,12 +1,29 @@
 // Request Options › Batching › Limit through the run loop and the shared pace,
-// on the virtual clock (limit-helpers.mts): Automatic ramps up from one
-// request in flight, Fixed sends Items per Batch from the first request, and
-// after a 429 or 503 either halves and grows back, up to Items per Batch. And
-// what the run report says of the limit, which the limit hint reads.
+// on the virtual clock (loop-helpers.mts), archives against a far service (every
+// answer after the same delay) or a busy one (C at once: sandbox/capacity.mts):
+// Automatic ramps up from one request in flight, Fixed sends Items per Batch
+// from the first request, and after a 429 or 503 either halves and grows back,
+// up to Items per Batch. And what the run report says of the limit, for the hint.
 import { limitHint } from '../../nodes/OutreachSequences/run/outcome/hints.ts';
 import { ServicePace } from '../../nodes/OutreachSequences/run/pace/servicePace.ts';
 import { VirtualClock } from '../harness/virtual-clock.mts';
-import { batching, DEFAULT, runAt } from './limit-helpers.mts';
+import type { RunOptions } from './loop-helpers.mts';
+import { batching, run } from './loop-helpers.mts';
+
+const DEFAULT = batching(32);
+/** The service's request `request` (in order) is answered `status` with Retry-After: 1. */
+const pushBack =
+	(request: number, status: 429 | 503): RunOptions['script'] =>
+	(_, __, at) =>
+		at === request ? { status, retryAfter: '1' } : 200;
+/** `count` archives at `settings` (Batching) against a service whose answers take `latencyMs`. */
+const runAt = (
+	count: number,
+	settings: ReturnType<typeof batching>,
+	options: RunOptions & { latencyMs: number },
+	clock?: VirtualClock,
+	pace?: ServicePace,
+) => run(count, { ...options, settings, clock, pace });
 
 /** How many requests started at each moment, in order of time. */
 const rounds = (starts: Array<{ at: number }>) => {
@@ -17,16 +34,16 @@ const rounds = (starts: Array<{ at: number }>) => {
 
 describe('Limit Fixed and Automatic, every answer after 500 ms', () => {
 	test('Fixed 256: the first 256 requests start at once, and 1,000 archives take ⌈1,000 ÷ 256⌉ round trips', async () => {
-		const { loop, service, ms } = await runAt(1000, batching(256, true), { latencyMs: 500 });
-		expect(loop.items.every((item) => item.state === 'done')).toBe(true);
-		expect(rounds(service.starts)).toEqual([256, 256, 256, 232]);
+		const { states, sent, ms } = await runAt(1000, batching(256, true), { latencyMs: 500 });
+		expect(states.every((state) => state === 'done')).toBe(true);
+		expect(rounds(sent)).toEqual([256, 256, 256, 232]);
 		expect(ms).toBe(Math.ceil(1000 / 256) * 500);
 	});
 
 	test('Automatic 256, as the node runs today: one request at first, half a request more per answer, so it takes far longer', async () => {
 		const fixed = await runAt(1000, batching(256, true), { latencyMs: 500 });
 		const automatic = await runAt(1000, batching(256), { latencyMs: 500 });
-		expect(rounds(automatic.service.starts).slice(0, 5)).toEqual([1, 1, 2, 3, 4]);
+		expect(rounds(automatic.sent).slice(0, 5)).toEqual([1, 1, 2, 3, 4]);
 		expect(automatic.ms).toBeGreaterThan(3 * fixed.ms);
 	});
 });
@@ -39,18 +56,18 @@ test.each([429, 503] as const)(
 	'Fixed 16: after a %d the limit halves, then grows back (with the send rate), up to 16',
 	async (status) => {
 		// Request 40 is in the third round of 16 (sent at 200 ms, answered at 300 ms), and asks for 1 s.
-		const { loop, service, summary, pace } = await runAt(2000, batching(16, true), {
+		const { states, sent, summary, pace } = await runAt(2000, batching(16, true), {
 			latencyMs: 100,
-			pushBack: { request: 40, status },
+			script: pushBack(40, status),
 		});
-		expect(loop.items.every((item) => item.state === 'done')).toBe(true);
+		expect(states.every((state) => state === 'done')).toBe(true);
 		expect(summary.pushBacks).toBe(1);
-		expect(rounds(service.starts).slice(0, 3)).toEqual([16, 16, 16]);
-		expect(service.starts.some(({ at }) => at > 300 && at < 1300)).toBe(false);
+		expect(rounds(sent).slice(0, 3)).toEqual([16, 16, 16]);
+		expect(sent.some(({ at }) => at > 300 && at < 1300)).toBe(false);
 		// The first round trip after the wait: half of 16, and one more for the window of answers
 		// that came in after the push-back (the rest of its round, and the 8 requests sent before it).
-		expect(most(service.starts, 1300, 1400)).toBe(16 / 2 + 1);
-		expect(most(service.starts, 1400)).toBe(16);
+		expect(most(sent, 1300, 1400)).toBe(16 / 2 + 1);
+		expect(most(sent, 1400)).toBe(16);
 		expect(pace.pacer.inFlightLimit).toBe(16);
 	},
 );
@@ -62,26 +79,20 @@ describe('Fixed joining a pace another execution uses (one service, one n8n proc
 		await runAt(4, DEFAULT, { latencyMs: 100 }, clock, pace);
 		expect(pace.pacer.inFlightLimit).toBeLessThan(64);
 		const joined = await runAt(200, batching(64, true), { latencyMs: 100 }, clock, pace);
-		expect(rounds(joined.service.starts)[0]).toBe(64);
+		expect(rounds(joined.sent)[0]).toBe(64);
 	});
 
 	test('a pace the service pushed back on: it starts at the limit learned there, not at its Items per Batch', async () => {
 		const clock = new VirtualClock();
 		const pace = new ServicePace(16, () => clock.now);
-		await runAt(
-			48,
-			batching(16, true),
-			{ latencyMs: 100, pushBack: { request: 40, status: 429 } },
-			clock,
-			pace,
-		);
+		await runAt(48, batching(16, true), { latencyMs: 100, script: pushBack(40, 429) }, clock, pace);
 		const learned = pace.pacer.inFlightLimit;
 		expect(learned).toBeLessThan(16);
 		const from = clock.now;
 		const joined = await runAt(200, batching(64, true), { latencyMs: 100 }, clock, pace);
 		// Its first round trip: no more than the learned limit, at the learned send rate.
-		expect(most(joined.service.starts, from, from + 100)).toBeLessThanOrEqual(learned);
-		expect(most(joined.service.starts, from)).toBeGreaterThan(learned);
+		expect(most(joined.sent, from, from + 100)).toBeLessThanOrEqual(learned);
+		expect(most(joined.sent, from)).toBeGreaterThan(learned);
 	});
 });
 
@@ -113,7 +124,7 @@ describe('what the run report says of the limit, for the limit hint', () => {
 		expect(limitHint(near.summary)).toBeUndefined();
 		const pushed = await runAt(1000, DEFAULT, {
 			latencyMs: 200,
-			pushBack: { request: 100, status: 429 },
+			script: pushBack(100, 429),
 		});
 		expect(limitHint(pushed.summary)).toBeUndefined();
 	});

@@ -1,232 +1,185 @@
-// The run loop as a state machine, without n8n: a scripted service answers
-// each request, on a virtual clock, and each item's final state is checked.
-import { RunLoop } from '../../nodes/OutreachSequences/run/loop/loop.ts';
-import { ServicePace } from '../../nodes/OutreachSequences/run/pace/servicePace.ts';
-import type { HttpAnswer } from '../../nodes/OutreachSequences/transport/failure.ts';
-import { limited, run, scriptedService, SETTINGS, states, status } from './loop-helpers.mts';
+// The run loop as a state machine, without n8n (loop-helpers.mts): each item's
+// final state, what the service received, On Error = Stop, Batching's interval,
+// what an earlier try did (the prior), and what throws. On the virtual clock,
+// 32 in flight at most unless a test says.
+import { failureFacts } from '../../nodes/OutreachSequences/run/outcome/failedItem.ts';
+import { VirtualClock } from '../harness/virtual-clock.mts';
+import { batching, run, warmPace } from './loop-helpers.mts';
 
-test('every item is sent once and ends done, with the answer as it came', async () => {
-	const { loop, service } = await run(5);
-	expect(states(loop.items)).toEqual(['done', 'done', 'done', 'done', 'done']);
+const STOP = { stopAtFirstFailure: true };
+
+test('every item is sent once and ends done, with the answer as it came, in its place', async () => {
+	const { loop, sent } = await run(40);
 	expect(loop.items[3]).toEqual({
 		state: 'done',
 		request: expect.objectContaining({ path: '/v1/items/3' }),
 		json: { path: '/v1/items/3' },
 		sends: 1,
 	});
-	expect([...service.sent].sort()).toEqual([
-		'/v1/items/0',
-		'/v1/items/1',
-		'/v1/items/2',
-		'/v1/items/3',
-		'/v1/items/4',
-	]);
+	expect(loop.items.map((item) => item.state === 'done' && item.json.path)).toEqual(
+		Array.from({ length: 40 }, (_, index) => `/v1/items/${index}`),
+	);
+	expect(sent.map((entry) => entry.index).sort((a, b) => a - b)).toEqual([...Array(40).keys()]);
+	expect(Math.max(...sent.map((entry) => entry.inFlight))).toBeLessThanOrEqual(32);
 	expect(loop.firstFailure).toBeUndefined();
 });
 
 test('an item whose request cannot be made fails and is never sent; the others go on', async () => {
-	const { loop, service } = await run(3, { invalid: [1] });
-	expect(states(loop.items)).toEqual(['done', 'failed', 'done']);
+	const { loop, states, sendsOf } = await run(3, { invalid: [1] });
+	expect(states).toEqual(['done', 'failed', 'done']);
 	expect(loop.items[1]).toMatchObject({
-		state: 'failed',
 		failure: { kind: 'notSent', error: new Error('item 1 is invalid') },
 	});
-	expect(service.sent).not.toContain('/v1/items/1');
+	expect(sendsOf(1)).toBe(0);
 });
 
-test('a 429 is waited out as Retry-After asks, and the item is sent again: one log line, the wait on the clock', async () => {
-	const { loop, service, logs, clock } = await run(3, {
-		script: { '/v1/items/1': [limited('2')] },
-	});
-	expect(states(loop.items)).toEqual(['done', 'done', 'done']);
-	expect(loop.items[1]).toMatchObject({ state: 'done', sends: 2 });
-	expect(service.sent.filter((path) => path === '/v1/items/1')).toHaveLength(2);
-	expect(logs).toEqual([
-		expect.stringMatching(
-			/^Outreach Sequences: the service pushed back \(HTTP 429, Retry-After: 2\); no new request starts for 2 seconds/,
-		),
-	]);
-	expect(clock.now).toBeGreaterThanOrEqual(2000);
-});
-
-test('a create is never sent again after a 502 or a reset; a read-only get is', async () => {
-	const script = () => ({ '/v1/items/0': [status(502)], '/v1/items/1': ['reset' as const] });
-	const create = await run(2, { script: script() });
-	expect(create.loop.items).toEqual([
-		expect.objectContaining({
-			state: 'failed',
-			failure: expect.objectContaining({ kind: 'gaveUp', reason: 'notSafe', sends: 1 }),
-		}),
-		expect.objectContaining({
-			state: 'failed',
-			failure: expect.objectContaining({ kind: 'gaveUp', reason: 'notSafe', sends: 1 }),
-		}),
-	]);
-	expect(create.service.sent).toHaveLength(2);
-	const get = await run(2, { script: script(), settings: { readOnly: true } });
-	expect(get.loop.items).toEqual([
-		expect.objectContaining({ state: 'done', sends: 2 }),
-		expect.objectContaining({ state: 'done', sends: 2 }),
-	]);
-});
-
-test('after Max Retries, the item fails with how often it was sent and the wait last asked for', async () => {
-	const { loop, service } = await run(1, {
-		script: {
-			'/v1/items/0': [limited('1'), limited('1'), limited('1'), limited('1'), limited('1')],
+describe('On Error = Stop', () => {
+	test.each([
+		[
+			'a 400 to item 2, one at a time',
+			{ script: (i: number) => (i === 2 ? 400 : 200) },
+			1,
+			2,
+			[0, 1, 2],
+		],
+		['items 1 and 3 invalid, 4 at a time: the lowest', { invalid: [3, 1] }, 4, 1, [0]],
+		['item 3 invalid, 32 at a time', { invalid: [3] }, 32, 3, [0, 1, 2]],
+	])(
+		'%s: it stops there; items before it are sent, none after',
+		async (_, options, groupSize, stop, sent) => {
+			const result = await run(10, { ...options, settings: { ...STOP, ...batching(groupSize) } });
+			expect(result.loop.firstFailure).toBe(stop);
+			expect(result.sent.map((entry) => entry.index).sort()).toEqual(sent);
+			expect(result.states.slice(stop + 1).every((state) => state !== 'done')).toBe(true);
 		},
-	});
-	expect(loop.items[0]).toMatchObject({
-		state: 'failed',
-		failure: { kind: 'gaveUp', reason: 'exhausted', sends: 4, askedMs: 1000 },
-	});
-	expect(service.sent).toHaveLength(4);
-});
+	);
 
-test('a wait longer than Max Wait fails the item at once', async () => {
-	const { loop } = await run(1, { script: { '/v1/items/0': [limited('120')] } });
-	expect(loop.items[0]).toMatchObject({
-		state: 'failed',
-		failure: { kind: 'gaveUp', reason: 'waitTooLong', sends: 1, askedMs: 120_000 },
+	test('items sent with the failing one are still answered and done after it; none starts once its failure is in', async () => {
+		// A pace that learned to send four at once, as a run after others does; item 2 is answered first.
+		const { pace, clock } = await warmPace();
+		const { loop, sent, states } = await run(8, {
+			pace,
+			clock,
+			settings: { ...STOP, ...batching(4) },
+			script: (index) => (index === 2 ? { status: 500, afterMs: 5 } : 200),
+		});
+		expect(pace.pacer.inFlightLimit).toBeGreaterThanOrEqual(4);
+		expect(loop.firstFailure).toBe(2);
+		expect(sent.map((entry) => entry.index)).toEqual([0, 1, 2, 3]);
+		expect(states).toEqual(['done', 'done', 'failed', 'done', ...Array(4).fill('pending')]);
 	});
-});
 
-test('On Error = Stop: nothing after the first failed item is sent; items before it still are', async () => {
-	const { loop, service } = await run(6, {
-		script: { '/v1/items/2': [status(400)] },
-		settings: {
-			stopAtFirstFailure: true,
-			batching: { groupSize: 1, pauseMs: 0, batched: false, fixed: false },
-		},
+	test('an item that waits for its claim when another fails is not sent', async () => {
+		// The claims of items 6 and 7 are under way when item 5 fails, and land long after.
+		const clock = new VirtualClock();
+		const { loop, sendsOf } = await run(8, {
+			clock,
+			script: (index) => (index === 5 ? 400 : 200),
+			settings: STOP,
+			claim: async (index) => void (index >= 6 && (await clock.sleep(1000))),
+		});
+		expect(loop.firstFailure).toBe(5);
+		expect([sendsOf(5), sendsOf(6), sendsOf(7)]).toEqual([1, 0, 0]);
 	});
-	expect(loop.firstFailure).toBe(2);
-	expect(states(loop.items)).toEqual(['done', 'done', 'failed', 'pending', 'pending', 'pending']);
-	expect(service.sent).toEqual(['/v1/items/0', '/v1/items/1', '/v1/items/2']);
-});
-
-test('the lowest failed item is the one On Error = Stop stops at', async () => {
-	const { loop } = await run(4, {
-		invalid: [3, 1],
-		settings: {
-			stopAtFirstFailure: true,
-			batching: { groupSize: 4, pauseMs: 0, batched: false, fixed: false },
-		},
-	});
-	expect(loop.firstFailure).toBe(1);
 });
 
 test('a stopped execution sends nothing more', async () => {
-	const { loop, service } = await run(10, {
-		cancelAfter: 3,
-		settings: { batching: { groupSize: 1, pauseMs: 0, batched: false, fixed: false } },
-	});
-	expect(service.sent).toHaveLength(3);
-	expect(states(loop.items).filter((state) => state === 'done')).toHaveLength(3);
+	const { states, sent } = await run(10, { cancelAfter: 3, settings: batching(1) });
+	expect(sent).toHaveLength(3);
+	expect(states.filter((state) => state === 'done')).toHaveLength(3);
 });
 
-test('batching: at most Items per Batch in flight, and the interval between batches', async () => {
-	const { service, clock } = await run(7, {
-		settings: { batching: { groupSize: 3, pauseMs: 1000, batched: true, fixed: false } },
-	});
-	expect(service.sent).toHaveLength(7);
-	expect(service.maxInFlight()).toBeLessThanOrEqual(3);
-	expect(clock.now).toBe(2000);
+test('Batching, 3 per batch, 1 s apart: at most 3 in flight, each batch after the one before and the interval', async () => {
+	const { sent, ms } = await run(7, { settings: batching(3, true, 1000) });
+	expect(sent.map((entry) => entry.at)).toEqual([0, 0, 0, 1020, 1020, 1020, 2040]);
+	expect(ms).toBe(2060);
 });
 
-test('an answer whose rate-limit headers leave nothing beyond the requests under way holds every new start until the refill, with one log line', async () => {
-	const quota = (remaining: number, reset: number): HttpAnswer => ({
-		statusCode: 200,
-		headers: { ratelimit: `"default";r=${remaining};t=${reset}` },
-		body: {},
-	});
-	// Item 0's answer says 3 are left: nothing else is under way, so the node goes on. Item 1's says 0 are left, for 2 seconds.
-	const { service, logs, clock } = await run(3, {
-		script: { '/v1/items/0': [quota(3, 2)], '/v1/items/1': [quota(0, 2)] },
-	});
-	expect(service.sent).toEqual(['/v1/items/0', '/v1/items/1', '/v1/items/2']);
-	expect(clock.now).toBeGreaterThanOrEqual(2000);
-	expect(logs).toEqual([
-		"Outreach Sequences: the service's rate-limit headers say its quota is used up (0 left, refilled in 2 seconds); no new request starts for 2 seconds, then 1 item goes on at up to 1 in flight",
-	]);
-});
-
-test('headers that still leave room hold nothing back', async () => {
-	const roomy: HttpAnswer = {
-		statusCode: 200,
-		headers: { 'x-ratelimit-remaining': '50', 'x-ratelimit-reset': '60' },
-		body: {},
-	};
-	const { clock, logs } = await run(3, {
-		script: { '/v1/items/0': [roomy], '/v1/items/1': [roomy] },
-	});
-	expect(clock.now).toBe(0);
-	expect(logs).toEqual([]);
-});
-
-test("waiting behind another execution's push-back costs an item none of its retries: only rejections it received count", async () => {
-	// Two executions share one service's pace. A's first answers are 429s with a 5 s wait; B starts meanwhile
-	// with Max Retries = 0, so any retry counted against B's items would fail them.
-	const clock = { now: 0 };
-	const pace = new ServicePace(32, () => clock.now);
-	const service = scriptedService({ '/v1/a/0': [limited('5'), limited('5')] });
-	const sentAt: Array<[string, number]> = [];
-	const loopFor = (name: string, count: number, maxRetries: number) =>
-		new RunLoop(
-			count,
-			{ ...SETTINGS, policy: { enabled: true, maxRetries, maxWaitMs: 60_000 } },
-			{
-				pace,
-				prepare: (index) => ({
-					method: 'POST',
-					path: `/v1/${name}/${index}`,
-					subject: { noun: 'item', id: String(index), verb: 'archive', done: 'archived' },
-				}),
-				send: (request) => {
-					sentAt.push([request.path, clock.now]);
-					return service.send(request, clock);
+describe('what an earlier try or execution did (run/memory/reRun.ts): the prior', () => {
+	test('an item with an answer is not sent: it ends done with that answer; one with a failure fails unsent; each counts by its event', async () => {
+		const kept = { id: 'seq-7', name: 'kept' };
+		const request = {
+			method: 'POST' as const,
+			path: '/v1/items/0',
+			subject: { noun: 'item', verb: 'archive', done: 'archived' },
+		};
+		const earlier = { message: '', description: '', statusCode: null, networkError: null };
+		const { loop, sent, summary } = await run(4, {
+			prior: {
+				0: {
+					kind: 'fail',
+					failure: { kind: 'unknownBefore', request, earlier, itemIndex: 0 },
+					event: 'failedAgain',
 				},
-				cancelled: () => false,
-				log: () => undefined,
-				now: () => clock.now,
-				sleep: async (ms) => {
-					clock.now += ms;
-				},
-				random: () => 0.5,
+				1: { kind: 'answer', json: kept, event: 'kept' },
+				2: { kind: 'send', event: 'sentAgain' },
 			},
-		);
-	const a = loopFor('a', 1, 3);
-	const b = loopFor('b', 3, 0);
-	await Promise.all([a.run(), b.run()]);
-	expect(a.items).toEqual([
-		{
-			state: 'done',
-			request: expect.objectContaining({ path: '/v1/a/0' }),
-			json: { path: '/v1/a/0' },
-			sends: 3,
-		},
-	]);
-	expect(states(b.items)).toEqual(['done', 'done', 'done']);
-	expect(b.items.map((item) => (item.state === 'done' ? item.sends : undefined))).toEqual([
-		1, 1, 1,
-	]);
-	// B's items were held back by A's pause: none went out before A's first 5 s wait was over.
-	const bSent = sentAt.filter(([path]) => path.startsWith('/v1/b/')).map(([, at]) => at);
-	expect(bSent).toHaveLength(3);
-	expect(Math.min(...bSent)).toBeGreaterThanOrEqual(5000);
+		});
+		expect(sent.map((entry) => entry.index).sort()).toEqual([2, 3]);
+		expect(loop.items[0]).toMatchObject({ state: 'failed', failure: { kind: 'unknownBefore' } });
+		expect(loop.items[1]).toMatchObject({ state: 'done', json: kept, sends: 0 });
+		expect(summary.earlierTry).toMatchObject({ kept: 1, sentAgain: 1, failedAgain: 1 });
+		expect(summary.keptIds).toEqual(['seq-7']);
+	});
+
+	test('under Stop, an item answered before never stops the run; after a stop, settle looks up the items not reached, never sends them', async () => {
+		const { loop, sent } = await run(5, {
+			prior: {
+				0: { kind: 'answer', json: { id: 'a' }, event: 'answered' },
+				3: { kind: 'answer', json: { id: 'earlier' }, event: 'answered' },
+			},
+			script: (index) => (index === 2 ? 400 : 200),
+			settings: { ...STOP, ...batching(1) },
+		});
+		expect(loop.firstFailure).toBe(2);
+		const turns: number[] = [];
+		await loop.settle((index) => void turns.push(index));
+		expect(turns).toEqual([0, 1, 2, 3, 4]);
+		expect(loop.items.map((item) => item.state)).toEqual([
+			'done',
+			'done',
+			'failed',
+			'done',
+			'prepared',
+		]);
+		expect(sent.map((entry) => entry.index)).toEqual([1, 2]);
+		expect(loop.firstFailure).toBe(2);
+	});
 });
 
-test('under Stop, an item that waits for its claim when another fails is not sent', async () => {
-	// Items 6 and 7 have their turn while item 5 is out; their claims land only after item 5 failed.
-	const { loop, service } = await run(8, {
-		script: { '/v1/items/5': [status(400)] },
-		settings: { stopAtFirstFailure: true },
-		claim: async (index) => {
-			if (index >= 6) await new Promise<void>((resolve) => setTimeout(resolve, 0));
-			return undefined;
-		},
+describe('when something throws out of the run loop', () => {
+	const twelve = { script: (index: number) => (index === 5 ? 502 : 201) };
+
+	test('no new request starts, and the error comes out once every request in flight has ended, each one kept', async () => {
+		let sentWhenThrown = -1;
+		const { error, sent, states, loop } = await run(12, {
+			script: (index) => (index === 5 ? { status: 429, retryAfter: '1' } : 201),
+			ports: (sentSoFar) => ({
+				log: () => {
+					sentWhenThrown = sentSoFar.length;
+					throw new Error('the log could not be written');
+				},
+			}),
+		});
+		expect(error).toEqual(new Error('the log could not be written'));
+		expect(states).not.toContain('inFlight');
+		expect(sent.length).toBe(sentWhenThrown);
+		expect(sent.length).toBeLessThan(12);
+		expect(states.filter((state) => state === 'done')).toHaveLength(sent.length - 1);
+		// Item 5 was pushed back, so the service did not act: it waits to be sent again.
+		expect(loop.items[5]).toMatchObject({ state: 'waiting', sends: 1 });
 	});
-	expect(loop.firstFailure).toBe(5);
-	expect(service.sent.filter((path) => path === '/v1/items/6' || path === '/v1/items/7')).toEqual(
-		[],
-	);
+
+	test('a request whose end was lost in the throw is kept as one the service may have acted on', async () => {
+		const random = () => {
+			throw new Error('no randomness');
+		};
+		const { error, loop, states } = await run(12, { ...twelve, ports: () => ({ random }) });
+		expect(error).toEqual(new Error('no randomness'));
+		const item = loop.items[5];
+		if (item.state !== 'failed') throw new Error(`item 5 is ${item.state}`);
+		expect(item.failure).toMatchObject({ kind: 'broken', sends: 1 });
+		expect(failureFacts(item.failure)).toMatchObject({ timesSent: 1, outcome: 'mayHaveActed' });
+		expect(states).not.toContain('inFlight');
+	});
 });

@@ -1,7 +1,8 @@
-// The pacer on a virtual clock, against a simulated service: a token bucket of
-// R requests per second with burst B that answers 429 with Retry-After in whole
-// seconds, as sandbox/server.mts does. Time is simulated, so these are exact,
-// repeatable counts, not timings of this machine.
+// The pacer (run/pace/pacer.ts): its rules on a clock set by hand, and runs on a
+// simulated clock against a simulated service: a token bucket of R requests per
+// second with burst B that answers 429 with Retry-After in whole seconds, as
+// sandbox/server.mts does, at most 32 in flight. Time is simulated, so these are
+// exact, repeatable counts, not timings of this machine.
 import { RequestPacer } from '../../nodes/OutreachSequences/run/pace/pacer.ts';
 import type { Epoch } from '../../nodes/OutreachSequences/run/pace/pacer.ts';
 
@@ -11,71 +12,32 @@ interface Service {
 	latencyMs: number;
 }
 
-interface Outcome {
-	seconds: number;
-	ideal: number;
-	rejected: number;
-	slowdowns: number;
-	/** The most rejections that one slowdown drew. */
-	worstStorm: number;
-}
-
-/** A min-heap of timed events: the simulated event loop. */
+/** Timed events, run in order of time, then of scheduling: the simulated event loop. */
 class Events {
-	private heap: Array<{ at: number; seq: number; run: () => void }> = [];
-	private seq = 0;
+	private queue: Array<{ at: number; run: () => void }> = [];
 	now = 0;
 
 	at(time: number, run: () => void) {
-		const heap = this.heap;
-		heap.push({ at: time, seq: this.seq++, run });
-		for (let i = heap.length - 1; i > 0; ) {
-			const parent = (i - 1) >> 1;
-			if (!this.less(i, parent)) break;
-			[heap[i], heap[parent]] = [heap[parent], heap[i]];
-			i = parent;
-		}
+		const after = this.queue.findIndex((event) => event.at > time);
+		this.queue.splice(after < 0 ? this.queue.length : after, 0, { at: time, run });
 	}
 
 	drain() {
-		const heap = this.heap;
-		while (heap.length) {
-			const top = heap[0];
-			const last = heap.pop()!;
-			if (heap.length) {
-				heap[0] = last;
-				for (let i = 0; ; ) {
-					const [l, r] = [2 * i + 1, 2 * i + 2];
-					let m = i;
-					if (l < heap.length && this.less(l, m)) m = l;
-					if (r < heap.length && this.less(r, m)) m = r;
-					if (m === i) break;
-					[heap[i], heap[m]] = [heap[m], heap[i]];
-					i = m;
-				}
-			}
-			this.now = Math.max(this.now, top.at);
-			top.run();
+		for (let next = this.queue.shift(); next; next = this.queue.shift()) {
+			this.now = Math.max(this.now, next.at);
+			next.run();
 		}
-	}
-
-	private less(a: number, b: number) {
-		const [x, y] = [this.heap[a], this.heap[b]];
-		return x.at < y.at || (x.at === y.at && x.seq < y.seq);
 	}
 }
 
 /** N items through the pacer, as the executor drives it, against the simulated service. */
-function simulate(items: number, service: Service, ceiling = 32, idleMs = 0): Outcome {
+function simulate(items: number, service: Service, idleMs = 0) {
 	const events = new Events();
-	const pacer = new RequestPacer(ceiling, () => events.now);
+	const pacer = new RequestPacer(32, () => events.now);
 	// The pacer may exist long before its first request (a service's pace is kept while idle).
 	events.now = idleMs;
 	let tokens = service.burst;
 	let refilledAt = idleMs;
-	const log = process.env.PACER_TRACE
-		? (text: string) => process.stdout.write(`${text}\n`)
-		: () => {};
 	const take = (): number | undefined => {
 		tokens = Math.min(service.burst, tokens + ((events.now - refilledAt) * service.rate) / 1000);
 		refilledAt = events.now;
@@ -108,17 +70,15 @@ function simulate(items: number, service: Service, ceiling = 32, idleMs = 0): Ou
 			}
 			queued--;
 			inFlight++;
-			const ticket: Epoch = pacer.start();
+			const ticket = pacer.start();
 			events.at(events.now + service.latencyMs, () => {
 				inFlight--;
 				const retryAfter = take();
-				if (retryAfter === undefined) {
-					pacer.succeeded(ticket);
-				} else {
+				if (retryAfter === undefined) pacer.succeeded(ticket);
+				else {
 					rejected++;
 					queued++;
 					if (pacer.pushedBack(ticket, retryAfter)) {
-						log(`t=${(events.now / 1000).toFixed(2)} slowdown, rate ${pacer.sendRate.toFixed(1)}`);
 						slowdowns++;
 						storm = 0;
 					}
@@ -130,69 +90,107 @@ function simulate(items: number, service: Service, ceiling = 32, idleMs = 0): Ou
 	};
 	pump();
 	events.drain();
-	return {
-		seconds: (events.now - idleMs) / 1000,
-		ideal: items / service.rate,
-		rejected,
-		slowdowns,
-		worstStorm,
-	};
+	return { seconds: (events.now - idleMs) / 1000, rejected, slowdowns, worstStorm };
 }
 
 describe('against a rate-limited service (simulated token bucket, Retry-After in seconds)', () => {
-	test('200 per second with a burst of 200: 10,000 items within 1.10 × N ÷ R, under 2% rejected', () => {
-		const outcome = simulate(10_000, { rate: 200, burst: 200, latencyMs: 3 });
-		expect(outcome.seconds).toBeLessThanOrEqual(outcome.ideal * 1.1);
-		expect(outcome.rejected).toBeLessThanOrEqual(200);
-	});
-
-	test('200 per second with a burst of 20: within 1.25 × N ÷ R, under 2% rejected', () => {
-		const outcome = simulate(10_000, { rate: 200, burst: 20, latencyMs: 3 });
-		expect(outcome.seconds).toBeLessThanOrEqual(outcome.ideal * 1.25);
-		expect(outcome.rejected).toBeLessThanOrEqual(200);
-	});
-
-	test('a slow service (80 ms per answer) at 200 per second: within 1.10 × N ÷ R', () => {
-		const outcome = simulate(10_000, { rate: 200, burst: 200, latencyMs: 80 });
-		expect(outcome.seconds).toBeLessThanOrEqual(outcome.ideal * 1.1);
-		expect(outcome.rejected).toBeLessThanOrEqual(200);
-	});
-
-	test('no storm: a slowdown draws at most the requests that were already in flight', () => {
-		for (const burst of [1, 20, 200]) {
-			const outcome = simulate(10_000, { rate: 200, burst, latencyMs: 3 });
-			expect(outcome.worstStorm).toBeLessThanOrEqual(32);
-			// Few slowdowns: each one is a pause of a second for the whole node.
-			expect(outcome.slowdowns).toBeLessThanOrEqual(15);
-		}
-	});
-
-	test('a service far slower than the node (5 per second) still gets every item, at near its rate', () => {
-		const outcome = simulate(300, { rate: 5, burst: 5, latencyMs: 3 });
-		expect(outcome.seconds).toBeLessThanOrEqual(outcome.ideal * 1.15);
-		// Slow start: when the bucket of 5 is spent, at most 1 + 5 × 0.5 = 3.5
-		// requests are in flight, so the first slowdown meets at most 3; each
-		// later one meets what the halved window had in flight, a request or two.
-		expect(outcome.rejected).toBeLessThanOrEqual(3 + 2 * outcome.slowdowns);
-	});
-
-	test('a burst meeting a fresh service: 100 requests at once into 5 per second, under 10% rejected, near the ideal time', () => {
+	test.each([
+		// what, items, service, idle before, time within × N ÷ R, rejected at most
+		['200/s, burst 200', 10_000, { rate: 200, burst: 200, latencyMs: 3 }, 0, 1.1, 200],
+		['200/s, burst 20', 10_000, { rate: 200, burst: 20, latencyMs: 3 }, 0, 1.25, 200],
+		['200/s, burst 1', 10_000, { rate: 200, burst: 1, latencyMs: 3 }, 0, Infinity, Infinity],
+		[
+			'a slow service (80 ms per answer) at 200/s',
+			10_000,
+			{ rate: 200, burst: 200, latencyMs: 80 },
+			0,
+			1.1,
+			200,
+		],
+		// Slow start: when the bucket of 5 is spent, at most 1 + 5 × 0.5 = 3.5 requests are in flight.
+		['far slower than the node, 5/s', 300, { rate: 5, burst: 5, latencyMs: 3 }, 0, 1.15, 30],
 		// What 100 webhook executions of one item each send, sharing one pace (servicePace.ts).
-		const outcome = simulate(100, { rate: 5, burst: 5, latencyMs: 3 });
-		expect(outcome.rejected).toBeLessThan(10);
-		expect(outcome.seconds).toBeLessThanOrEqual(outcome.ideal * 1.15);
+		['a burst of 100 into a fresh 5/s', 100, { rate: 5, burst: 5, latencyMs: 3 }, 0, 1.15, 9],
+		// What the service accepted counts from the epoch's first request, not from when the pace was made.
+		[
+			'the same burst, the pace made 5 s before',
+			100,
+			{ rate: 5, burst: 5, latencyMs: 3 },
+			5_000,
+			1.15,
+			9,
+		],
+		[
+			'the same burst, the pace made 9 min before',
+			100,
+			{ rate: 5, burst: 5, latencyMs: 3 },
+			9 * 60_000,
+			1.15,
+			9,
+		],
+	])('%s: %i items', (_, items, service, idleMs, within, rejectedAtMost) => {
+		const outcome = simulate(items, service, idleMs);
+		expect(outcome.seconds).toBeLessThanOrEqual((within * items) / service.rate);
+		expect(outcome.rejected).toBeLessThanOrEqual(rejectedAtMost);
+		// No storm: a slowdown draws at most the requests already in flight; few slowdowns, each a pause for the whole node.
+		expect(outcome.worstStorm).toBeLessThanOrEqual(32);
+		if (items === 10_000) expect(outcome.slowdowns).toBeLessThanOrEqual(15);
+	});
+});
+
+// Slow start, the pause, halving and growing back: batching-limit.test.mts, through the run loop.
+describe('the pacer itself', () => {
+	test('requests already under way when the service pushed back count as the same slowdown', () => {
+		let now = 0;
+		const pacer = new RequestPacer(32, () => now);
+		const first = pacer.start();
+		for (let i = 0; i < 62; i++) pacer.succeeded(first);
+		const tickets = Array.from({ length: 5 }, () => pacer.start());
+		expect(pacer.pushedBack(tickets[0], 1000)).toBe(true);
+		for (const ticket of tickets.slice(1)) expect(pacer.pushedBack(ticket, 1000)).toBe(false);
+		expect(pacer.inFlightLimit).toBe(16);
+		expect(pacer.consecutiveSlowdowns).toBe(1);
+		// A longer wait asked by a straggler still holds.
+		now = 100;
+		pacer.pushedBack(tickets[4], 3000);
+		expect(pacer.readyIn(0)).toBe(3000);
 	});
 
-	test('the same burst into a pace made long before its first request (kept while idle): still near the ideal time', () => {
-		// What the service accepted is measured from the first request of the epoch, not from when the pacer was made:
-		// counted from 60 s earlier, 4 accepted requests looked like 0.07 per second, and the burst crawled.
-		for (const idleMs of [5_000, 60_000, 9 * 60_000]) {
-			const outcome = simulate(100, { rate: 5, burst: 5, latencyMs: 3 }, 32, idleMs);
-			expect([idleMs, outcome.rejected < 10, outcome.seconds <= outcome.ideal * 1.15]).toEqual([
-				idleMs,
-				true,
-				true,
-			]);
+	test('after the first push-back the send rate is at most half the rejected one, and twice what the service accepted; a success resets the backoff count', () => {
+		let now = 0;
+		const pacer = new RequestPacer(32, () => now);
+		let ticket: Epoch | undefined;
+		for (let i = 0; i < 100; i++) {
+			ticket = pacer.start();
+			now += 1; // 1000 per second
 		}
+		// The service accepted 60 of them: 60 in 1.1 s, so at most twice that.
+		for (let i = 0; i < 60; i++) pacer.succeeded(ticket!);
+		pacer.pushedBack(ticket!, 1000);
+		now += 1000;
+		expect(pacer.readyIn(0)).toBe(0);
+		expect(pacer.sendRate).toBeCloseTo((2 * 60) / 1.1, 0);
+		pacer.succeeded(ticket!);
+		expect(pacer.consecutiveSlowdowns).toBe(0);
+	});
+
+	test('short gaps between requests to a near service count: nothing in flight for 45 ms of every 50 is the pace, not a pause', () => {
+		let now = 0;
+		const pacer = new RequestPacer(32, () => now);
+		// 20 requests 50 ms apart, each answered in 5 ms, then nothing in flight until the next.
+		let ticket = pacer.start();
+		for (let i = 0; i < 20; i++) {
+			if (i > 0) ticket = pacer.start();
+			now += 5;
+			if (i < 10) pacer.succeeded(ticket);
+			pacer.idle();
+			now += 45;
+		}
+		pacer.pushedBack(ticket, 1000);
+		now += 1000;
+		expect(pacer.readyIn(0)).toBe(0);
+		// 10 accepted over the 1 s of sends and the 1 s pause: at most twice that, 10 a second.
+		// With the 19 gaps of 45 ms left out, the same 10 would count over 1.145 s: 17.5 a second.
+		expect(pacer.sendRate).toBeCloseTo((2 * 10) / 2, 1);
 	});
 });

@@ -1,10 +1,9 @@
-// What may be sent again, after how long, and when the node gives up.
+// What may be sent again, after how long, and when the node gives up (run/loop/retry.ts).
 import type { Failure } from '../../nodes/OutreachSequences/transport/failure.ts';
 import type { RetryPolicy } from '../../nodes/OutreachSequences/run/loop/retry.ts';
 import {
 	backoffMs,
 	decideRetry,
-	isSafeToResend,
 	retryPolicyOf,
 } from '../../nodes/OutreachSequences/run/loop/retry.ts';
 import { notSentAgainText } from '../../nodes/OutreachSequences/run/outcome/texts.ts';
@@ -18,51 +17,107 @@ const http = (status: number, retryAfterSeconds?: number): Failure & { kind: 'ht
 	retryAfter: retryAfterSeconds !== undefined,
 	answer: { statusCode: status, headers: {}, body: '' },
 });
-/** The same answer to a read (GET). */
-const read = (status: number, retryAfterSeconds?: number): Failure & { kind: 'http' } => ({
-	...http(status, retryAfterSeconds),
-	method: 'GET',
-});
 const network = (fault: 'refused' | 'reset' | 'timeout' | 'dns' | 'other'): Failure => ({
 	kind: 'network',
 	fault,
 });
 
-describe('isSafeToResend', () => {
+const policy: RetryPolicy = { enabled: true, maxRetries: 3, maxWaitMs: 10_000 };
+const base = { readOnly: false, policy, attempts: 1, backoffMs: 1200, serviceReached: true };
+
+describe('decideRetry: sent again only where the service did not act, or acting twice does no harm', () => {
 	test.each([
-		// failure, a create or archive, a read-only get
+		// failure, after a create or archive, after a read-only get
 		[http(429), true, true],
 		[http(503, 2), true, true],
 		// Without Retry-After, a gateway may have passed the create on.
 		[http(503), false, true],
+		// No redirect is followed.
 		[http(303), false, false],
 		[http(301), false, false],
+		[http(307), false, false],
 		[network('refused'), true, true],
+		[http(500), false, true],
 		[http(502), false, true],
 		[http(504), false, true],
 		[network('reset'), false, true],
 		[network('timeout'), false, true],
-		[http(500), false, true],
 		[http(400), false, false],
 		[http(404), false, false],
 		[http(401), false, false],
-		[http(200), false, false],
 		[network('dns'), false, false],
 		[network('other'), false, false],
 	])('%j: after a create or archive %s, after a get %s', (failure, writes, reads) => {
-		expect(isSafeToResend(failure, false)).toBe(writes);
 		const asRead = failure.kind === 'http' ? { ...failure, method: 'GET' as const } : failure;
-		expect(isSafeToResend(asRead, true)).toBe(reads);
+		const notSafe = { retry: false, reason: 'notSafe' };
+		const again = {
+			retry: true,
+			waitMs: failure.kind === 'http' && failure.retryAfter ? 2000 : 1200,
+		};
+		expect(decideRetry(failure, base)).toEqual(writes ? again : notSafe);
+		expect(decideRetry(asRead, { ...base, readOnly: true })).toEqual(reads ? again : notSafe);
+	});
+
+	test('a refused connection is sent again only once the service has answered in this run; other faults do not depend on it', () => {
+		const unreached = { ...base, readOnly: true, serviceReached: false };
+		expect(decideRetry(network('refused'), unreached)).toEqual({ retry: false, reason: 'notSafe' });
+		expect(decideRetry(network('reset'), unreached)).toEqual({ retry: true, waitMs: 1200 });
+	});
+
+	test.each<[string, Failure, Partial<typeof base>, unknown]>([
+		['waits as Retry-After says', http(429, 4), {}, { retry: true, waitMs: 4000 }],
+		[
+			'its own backoff held to Max Wait',
+			http(429),
+			{ backoffMs: 50_000 },
+			{ retry: true, waitMs: 10_000 },
+		],
+		[
+			'a longer Retry-After than Max Wait fails it',
+			http(429, 11),
+			{},
+			{ retry: false, reason: 'waitTooLong', waitMs: 11_000 },
+		],
+		[
+			'the last retry Max Retries allows',
+			http(429, 1),
+			{ attempts: 3 },
+			{ retry: true, waitMs: 1000 },
+		],
+		[
+			'past Max Retries it fails',
+			http(429, 1),
+			{ attempts: 4 },
+			{ retry: false, reason: 'exhausted', waitMs: 1000 },
+		],
+		[
+			'Wait and Retry off',
+			http(429),
+			{ policy: { ...policy, enabled: false } },
+			{ retry: false, reason: 'disabled' },
+		],
+		// A 503 without Retry-After to a create is unsafe, whatever Rate Limit Handling says.
+		[
+			'unsafe before off',
+			http(503),
+			{ policy: { ...policy, enabled: false } },
+			{ retry: false, reason: 'notSafe' },
+		],
+	])('%s', (_, failure, situation, decision) => {
+		expect(decideRetry(failure, { ...base, ...situation })).toEqual(decision);
 	});
 });
 
 test('backoff starts near 1 s and doubles, with jitter, up to 30 s', () => {
-	expect(backoffMs(1, 0)).toBe(750);
-	expect(backoffMs(1, 1)).toBe(1250);
-	expect(backoffMs(2, 0.5)).toBe(2000);
-	expect(backoffMs(4, 0.5)).toBe(8000);
-	expect(backoffMs(20, 1)).toBe(37_500);
-	expect(backoffMs(20, 0)).toBe(22_500);
+	const pairs: Array<[number, number, number]> = [
+		[1, 0, 750],
+		[1, 1, 1250],
+		[2, 0.5, 2000],
+		[4, 0.5, 8000],
+		[20, 1, 37_500],
+		[20, 0, 22_500],
+	];
+	for (const [failures, random, ms] of pairs) expect(backoffMs(failures, random)).toBe(ms);
 });
 
 test('retryPolicyOf: on by default, 10 retries, 60 s; a user value wins', () => {
@@ -74,106 +129,10 @@ test('retryPolicyOf: on by default, 10 retries, 60 s; a user value wins', () => 
 		maxRetries: 3,
 		maxWaitMs: 5000,
 	});
-	expect(handling({ maxRetries: 0, maxWait: 0 })).toEqual({
-		enabled: true,
-		maxRetries: 0,
-		maxWaitMs: 0,
-	});
-	expect(handling({ maxRetries: -1, maxWait: 'x' })).toEqual({
-		enabled: true,
+	expect(handling({ maxRetries: 0, maxWait: 0 })).toMatchObject({ maxRetries: 0, maxWaitMs: 0 });
+	expect(handling({ maxRetries: -1, maxWait: 'x' })).toMatchObject({
 		maxRetries: 10,
 		maxWaitMs: 60_000,
-	});
-});
-
-describe('decideRetry', () => {
-	const policy: RetryPolicy = { enabled: true, maxRetries: 3, maxWaitMs: 10_000 };
-	const base = { readOnly: false, policy, attempts: 1, backoffMs: 1200, serviceReached: true };
-
-	test('waits as long as Retry-After says', () => {
-		expect(decideRetry(http(429, 4), base)).toEqual({ retry: true, waitMs: 4000 });
-	});
-
-	test('backs off without Retry-After, never beyond Max Wait', () => {
-		expect(decideRetry(http(429), base)).toEqual({ retry: true, waitMs: 1200 });
-		expect(decideRetry(read(503), { ...base, readOnly: true })).toEqual({
-			retry: true,
-			waitMs: 1200,
-		});
-		expect(decideRetry(http(429), { ...base, backoffMs: 50_000 })).toEqual({
-			retry: true,
-			waitMs: 10_000,
-		});
-	});
-
-	test('a 503 to a create is sent again only when it came with Retry-After', () => {
-		expect(decideRetry(http(503, 2), base)).toEqual({ retry: true, waitMs: 2000 });
-		expect(decideRetry(http(503), base)).toEqual({ retry: false, reason: 'notSafe' });
-		// Whatever Rate Limit Handling says.
-		expect(decideRetry(http(503), { ...base, policy: { ...policy, enabled: false } })).toEqual({
-			retry: false,
-			reason: 'notSafe',
-		});
-	});
-
-	test('a 3xx is never sent again: the redirect is not followed', () => {
-		for (const failure of [http(301), http(303), http(307), read(302)])
-			expect(decideRetry(failure, { ...base, readOnly: failure.method === 'GET' })).toEqual({
-				retry: false,
-				reason: 'notSafe',
-			});
-	});
-
-	test('a longer wait than Max Wait fails the item, with the wait asked for', () => {
-		expect(decideRetry(http(429, 11), base)).toEqual({
-			retry: false,
-			reason: 'waitTooLong',
-			waitMs: 11_000,
-		});
-	});
-
-	test('after Max Retries retries the item fails', () => {
-		expect(decideRetry(http(429, 1), { ...base, attempts: 3 })).toEqual({
-			retry: true,
-			waitMs: 1000,
-		});
-		expect(decideRetry(http(429, 1), { ...base, attempts: 4 })).toEqual({
-			retry: false,
-			reason: 'exhausted',
-			waitMs: 1000,
-		});
-	});
-
-	test('turned off, nothing is sent again', () => {
-		expect(decideRetry(http(429), { ...base, policy: { ...policy, enabled: false } })).toEqual({
-			retry: false,
-			reason: 'disabled',
-		});
-	});
-
-	test('a create is never sent again after a reset, a timeout or a 500/502/504', () => {
-		for (const failure of [network('reset'), network('timeout'), http(500), http(502), http(504)]) {
-			expect(decideRetry(failure, base)).toEqual({ retry: false, reason: 'notSafe' });
-		}
-	});
-
-	test('a get is sent again after a reset', () => {
-		expect(decideRetry(network('reset'), { ...base, readOnly: true })).toEqual({
-			retry: true,
-			waitMs: 1200,
-		});
-	});
-
-	test('a refused connection is sent again only once the service has answered in this run', () => {
-		expect(decideRetry(network('refused'), base)).toEqual({ retry: true, waitMs: 1200 });
-		expect(decideRetry(network('refused'), { ...base, serviceReached: false })).toEqual({
-			retry: false,
-			reason: 'notSafe',
-		});
-		// Other faults do not depend on it.
-		expect(
-			decideRetry(network('reset'), { ...base, readOnly: true, serviceReached: false }),
-		).toEqual({ retry: true, waitMs: 1200 });
 	});
 });
 

@@ -1,12 +1,11 @@
 // One pace per service in an n8n process (run/pace/servicePace.ts): shared by every
-// execution that talks to the same service, fair, resumed at the pace after
-// a wait, isolated per key, and forgotten when idle. On a virtual clock.
+// execution that talks to the same service, fair, isolated per key, and forgotten
+// when idle. On a virtual clock, one request in flight unless said. That one
+// execution's push-back holds the others back: loop.test.mts.
 import type { Turn } from '../../nodes/OutreachSequences/run/pace/servicePace.ts';
 import {
 	IDLE_MS,
-	MAX_SERVICES,
 	ServicePace,
-	rememberedServices,
 	serviceKey,
 	servicePace,
 } from '../../nodes/OutreachSequences/run/pace/servicePace.ts';
@@ -33,35 +32,6 @@ test('turns go in the order they were asked for, across executions', async () =>
 	expect(order).toEqual(['A1', 'B1', 'A2', 'C1', 'B2', 'A3']);
 });
 
-test("one execution's push-back holds the others back: nothing starts until the wait is over, then at the paced rate", async () => {
-	const { clock, now, sleep } = virtualClock();
-	const pace = new ServicePace(32, now);
-	// Execution A sends 10; the service accepts 9, rejects the 10th and asks for 2 s.
-	for (let index = 0; index < 9; index++) {
-		const ticket = (await pace.turn(() => false, sleep)) as Turn;
-		pace.pacer.succeeded(ticket.epoch);
-		pace.finished(ticket, 'answered');
-	}
-	const tenth = (await pace.turn(() => false, sleep)) as Turn;
-	clock.now += 1000;
-	expect(pace.pacer.pushedBack(tenth.epoch, 2000)).toBe(true);
-	pace.finished(tenth, 'answered');
-	expect(pace.learned).toBe(true);
-	// Executions B and C start now: their requests wait for the pause, then go out one at a time, paced.
-	const started: number[] = [];
-	await Promise.all(
-		Array.from({ length: 6 }, async () => {
-			const ticket = (await pace.turn(() => false, sleep)) as Turn;
-			started.push(clock.now);
-			pace.pacer.succeeded(ticket.epoch);
-			pace.finished(ticket, 'answered');
-		}),
-	);
-	expect(Math.min(...started)).toBeGreaterThanOrEqual(3000);
-	const gaps = started.slice(1).map((at, index) => at - started[index]);
-	expect(gaps.every((gap) => gap > 0)).toBe(true);
-});
-
 test('a stopped execution gives up its place in the queue', async () => {
 	const { now, sleep } = virtualClock();
 	const pace = new ServicePace(1, now);
@@ -74,19 +44,14 @@ test('a stopped execution gives up its place in the queue', async () => {
 	expect(await waiting).toBeUndefined();
 });
 
-test('the same service (Base URL and key) has one pace; another key or another Base URL has its own', () => {
+test('the same service (Base URL and key) has one pace, under a hash of them; another key or another Base URL has its own', () => {
 	const now = () => 0;
 	const a = servicePace('http://service.test', 'key-isolation-a', 32, now);
 	expect(servicePace('http://service.test', 'key-isolation-a', 32, now)).toBe(a);
 	expect(servicePace('http://service.test', 'key-isolation-b', 32, now)).not.toBe(a);
 	expect(servicePace('http://other.test', 'key-isolation-a', 32, now)).not.toBe(a);
-});
-
-test('the key is held only as part of a hash', () => {
-	const key = serviceKey('http://service.test', 'secret-key-0123456789');
-	expect(key).toMatch(/^[0-9a-f]{64}$/);
-	expect(key).not.toContain('secret');
-	expect(serviceKey('http://service.test', 'secret-key-0123456789')).toBe(key);
+	// The key is held only as part of a hash.
+	expect(serviceKey('http://service.test', 'secret-key-0123')).toMatch(/^[0-9a-f]{64}$/);
 });
 
 test('a service nobody has used for a while is forgotten; one in use is kept', () => {
@@ -100,46 +65,6 @@ test('a service nobody has used for a while is forgotten; one in use is kept', (
 	expect(servicePace('http://idle.test', 'key-idle', 32, now)).not.toBe(idle);
 	expect(servicePace('http://busy.test', 'key-busy', 32, now)).toBe(busy);
 	busy.leave();
-});
-
-test('at most MAX_SERVICES are remembered', () => {
-	const now = () => 5_000_000;
-	for (let index = 0; index < MAX_SERVICES + 20; index++)
-		servicePace(`http://many-${index}.test`, 'key', 32, now);
-	expect(rememberedServices()).toBeLessThanOrEqual(MAX_SERVICES);
-});
-
-test('a turn says how long the pace held it back, in line behind others included; a turn that did not wait hears nothing', async () => {
-	const { clock, now, sleep } = virtualClock();
-	const pace = new ServicePace(32, now);
-	const first = (await pace.turn(() => false, sleep)) as Turn;
-	pace.pacer.pushedBack(first.epoch, 3000);
-	pace.finished(first, 'answered');
-	const waits: number[][] = [[], []];
-	const before = pace.heldBackMs;
-	await Promise.all(
-		waits.map(async (heard) => {
-			const ticket = (await pace.turn(
-				() => false,
-				sleep,
-				(ms) => heard.push(ms),
-			)) as Turn;
-			pace.pacer.succeeded(ticket.epoch);
-			pace.finished(ticket, 'answered');
-		}),
-	);
-	// Both waited out the 3 s pause: the first sleeping, the second in line behind it.
-	expect(waits[0][0]).toBeGreaterThanOrEqual(3000);
-	expect(waits[1][0]).toBeGreaterThanOrEqual(3000);
-	expect(pace.heldBackMs - before).toBeLessThanOrEqual(clock.now);
-	const heard: number[] = [];
-	const fresh = new ServicePace(32, now);
-	await fresh.turn(
-		() => false,
-		sleep,
-		(ms) => heard.push(ms),
-	);
-	expect(heard).toEqual([]);
 });
 
 test('time with nothing in flight and no turn asked for counts for at most a second: a burst after 5 s of quiet is judged on its own', async () => {

@@ -25,7 +25,6 @@ export type ItemState =
 export interface Batching {
 	groupSize: number;
 	pauseMs: number;
-	batched: boolean;
 	fixed: boolean;
 }
 

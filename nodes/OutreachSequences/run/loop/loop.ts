@@ -1,31 +1,43 @@
 /** Runs one operation over every input item (order, batches, pace, retries) without n8n. */
 import type { OutreachRequest } from '../../helpers/interfaces';
-import type { ServiceDown } from '../pace/breaker';
-import type { SendResult } from './dispatcher';
-import { Dispatcher } from './dispatcher';
 import type { Failure } from '../../transport/failure';
 import { isPushBack, requestEnd } from '../../transport/failure';
-import type { RequestPacer } from '../pace/pacer';
-import type { Quota } from '../pace/quota';
-import { backoffMs, decideRetry } from './retry';
+import type { Attempt } from '../../transport/index';
 import type { ItemFailure } from '../outcome/failedItem';
 import { settingsSaidNo } from '../outcome/failedItem';
-import { RunReport } from '../outcome/runReport';
-import type { ServicePace, Turn } from '../pace/servicePace';
 import { pushedBackLogLine, quotaLogLine } from '../outcome/logLines';
 import { lostAnswerText } from '../outcome/reRunTexts';
-import type { Attempt } from '../../transport/index';
+import { RunReport } from '../outcome/runReport';
+import type { ServiceDown } from '../pace/breaker';
+import type { RequestEnd, Turn } from '../pace/servicePace';
 import type { ItemState, LoopPorts, LoopSettings, Prior } from './items';
+import { backoffMs, decideRetry } from './retry';
 
 export type { Batching, ItemState, LoopPorts, LoopSettings } from './items';
 
+// Unsent items await nothing: yield to n8n's event loop every this many, or thousands would block it.
+const YIELD_EVERY = 32;
+
+/** Items go as fast as the service's shared pace allows, one batch's retries before its new items. */
 export class RunLoop {
 	readonly items: ItemState[];
 	readonly report = new RunReport();
-	private readonly pacer: RequestPacer;
-	private readonly pace: ServicePace;
 	private stopIndex: number | undefined;
 	private serviceReached = false;
+	private fresh: number[] = [];
+	private ready: number[] = [];
+	private readonly backingOff = new Set<number>();
+	/** From an item's failure until it goes out again: backing off, ready, or waiting for a turn. */
+	private readonly retrying = new Set<number>();
+	private waiters: Array<() => void> = [];
+	private down: ServiceDown | undefined;
+	private inFlight = 0;
+	private asking = 0;
+	private fullSince: number | undefined;
+	private unsent = 0;
+	private pause: Promise<void> | undefined;
+	/** An error, thrown only once every request in flight has ended, so each one is heard. */
+	private thrown: { error: unknown } | undefined;
 
 	constructor(
 		count: number,
@@ -33,8 +45,6 @@ export class RunLoop {
 		private readonly ports: LoopPorts,
 	) {
 		this.items = Array.from({ length: count }, (): ItemState => ({ state: 'pending' }));
-		this.pace = ports.pace;
-		this.pacer = ports.pace.pacer;
 	}
 
 	get firstFailure(): number | undefined {
@@ -50,16 +60,21 @@ export class RunLoop {
 	}
 
 	async run(): Promise<void> {
-		const dispatcher = new Dispatcher(
-			this.pace,
-			(index) => this.isStopped(index),
-			this.ports,
-			this.report,
-		);
-		const heldBackBefore = this.pace.heldBackMs;
-		const openedBefore = this.pace.breaker.opened;
+		const { pace } = this.ports;
+		const { groupSize, pauseMs } = this.settings.batching;
+		const heldBackBefore = pace.heldBackMs;
+		const openedBefore = pace.breaker.opened;
 		try {
-			await this.sendAll(dispatcher);
+			for (let next = 0; next < this.items.length && !this.runStopped(); ) {
+				if (next > 0) await this.ports.sleep(pauseMs);
+				// With an interval, each batch waits for the one before; without, one rolling window.
+				const end = pauseMs > 0 ? Math.min(next + groupSize, this.items.length) : this.items.length;
+				this.fresh = Array.from({ length: end - next }, (_, offset) => next + offset);
+				next = end;
+				const workers = Math.min(groupSize, this.fresh.length);
+				await Promise.all(Array.from({ length: workers }, () => this.worker()));
+				if (this.thrown) throw this.thrown.error;
+			}
 		} finally {
 			// An item still in flight here means something threw: its answer was lost.
 			this.items.forEach((item, index) => {
@@ -67,32 +82,88 @@ export class RunLoop {
 				const error = lostAnswerText(item.request.subject);
 				this.fail(index, { kind: 'broken', request: item.request, error, sends: item.sends });
 			});
-			this.report.heldBack(this.pace.heldBackMs - heldBackBefore);
-			this.report.breakerOpened(this.pace.breaker.opened - openedBefore);
+			this.report.heldBack(pace.heldBackMs - heldBackBefore);
+			this.report.breakerOpened(pace.breaker.opened - openedBefore);
 		}
 	}
 
-	private async sendAll(dispatcher: Dispatcher): Promise<void> {
-		const { batching } = this.settings;
-		for (let next = 0; next < this.items.length && !this.runStopped(); ) {
-			if (next > 0 && batching.pauseMs > 0) await this.ports.sleep(batching.pauseMs);
-			const end = batching.batched
-				? Math.min(next + batching.groupSize, this.items.length)
-				: this.items.length;
-			const group = Array.from({ length: end - next }, (_, offset) => next + offset);
-			next = end;
-			await dispatcher.run(group, batching.groupSize, {
-				prepare: (index) => this.prepare(index),
-				ready: async (index) => {
-					const item = this.items[index];
-					if (item.state !== 'prepared' || !this.ports.claim) return true;
-					const prior = await this.ports.claim(index, item.request);
-					return prior === undefined || this.apply(index, item.request, prior);
-				},
-				send: (index, turn, remaining) => this.send(index, turn, remaining),
-				serviceDown: (index, down) => this.serviceDown(index, down),
-			});
+	private async worker(): Promise<void> {
+		try {
+			for (let next = this.next(); next !== undefined; next = this.next())
+				if (next === 'wait') await new Promise<void>((wake) => this.waiters.push(wake));
+				else await this.dispatch(next.index, next.fresh);
+		} catch (error) {
+			this.thrown ??= { error };
+			this.wakeAll();
 		}
+	}
+
+	private next(): { index: number; fresh: boolean } | 'wait' | undefined {
+		if (this.thrown) return undefined;
+		const again = this.ready.shift();
+		if (again !== undefined) return { index: again, fresh: false };
+		// While the breaker is open, the item that waits out its backoff goes as the probe, not a new one.
+		if (this.retrying.size > 0 && !this.ports.pace.breaker.isClosed && !this.down) return 'wait';
+		const fresh = this.fresh.shift();
+		if (fresh !== undefined) return { index: fresh, fresh: true };
+		return this.backingOff.size > 0 ? 'wait' : undefined;
+	}
+
+	private async dispatch(index: number, fresh: boolean): Promise<void> {
+		if (this.pause) await this.pause;
+		// A turn is taken only once the item's mark is written: no turn is held while n8n's database answers.
+		if (this.isStopped(index) || !this.prepare(index) || !(await this.claim(index))) {
+			this.retrying.delete(index);
+			if (++this.unsent % YIELD_EVERY === 0)
+				this.pause ??= this.ports.sleep(0).then(() => {
+					this.pause = undefined;
+				});
+			return;
+		}
+		if (this.down) return this.serviceDown(index, this.down);
+		this.asking++;
+		this.watchLimit();
+		const { pace } = this.ports;
+		const turn = await pace.turn(
+			() => this.isStopped(index),
+			this.ports.sleep,
+			(ms) => this.report.waited(ms),
+			// A new item gives the probe's place to one that waits out its backoff: that one may well answer now.
+			() => !fresh || this.retrying.size === 0,
+		);
+		this.asking--;
+		this.retrying.delete(index);
+		if (!turn) return;
+		if ('yielded' in turn) {
+			const after = this.fresh.findIndex((other) => other > index);
+			this.fresh.splice(after < 0 ? this.fresh.length : after, 0, index);
+			return;
+		}
+		if ('down' in turn) {
+			this.down = turn.down;
+			this.ready.push(...this.backingOff);
+			this.backingOff.clear();
+			this.wakeAll();
+			return this.serviceDown(index, turn.down);
+		}
+		this.inFlight++;
+		this.watchLimit();
+		const sentAt = this.ports.now();
+		let result: { end: RequestEnd; againAfterMs?: number } = { end: 'cancelled' };
+		try {
+			result = await this.send(index, turn);
+		} finally {
+			this.inFlight--;
+			if (result.end === 'answered') this.report.answered(sentAt, this.ports.now());
+			pace.finished(turn, result.end);
+			this.watchLimit();
+			this.wakeAll();
+		}
+		const { againAfterMs } = result;
+		if (againAfterMs === undefined) return;
+		this.retrying.add(index);
+		if (againAfterMs <= 0) this.ready.unshift(index);
+		else this.backOff(index, againAfterMs);
 	}
 
 	private runStopped(): boolean {
@@ -101,7 +172,8 @@ export class RunLoop {
 
 	// Items before a failed one are still sent, as they would have been in order.
 	private isStopped(index: number): boolean {
-		return this.ports.cancelled() || (this.stopIndex !== undefined && index > this.stopIndex);
+		if (this.thrown || this.ports.cancelled()) return true;
+		return this.stopIndex !== undefined && index > this.stopIndex;
 	}
 
 	private prepare(index: number): boolean {
@@ -119,21 +191,27 @@ export class RunLoop {
 		return prior === undefined || this.apply(index, request, prior);
 	}
 
+	private async claim(index: number): Promise<boolean> {
+		const item = this.items[index];
+		if (item.state !== 'prepared' || !this.ports.claim) return true;
+		const prior = await this.ports.claim(index, item.request);
+		return prior === undefined || this.apply(index, item.request, prior);
+	}
+
 	private apply(index: number, request: OutreachRequest, prior: Prior): boolean {
 		if (prior.event)
 			this.report.earlierTry(prior.event, prior.kind === 'answer' ? prior.json.id : undefined);
-		if (prior.kind === 'answer') {
+		if (prior.kind === 'answer')
 			this.items[index] = { state: 'done', request, json: prior.json, sends: 0 };
-			return false;
-		}
-		if (prior.kind === 'fail') {
-			this.fail(index, prior.failure);
-			return false;
-		}
-		return true;
+		else if (prior.kind === 'fail') this.fail(index, prior.failure);
+		return prior.kind === 'send';
 	}
 
-	private async send(index: number, turn: Turn, remaining: () => number): Promise<SendResult> {
+	/** How the request ended, and after how long it goes again (0: as soon as the shared pace allows). */
+	private async send(
+		index: number,
+		turn: Turn,
+	): Promise<{ end: RequestEnd; againAfterMs?: number }> {
 		const item = this.items[index];
 		if (item.state !== 'prepared' && item.state !== 'waiting') return { end: 'cancelled' };
 		if (this.isStopped(index)) return { end: 'cancelled' };
@@ -146,21 +224,21 @@ export class RunLoop {
 			this.fail(index, { kind: 'broken', request: sending.request, error, sends: sending.sends });
 			return { end: 'cancelled' };
 		}
-		if (attempt.ok) {
-			this.serviceReached = true;
-			this.pacer.succeeded(turn.epoch);
-			this.items[index] = {
-				state: 'done',
-				request: sending.request,
-				json: attempt.json,
-				sends: sending.sends,
-			};
-			if (attempt.quota) this.keepWithin(attempt.quota, turn, remaining);
-			return { end: 'answered' };
+		if (!attempt.ok) {
+			if (attempt.failure.kind === 'http') this.serviceReached = true;
+			const againAfterMs = this.retryOrGiveUp(index, sending, attempt.failure, turn);
+			return { end: requestEnd(attempt.failure, againAfterMs !== undefined), againAfterMs };
 		}
-		if (attempt.failure.kind === 'http') this.serviceReached = true;
-		const againAfterMs = this.retryOrGiveUp(index, sending, attempt.failure, turn, remaining);
-		return { end: requestEnd(attempt.failure, againAfterMs !== undefined), againAfterMs };
+		this.serviceReached = true;
+		this.ports.pace.pacer.succeeded(turn.epoch);
+		this.items[index] = { ...sending, state: 'done', json: attempt.json };
+		const { quota } = attempt;
+		// Too few left for the requests under way: every new start waits for the refill.
+		if (quota && quota.remaining <= this.ports.pace.requestsInFlight - 1) {
+			this.report.pushedBack();
+			this.slowDown(turn, quota.resetMs, (left, limit) => quotaLogLine(quota, left, limit));
+		}
+		return { end: 'answered' };
 	}
 
 	/** undefined: give up; 0: after a push-back, the shared pace waits instead; else this item's backoff ms. */
@@ -169,54 +247,85 @@ export class RunLoop {
 		item: ItemState & { state: 'inFlight' },
 		failure: Failure,
 		turn: Turn,
-		remaining: () => number,
 	): number | undefined {
+		const { pacer } = this.ports.pace;
+		const { readOnly, policy } = this.settings;
 		const pushBack = isPushBack(failure);
 		if (pushBack) this.report.pushedBack();
-		const slowdowns =
-			this.pacer.consecutiveSlowdowns + (this.pacer.wouldStartSlowdown(turn.epoch) ? 1 : 0);
+		const slowdowns = pacer.consecutiveSlowdowns + (pacer.wouldStartSlowdown(turn.epoch) ? 1 : 0);
 		// A push-back's backoff grows with the service's slowdowns in a row, any other's with this item's sends.
 		const backoff = backoffMs(pushBack ? slowdowns : item.sends, this.ports.random());
-		const { readOnly, policy } = this.settings;
+		const { serviceReached } = this;
+		const attempts = item.sends;
 		const decision = decideRetry(failure, {
 			readOnly,
 			policy,
-			attempts: item.sends,
+			attempts,
 			backoffMs: backoff,
-			serviceReached: this.serviceReached,
+			serviceReached,
 		});
-		if (!decision.retry) {
-			if (settingsSaidNo(decision.reason)) this.report.notSendingAgain(decision.reason);
-			const { request, sends } = item;
+		if (decision.retry) {
+			this.items[index] = { ...item, state: 'waiting', last: failure };
+			this.report.retrying(index, pushBack ? 'pushedBack' : 'transient');
+		} else {
 			const { reason, waitMs: askedMs } = decision;
-			this.fail(index, { kind: 'gaveUp', request, failure, sends, reason, askedMs });
-			// A create's 503 without Retry-After is not resent, but slows the pace as every 503 does.
-			const waitMs = pushBack ? Math.min(failure.retryAfterMs ?? backoff, policy.maxWaitMs) : 0;
-			if (pushBack && reason === 'notSafe') this.slowDown(failure, waitMs, turn, remaining);
-			return undefined;
+			if (settingsSaidNo(reason)) this.report.notSendingAgain(reason);
+			this.fail(index, {
+				kind: 'gaveUp',
+				request: item.request,
+				failure,
+				sends: attempts,
+				reason,
+				askedMs,
+			});
 		}
-		this.items[index] = { ...item, state: 'waiting', last: failure };
-		this.report.retrying(index, pushBack ? 'pushedBack' : 'transient');
-		if (!pushBack) return decision.waitMs;
-		this.slowDown(failure, decision.waitMs, turn, remaining);
-		return 0;
+		if (!pushBack) return decision.retry ? decision.waitMs : undefined;
+		// A create's 503 without Retry-After is not resent, but slows the pace as every 503 does.
+		if (!decision.retry && decision.reason !== 'notSafe') return undefined;
+		const waitMs = decision.retry
+			? decision.waitMs
+			: Math.min(failure.retryAfterMs ?? backoff, policy.maxWaitMs);
+		this.slowDown(turn, waitMs, (left, limit) => pushedBackLogLine(failure, waitMs, left, limit));
+		return decision.retry ? 0 : undefined;
 	}
 
-	private slowDown(failure: Failure, waitMs: number, turn: Turn, remaining: () => number): void {
-		if (this.pacer.pushedBack(turn.epoch, waitMs))
-			this.ports.log(pushedBackLogLine(failure, waitMs, remaining(), this.pacer.inFlightLimit));
+	/** One log line per slowdown, not per request already under way when it began. */
+	private slowDown(turn: Turn, waitMs: number, line: (left: number, limit: number) => string) {
+		const { pacer } = this.ports.pace;
+		if (!pacer.pushedBack(turn.epoch, waitMs)) return;
+		const left = this.fresh.length + this.ready.length + this.backingOff.size + this.inFlight;
+		this.ports.log(line(left, pacer.inFlightLimit));
 	}
 
-	private keepWithin(quota: Quota, turn: Turn, remaining: () => number): void {
-		const othersUnderWay = this.pace.requestsInFlight - 1;
-		if (quota.remaining > othersUnderWay) return;
-		this.report.pushedBack();
-		if (this.pacer.pushedBack(turn.epoch, quota.resetMs)) {
-			this.ports.log(quotaLogLine(quota, remaining(), this.pacer.inFlightLimit));
+	private watchLimit(): void {
+		const { groupSize } = this.settings.batching;
+		const { pacer, requestsInFlight } = this.ports.pace;
+		const waiting = this.fresh.length + this.ready.length + this.asking > 0;
+		const full = waiting && (this.inFlight >= groupSize || requestsInFlight >= pacer.inFlightLimit);
+		const now = this.ports.now();
+		if (full) this.fullSince ??= now;
+		else if (this.fullSince !== undefined) {
+			this.report.limitFull(now - this.fullSince, Math.min(groupSize, pacer.inFlightLimit));
+			this.fullSince = undefined;
 		}
+	}
+
+	private backOff(index: number, ms: number): void {
+		this.backingOff.add(index);
+		void this.ports.sleep(ms).then(() => {
+			// Gone already when the breaker tripped in the meantime.
+			if (!this.backingOff.delete(index)) return;
+			this.ready.push(index);
+			this.wakeAll();
+		});
+	}
+
+	private wakeAll(): void {
+		for (const wake of this.waiters.splice(0)) wake();
 	}
 
 	private serviceDown(index: number, down: ServiceDown): void {
+		this.retrying.delete(index);
 		const item = this.items[index];
 		if (item.state !== 'prepared' && item.state !== 'waiting') return;
 		const last = item.state === 'waiting' ? item.last : undefined;
@@ -225,10 +334,7 @@ export class RunLoop {
 
 	private fail(index: number, failure: ItemFailure): void {
 		this.items[index] = { state: 'failed', failure };
-		if (
-			this.settings.stopAtFirstFailure &&
-			(this.stopIndex === undefined || index < this.stopIndex)
-		)
+		if (this.settings.stopAtFirstFailure && (this.stopIndex ?? Infinity) > index)
 			this.stopIndex = index;
 	}
 }

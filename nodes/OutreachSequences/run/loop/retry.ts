@@ -11,9 +11,6 @@ export interface RetryPolicy {
 	maxWaitMs: number;
 }
 
-const FIRST_BACKOFF_MS = 1000;
-const MAX_BACKOFF_MS = 30_000;
-
 export function retryPolicyOf(options: RequestOptionsValue): RetryPolicy {
 	const value = options.rateLimitHandling?.settings;
 	const retries = Number(value?.maxRetries);
@@ -25,21 +22,21 @@ export function retryPolicyOf(options: RequestOptionsValue): RetryPolicy {
 	};
 }
 
+/** About 1 s, doubling with each failure in a row, at most 30 s, jittered by ±25%. */
+export function backoffMs(consecutiveFailures: number, random: number): number {
+	return Math.min(30_000, 1000 * 2 ** Math.max(0, consecutiveFailures - 1)) * (0.75 + random / 2);
+}
+
 /** True only where the failure proves the service did not act, or acting twice does no harm. */
-export function isSafeToResend(failure: Failure, readOnly: boolean): boolean {
-	if (failure.kind === 'refusal') return false;
+function safeToResend(failure: Failure, readOnly: boolean, serviceReached: boolean): boolean {
 	if (failure.kind === 'http') {
 		if (failure.status === 429 || failure.status === 503)
 			return readOnly || outcomeOf(failure) === 'notActed';
-		return readOnly && (failure.status === 500 || failure.status === 502 || failure.status === 504);
+		return readOnly && [500, 502, 504].includes(failure.status);
 	}
-	if (failure.fault === 'refused') return true;
-	return readOnly && (failure.fault === 'reset' || failure.fault === 'timeout');
-}
-
-export function backoffMs(consecutiveFailures: number, random: number): number {
-	const exponent = Math.max(0, consecutiveFailures - 1);
-	return Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** exponent) * (0.75 + random / 2);
+	// Refused before any answer: a wrong Base URL or a service down, which the user should hear at once.
+	if (failure.kind === 'network' && failure.fault === 'refused') return serviceReached;
+	return readOnly && failure.kind === 'network' && ['reset', 'timeout'].includes(failure.fault);
 }
 
 export type RetryDecision =
@@ -57,12 +54,9 @@ export function decideRetry(
 		serviceReached: boolean;
 	},
 ): RetryDecision {
-	const { policy } = situation;
+	const { policy, readOnly, serviceReached } = situation;
 	if (failure.kind === 'refusal') return { retry: false, reason: 'refused' };
-	if (!isSafeToResend(failure, situation.readOnly)) return { retry: false, reason: 'notSafe' };
-	// Refused before any answer: a wrong Base URL or a service down, which the user should hear at once.
-	if (failure.kind === 'network' && failure.fault === 'refused' && !situation.serviceReached)
-		return { retry: false, reason: 'notSafe' };
+	if (!safeToResend(failure, readOnly, serviceReached)) return { retry: false, reason: 'notSafe' };
 	if (!policy.enabled) return { retry: false, reason: 'disabled' };
 	const asked = failure.kind === 'http' ? failure.retryAfterMs : undefined;
 	if (asked !== undefined && asked > policy.maxWaitMs)

@@ -29,15 +29,13 @@ export function runOptionsOf(context: IExecuteFunctions): RequestOptionsValue {
 /** Batching added at its defaults must run exactly as the node does without it. */
 export function batchingOf(options: RequestOptionsValue): Batching {
 	const batch = options.batching?.batch;
-	if (!batch)
-		return { groupSize: MAX_IN_FLIGHT, pauseMs: NO_PAUSE_MS, batched: false, fixed: false };
+	if (!batch) return { groupSize: MAX_IN_FLIGHT, pauseMs: NO_PAUSE_MS, fixed: false };
 	const size = Number(batch.batchSize);
 	const pause = Number(batch.batchInterval);
 	const pauseMs = Number.isFinite(pause) && pause > 0 ? pause : NO_PAUSE_MS;
 	return {
 		groupSize: Number.isInteger(size) && size > 0 ? Math.min(size, MAX_BATCH_SIZE) : 1,
 		pauseMs,
-		batched: pauseMs > 0,
 		// n8n does not save a value left at its default.
 		fixed: (batch.limit ?? 'automatic') === 'fixed',
 	};

@@ -5,6 +5,13 @@ export const BREAKER_MIN_FAILURES = 5;
 /** About one backoff, so that a request waiting out its own can be the probe. */
 export const BREAKER_PAUSE_MS = 1000;
 
+/** How a request ended, for the breaker: a useful answer, none (and whether it goes again), or never sent. */
+export type RequestEnd =
+	| 'answered'
+	| { failedWith: string; again: boolean }
+	| 'cancelled'
+	| 'refused';
+
 export interface ServiceDown {
 	failed: number;
 	of: number;
@@ -20,22 +27,14 @@ export type BreakerGate =
 export class Breaker {
 	private recent: Array<string | undefined> = [];
 	private openUntil: number | undefined;
-	private probing = false;
-	private trips = 0;
 	private trusted = false;
-	private lastDown: ServiceDown = { failed: 0, of: 0, labels: {} };
+	probing = false;
 	opened = 0;
+	/** A waiting request that sees this grow is not sent. */
+	tripCount = 0;
+	down: ServiceDown = { failed: 0, of: 0, labels: {} };
 
 	constructor(private readonly now: () => number) {}
-
-	/** A waiting request that sees this grow is not sent. */
-	get tripCount(): number {
-		return this.trips;
-	}
-
-	get down(): ServiceDown {
-		return this.lastDown;
-	}
 
 	get isClosed(): boolean {
 		return this.openUntil === undefined;
@@ -48,50 +47,32 @@ export class Breaker {
 		return waitMs > 0 ? { state: 'open', waitMs } : { state: 'probe' };
 	}
 
-	probeStarted(): void {
-		this.probing = true;
-	}
-
-	ended(failedWith: string | undefined, probe: boolean, again = false): void {
-		if (probe) {
-			this.probing = false;
-			if (failedWith === undefined) {
-				this.openUntil = undefined;
-				this.recent = [];
-				this.trusted = true;
-				return;
-			}
-			this.recent.push(failedWith);
-			this.trip();
+	ended(end: RequestEnd, probe: boolean): void {
+		if (probe) this.probing = false;
+		if (end === 'cancelled' || end === 'refused') return;
+		const failedWith = end === 'answered' ? undefined : end.failedWith;
+		if (probe && failedWith === undefined) {
+			this.openUntil = undefined;
+			this.recent = [];
+			this.trusted = true;
 			return;
 		}
 		// So a gateway that fails each request once does not look down: once trusted, only failed resends count.
-		if (failedWith !== undefined && again && this.trusted) return;
-		this.recent.push(failedWith);
-		if (this.recent.length > BREAKER_WINDOW) this.recent.shift();
-		if (this.openUntil === undefined && this.looksDown()) {
+		if (!probe && end !== 'answered' && end.again && this.trusted) return;
+		this.recent = [...this.recent, failedWith].slice(-BREAKER_WINDOW);
+		const failures = this.recent.filter((label): label is string => label !== undefined);
+		const looksDown =
+			failures.length >= BREAKER_MIN_FAILURES && failures.length * 2 > this.recent.length;
+		if (!probe && (this.openUntil !== undefined || !looksDown)) return;
+		if (probe) {
+			this.tripCount++;
+			const labels: Record<string, number> = {};
+			for (const label of failures) labels[label] = (labels[label] ?? 0) + 1;
+			this.down = { failed: failures.length, of: this.recent.length, labels };
+		} else {
 			this.opened++;
 			this.trusted = false;
-			this.openUntil = this.now() + BREAKER_PAUSE_MS;
 		}
-	}
-
-	probeDropped(): void {
-		this.probing = false;
-	}
-
-	private looksDown(): boolean {
-		const failed = this.recent.filter((label) => label !== undefined).length;
-		return failed >= BREAKER_MIN_FAILURES && failed * 2 > this.recent.length;
-	}
-
-	private trip(): void {
-		this.trips++;
-		const labels: Record<string, number> = {};
-		const failures = this.recent.filter((label): label is string => label !== undefined);
-		for (const label of failures) labels[label] = (labels[label] ?? 0) + 1;
-		this.lastDown = { failed: failures.length, of: this.recent.length, labels };
-		this.recent = this.recent.slice(-BREAKER_WINDOW);
 		this.openUntil = this.now() + BREAKER_PAUSE_MS;
 	}
 }

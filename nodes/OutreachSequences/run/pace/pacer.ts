@@ -8,9 +8,6 @@ export interface Epoch {
 	idleMs: number;
 }
 
-const HALVING = 0.5;
-const INITIAL_WINDOW = 1;
-const SLOW_START_GROWTH = 0.5;
 const GENTLE = 0.9;
 /** Growth per second³ as a share of the rejected rate: regrowth takes as long at 5 req/s as at 500. */
 const CUBIC_SHARE = 0.00025;
@@ -21,9 +18,10 @@ const MIN_RATE = 0.1;
 const IDLE_GAP_MS = 1000;
 
 export class RequestPacer {
-	private window: number;
+	private window = 1;
 	private slowStart = true;
-	private rate = Infinity;
+	/** Requests per second once the service has pushed back; until then no bound but the window. */
+	sendRate = Infinity;
 	private tokens = 1;
 	private refilledAt = 0;
 	private pausedUntil = 0;
@@ -40,7 +38,6 @@ export class RequestPacer {
 		private ceiling: number,
 		private readonly now: () => number,
 	) {
-		this.window = Math.min(ceiling, INITIAL_WINDOW);
 		this.epoch = newEpoch(now());
 	}
 
@@ -58,23 +55,19 @@ export class RequestPacer {
 		return Math.floor(this.window);
 	}
 
-	get sendRate(): number {
-		return this.rate;
-	}
-
 	readyIn(inFlight: number): number {
 		const now = this.now();
 		if (now < this.pausedUntil) return this.pausedUntil - now;
 		this.judgePendingEpoch(now);
 		if (inFlight >= this.inFlightLimit) return Infinity;
-		if (this.rate === Infinity) return 0;
+		if (this.sendRate === Infinity) return 0;
 		this.refill(now);
-		return this.tokens >= 1 ? 0 : ((1 - this.tokens) * 1000) / this.rate;
+		return this.tokens >= 1 ? 0 : ((1 - this.tokens) * 1000) / this.sendRate;
 	}
 
 	start(): Epoch {
 		const now = this.now();
-		if (this.rate !== Infinity) {
+		if (this.sendRate !== Infinity) {
 			this.refill(now);
 			this.tokens -= 1;
 		}
@@ -95,7 +88,7 @@ export class RequestPacer {
 	succeeded(ticket: Epoch): void {
 		ticket.accepted++;
 		this.consecutiveSlowdowns = 0;
-		const growth = this.slowStart ? SLOW_START_GROWTH : 1 / this.window;
+		const growth = this.slowStart ? 0.5 : 1 / this.window;
 		this.window = Math.min(this.ceiling, this.window + growth);
 	}
 
@@ -110,7 +103,8 @@ export class RequestPacer {
 		if (!this.wouldStartSlowdown(ticket)) return false;
 		this.consecutiveSlowdowns++;
 		this.pending = ticket;
-		this.rejectedRate = Math.min(this.currentRate(now), sendRateOf(ticket));
+		this.refill(now);
+		this.rejectedRate = Math.min(this.sendRate, sendRateOf(ticket));
 		this.slowStart = false;
 		this.window = Math.max(1, Math.floor(this.window / 2));
 		return true;
@@ -124,29 +118,23 @@ export class RequestPacer {
 		if (ended.lastSentAt - ended.startedAt - ended.idleMs >= TRUSTED_AFTER_MS) this.trusted = true;
 		const accepted = (ended.accepted * 1000) / Math.max(1, now - ended.startedAt - ended.idleMs);
 		const lowered = this.trusted
-			? Math.min(this.rejectedRate * GENTLE, Math.max(accepted, this.rejectedRate * HALVING))
-			: Math.min(this.rejectedRate * HALVING, 2 * accepted);
+			? Math.min(this.rejectedRate * GENTLE, Math.max(accepted, this.rejectedRate * 0.5))
+			: Math.min(this.rejectedRate * 0.5, 2 * accepted);
 		this.startRate = Math.max(MIN_RATE, Math.min(lowered, this.rejectedRate));
-		this.rate = this.startRate;
+		this.sendRate = this.startRate;
 		this.growingSince = now;
 		this.tokens = 1;
 		this.refilledAt = now;
 		this.epoch = newEpoch(now);
 	}
 
-	private currentRate(now: number): number {
-		if (this.rejectedRate === Infinity && this.rate === Infinity) return Infinity;
-		this.refill(now);
-		return this.rate;
-	}
-
 	private refill(now: number): void {
-		if (this.rate !== Infinity && this.rejectedRate !== Infinity) {
+		if (this.sendRate !== Infinity && this.rejectedRate !== Infinity) {
 			const seconds = (now - this.growingSince) / 1000;
 			const scale = CUBIC_SHARE * this.rejectedRate;
 			const k = Math.cbrt((this.rejectedRate - this.startRate) / scale);
-			this.rate = Math.max(MIN_RATE, scale * (seconds - k) ** 3 + this.rejectedRate);
-			this.tokens = Math.min(1, this.tokens + ((now - this.refilledAt) * this.rate) / 1000);
+			this.sendRate = Math.max(MIN_RATE, scale * (seconds - k) ** 3 + this.rejectedRate);
+			this.tokens = Math.min(1, this.tokens + ((now - this.refilledAt) * this.sendRate) / 1000);
 		}
 		this.refilledAt = now;
 	}

@@ -1,7 +1,7 @@
 /** One pace per service per n8n process: its executions share one turn order, pacer and breaker. */
 import { createHash } from 'node:crypto';
 
-import type { ServiceDown } from './breaker';
+import type { RequestEnd, ServiceDown } from './breaker';
 import { Breaker } from './breaker';
 import type { Epoch } from './pacer';
 import { RequestPacer } from './pacer';
@@ -11,24 +11,22 @@ export interface Turn {
 	probe: boolean;
 }
 
-export type RequestEnd =
-	| 'answered'
-	| { failedWith: string; again: boolean }
-	| 'cancelled'
-	| 'refused';
+export type { RequestEnd } from './breaker';
+
+type TurnResult = Turn | { down: ServiceDown } | { yielded: true } | undefined;
 
 export const IDLE_MS = 10 * 60_000;
-export const MAX_SERVICES = 256;
 /** A long wait is slept in steps this long, so that a stopped execution ends soon. */
 const WAIT_STEP_MS = 500;
 
 export class ServicePace {
 	readonly pacer: RequestPacer;
 	readonly breaker: Breaker;
-	private inFlight = 0;
+	requestsInFlight = 0;
+	/** Time spent waiting for the pacer, by any execution: the run reports its share. */
+	heldBackMs = 0;
 	private gate: Promise<unknown> = Promise.resolve();
 	private completions: Array<() => void> = [];
-	private heldBack = 0;
 	private waiting = 0;
 	private users = 0;
 	private lastUsed: number;
@@ -40,14 +38,6 @@ export class ServicePace {
 		this.pacer = new RequestPacer(ceiling, now);
 		this.breaker = new Breaker(now);
 		this.lastUsed = now();
-	}
-
-	get requestsInFlight(): number {
-		return this.inFlight;
-	}
-
-	get heldBackMs(): number {
-		return this.heldBack;
 	}
 
 	get learned(): boolean {
@@ -65,8 +55,8 @@ export class ServicePace {
 		this.lastUsed = this.now();
 	}
 
-	isIdle(nowMs: number, idleMs: number): boolean {
-		return this.users <= 0 && this.inFlight === 0 && nowMs - this.lastUsed >= idleMs;
+	isIdle(nowMs: number): boolean {
+		return this.users <= 0 && this.requestsInFlight === 0 && nowMs - this.lastUsed >= IDLE_MS;
 	}
 
 	/** `{ yielded }`: it would be the probe, but mayProbe() prefers one of its execution in backoff. */
@@ -75,41 +65,36 @@ export class ServicePace {
 		sleep: (ms: number) => Promise<void>,
 		waited?: (ms: number) => void,
 		mayProbe: () => boolean = () => true,
-	): Promise<Turn | { down: ServiceDown } | { yielded: true } | undefined> {
-		const heldBackBefore = this.heldBack;
+	): Promise<TurnResult> {
+		const heldBackBefore = this.heldBackMs;
 		const tripsBefore = this.breaker.tripCount;
-		const turn = this.gate.then(
-			async (): Promise<Turn | { down: ServiceDown } | { yielded: true } | undefined> => {
-				for (;;) {
-					if (isStopped()) return undefined;
-					if (this.breaker.tripCount > tripsBefore) return { down: this.breaker.down };
-					const gate = this.breaker.gate();
-					if (gate.state === 'open') {
-						await sleep(Math.min(gate.waitMs, WAIT_STEP_MS));
-						continue;
-					}
-					if (gate.state === 'probing') {
-						await new Promise<void>((wake) => this.completions.push(wake));
-						continue;
-					}
-					if (gate.state === 'probe' && !mayProbe()) return { yielded: true };
-					const wait = this.pacer.readyIn(this.inFlight);
-					if (wait === 0) {
-						this.inFlight++;
-						if (this.heldBack > heldBackBefore) waited?.(this.heldBack - heldBackBefore);
-						const probe = gate.state === 'probe';
-						if (probe) this.breaker.probeStarted();
-						return { epoch: this.pacer.start(), probe };
-					}
-					if (wait === Infinity) await new Promise<void>((wake) => this.completions.push(wake));
-					else {
-						const from = this.now();
-						await sleep(Math.min(wait, WAIT_STEP_MS));
-						this.heldBack += Math.max(0, this.now() - from);
-					}
+		const turn = this.gate.then(async (): Promise<TurnResult> => {
+			for (;;) {
+				if (isStopped()) return undefined;
+				if (this.breaker.tripCount > tripsBefore) return { down: this.breaker.down };
+				const gate = this.breaker.gate();
+				if (gate.state === 'probe' && !mayProbe()) return { yielded: true };
+				const wait =
+					gate.state === 'open'
+						? gate.waitMs
+						: gate.state === 'probing'
+							? Infinity
+							: this.pacer.readyIn(this.requestsInFlight);
+				if (wait === 0) {
+					this.requestsInFlight++;
+					if (this.heldBackMs > heldBackBefore) waited?.(this.heldBackMs - heldBackBefore);
+					const probe = gate.state === 'probe';
+					this.breaker.probing ||= probe;
+					return { epoch: this.pacer.start(), probe };
 				}
-			},
-		);
+				if (wait === Infinity) await new Promise<void>((wake) => this.completions.push(wake));
+				else {
+					const from = this.now();
+					await sleep(Math.min(wait, WAIT_STEP_MS));
+					if (gate.state !== 'open') this.heldBackMs += Math.max(0, this.now() - from);
+				}
+			}
+		});
 		this.waiting++;
 		this.gate = turn.catch(() => undefined);
 		void this.gate.then(() => {
@@ -119,19 +104,16 @@ export class ServicePace {
 		return turn;
 	}
 
-	private idleWhenNothingGoes(): void {
-		if (this.inFlight === 0 && this.waiting === 0) this.pacer.idle();
-	}
-
 	finished(turn: Turn, end: RequestEnd): void {
-		this.inFlight--;
+		this.requestsInFlight--;
 		this.lastUsed = this.now();
-		if (end === 'cancelled' || end === 'refused') {
-			if (turn.probe) this.breaker.probeDropped();
-		} else if (end === 'answered') this.breaker.ended(undefined, turn.probe);
-		else this.breaker.ended(end.failedWith, turn.probe, end.again);
+		this.breaker.ended(end, turn.probe);
 		for (const wake of this.completions.splice(0)) wake();
 		this.idleWhenNothingGoes();
+	}
+
+	private idleWhenNothingGoes(): void {
+		if (this.requestsInFlight === 0 && this.waiting === 0) this.pacer.idle();
 	}
 }
 
@@ -144,26 +126,15 @@ export function serviceKey(baseUrl: string, apiKey: unknown): string {
 		.digest('hex');
 }
 
-function forgetIdle(nowMs: number): void {
-	for (const [key, pace] of paces) if (pace.isIdle(nowMs, IDLE_MS)) paces.delete(key);
-	if (paces.size < MAX_SERVICES) return;
-	for (const [key, pace] of paces) {
-		if (paces.size < MAX_SERVICES) break;
-		if (pace.isIdle(nowMs, 0)) paces.delete(key);
-	}
-}
-
 export function servicePace(
 	baseUrl: string,
 	apiKey: unknown,
 	ceiling: number,
 	now: () => number = Date.now,
 ): ServicePace {
-	forgetIdle(now());
+	for (const [key, pace] of paces) if (pace.isIdle(now())) paces.delete(key);
 	const key = serviceKey(baseUrl, apiKey);
 	const pace = paces.get(key) ?? new ServicePace(ceiling, now);
-	// Last used last: the map's order is the order of use.
-	paces.delete(key);
 	paces.set(key, pace);
 	return pace;
 }
@@ -171,8 +142,4 @@ export function servicePace(
 /** For the engine tests: each workflow runs as if in a fresh n8n process. */
 export function forgetServices(): void {
 	paces.clear();
-}
-
-export function rememberedServices(): number {
-	return paces.size;
 }
