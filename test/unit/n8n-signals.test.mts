@@ -1,4 +1,4 @@
-// The n8n signals tool mode reads (run/n8n/tool.ts, N8N_SIGNALS) and their check
+// The n8n signals tool mode reads (N8N_SIGNALS) and their check
 // (scripts/n8n-signals.mts), against n8n installs made up here: the check
 // names a signal that an n8n from its `since` on lacks. `npm run try:n8n`
 // runs the same check on real n8n installs.
@@ -6,9 +6,9 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { N8N_SIGNALS } from '../../nodes/OutreachSequences/run/n8n/tool.ts';
 import {
 	FINDERS,
+	N8N_SIGNALS,
 	checkN8nSignals,
 	compareVersions,
 	missingSignals,

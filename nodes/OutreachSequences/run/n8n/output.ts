@@ -43,14 +43,8 @@ export function groupOf(item: ItemState): FailureGroup | undefined {
 }
 
 export function labelOf(item: ItemState): string | undefined {
-	const request =
-		item.state === 'failed'
-			? 'request' in item.failure
-				? item.failure.request
-				: undefined
-			: 'request' in item
-				? item.request
-				: undefined;
+	const holder = item.state === 'failed' ? item.failure : item;
+	const request = 'request' in holder ? holder.request : undefined;
 	return request?.subject.name ?? request?.subject.id;
 }
 
