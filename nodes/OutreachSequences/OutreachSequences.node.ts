@@ -14,13 +14,9 @@ import { useCaseResource } from './actions/useCase/UseCase.resource';
 import { requestOptionsProperty } from './actions/requestOptions';
 import { runOperation } from './run/n8n/execute';
 
+const resources = [sequenceResource, contactResource, contactListResource, useCaseResource];
 /** Exported for the build, which writes each operation's output schema. */
-export const operations = [
-	sequenceResource,
-	contactResource,
-	contactListResource,
-	useCaseResource,
-].flatMap((resource) => resource.operations);
+export const operations = resources.flatMap((resource) => resource.operations);
 
 export class OutreachSequences implements INodeType {
 	description: INodeTypeDescription = {
@@ -67,10 +63,7 @@ export class OutreachSequences implements INodeType {
 				],
 				default: 'sequence',
 			},
-			...sequenceResource.properties,
-			...contactResource.properties,
-			...contactListResource.properties,
-			...useCaseResource.properties,
+			...resources.flatMap((resource) => resource.properties),
 			requestOptionsProperty,
 		],
 	};

@@ -1,8 +1,6 @@
 // What a run does with an item an earlier try or execution handled
-// (run/memory/reRun.ts), and what the record keeps of each item at the end of
-// a try (run/memory/memory.ts › forRecord).
-import type { ItemState } from '../../nodes/OutreachSequences/run/loop/loop.ts';
-import { forRecord } from '../../nodes/OutreachSequences/run/memory/memory.ts';
+// (run/memory/reRun.ts). What the record keeps of each item at a try's end:
+// test/engine/re-runs.test.mts, crash.test.mts.
 import { priorOf, unconfirmedOf } from '../../nodes/OutreachSequences/run/memory/reRun.ts';
 import type { EarlierTry } from '../../nodes/OutreachSequences/run/memory/record.ts';
 import { failureFacts } from '../../nodes/OutreachSequences/run/outcome/failedItem.ts';
@@ -95,58 +93,4 @@ test('a say that failed: the option failed for this item and what to do; the ear
 		'Not sent: the expression in Request Options › Unconfirmed Earlier Try failed for this item (x is not defined). Fix it so that it gives fail, sendAgain or countAsDone for this item, save (n8n 2.x saves on its own), and use Executions › Retry with the currently saved workflow.',
 	);
 	expect(text.description).toMatch(/Earlier\.\n\nDetails\.$/);
-});
-
-const gaveUp = (status: number): ItemState => ({
-	state: 'failed',
-	failure: {
-		kind: 'gaveUp',
-		request,
-		sends: 1,
-		reason: 'notSafe',
-		failure: {
-			kind: 'http',
-			status,
-			method: 'POST',
-			retryAfter: false,
-			answer: { statusCode: status, headers: {}, body: '' },
-		},
-	},
-});
-
-test.each<[string, ItemState, string | undefined, unknown]>([
-	[
-		'confirmed: kept with its answer',
-		{ state: 'done', request, json: { id: 'c-42' }, sends: 1 },
-		undefined,
-		{ request, now: { kind: 'confirmed', answer: { id: 'c-42' }, requestChanged: false } },
-	],
-	[
-		'counted as done: as such',
-		{ state: 'done', request, json: {}, sends: 0 },
-		'countedAsDone',
-		{ request, now: { kind: 'countedAsDone' } },
-	],
-	[
-		'kept from before: as it was',
-		{ state: 'done', request, json: {}, sends: 0 },
-		'kept',
-		undefined,
-	],
-	[
-		'a 5xx on a write: unknown, with its words',
-		gaveUp(500),
-		undefined,
-		{ request, now: { kind: 'unknown', earlier } },
-	],
-	['a refusal: forgotten, so it goes out again', gaveUp(404), undefined, 'forget'],
-	[
-		'failed unsent again: as it was',
-		{ state: 'failed', failure: failed as never },
-		'failedAgain',
-		undefined,
-	],
-	['not reached: as it was', { state: 'pending' }, undefined, undefined],
-])('the record keeps of an item %s', (_, item, event, expected) => {
-	expect(forRecord(item, event as never, earlier)).toEqual(expected);
 });

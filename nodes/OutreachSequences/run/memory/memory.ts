@@ -45,18 +45,18 @@ const NONE: Memory = {
 	earlierTry: false,
 };
 
+// This process's own table: who claimed or confirmed an entry, when, and the ID the service gave it.
 interface Known {
 	at: number;
 	execution: string;
 	id: string | null;
+	sending?: true;
 }
 const known = new Map<string, Known>();
-const sending = new Map<string, string>();
 const MOST_KNOWN = 50_000;
 
 export function forgetKnown(): void {
 	known.clear();
-	sending.clear();
 }
 
 function runIndexOf(context: IExecuteFunctions): number {
@@ -209,18 +209,18 @@ export async function openMemory(
 					claimed.delete(index);
 					return storeFailed(index, error);
 				}
+			const by = known.get(id);
 			if (state === 'fresh') {
-				sending.set(id, execution);
+				known.set(id, { at: Date.now(), execution, id: null, sending: true });
 				return undefined;
 			}
 			if (state === 'unknown') {
-				const by = sending.get(id);
 				const earlier: EarlierFailure = {
 					message: '',
 					description: '',
 					statusCode: null,
 					networkError: null,
-					claimed: by !== undefined && by !== execution ? by : '',
+					claimed: by?.sending && by.execution !== execution ? by.execution : '',
 					windowMs: settings.windowMs,
 				};
 				const prior = priorOf({ kind: 'unknown', earlier }, request, index, choice(index));
@@ -229,14 +229,18 @@ export async function openMemory(
 				return prior?.kind === 'send' ? undefined : prior;
 			}
 			if (!settings.skipsConfirmed) return undefined;
-			const json = doneBeforeItem(request.subject, known.get(id), settings.windowMs, Date.now());
+			const json = doneBeforeItem(
+				request.subject,
+				by?.sending ? undefined : by,
+				settings.windowMs,
+				Date.now(),
+			);
 			return { kind: 'answer', json, event: 'doneBefore' };
 		},
 		confirmed(index, json) {
 			const id = entryIds[index];
 			if (!rows || id === undefined) return;
 			rows.confirm(id, claimed.get(index));
-			if (sending.get(id) === execution) sending.delete(id);
 			known.delete(id);
 			known.set(id, {
 				at: Date.now(),
@@ -259,7 +263,8 @@ export async function openMemory(
 			const freed: string[] = [];
 			for (const [index, bucket] of claimed) {
 				const id = entryIds[index];
-				if (sending.get(id) === execution) sending.delete(id);
+				const entry = known.get(id);
+				if (entry?.sending && entry.execution === execution) known.delete(id);
 				if (givenBack(loopItems[index])) freed.push(...rows.claimEntries(id, bucket));
 			}
 			await rows
@@ -287,7 +292,7 @@ function givenBack(item: ItemState): boolean {
 }
 
 /** A failure the service did not act on is forgotten, so a retry sends the item again. */
-export function forRecord(
+function forRecord(
 	item: ItemState,
 	event: PriorEvent | undefined,
 	words: EarlierFailure | undefined,
