@@ -49,7 +49,7 @@ test.each([
 	'Retry On Fail: a create answered %i after it was made fails mayHaveActed, and is not sent again',
 	async (status, headers) => {
 		// The first item: under Continue, n8n runs the node again when it failed.
-	await failCreate(env.sandbox, 'S1', status, { times: 1, afterWrite: true, headers });
+		await failCreate(env.sandbox, 'S1', status, { times: 1, afterWrite: true, headers });
 		const result = await run({
 			items: names(3),
 			onError: 'continueRegularOutput',
