@@ -17,7 +17,7 @@ import { send } from '../../transport/index';
 import { openMemory } from '../memory/memory';
 import { unconfirmedOf } from '../memory/reRun';
 import { itemReader } from './itemReader';
-import { addHints, Failed, groupOf, labelOf, outputOf, resultsOf, wordsOf } from './output';
+import { addHints, Failed, labelOf, outputOf, resultsOf, wordsOf } from './output';
 import { batchingOf, connect, runOptionsOf, setupFailure } from './settings';
 import { withDoneBeforeStop, withRetryOnFailWarning } from './stopError';
 import { callerTypeOf, failuresAsItems, isToolVariant } from './tool';
@@ -144,7 +144,10 @@ export async function runOperation(
 		);
 	if (endsInError)
 		throw new NodeOperationError(node, 'The execution was stopped before every item was sent.');
-	const summary = loop.report.summarize(loop.items.map(groupOf), loop.items.map(labelOf));
+	const summary = loop.report.summarize(
+		loop.items.map((item) => (item.state === 'failed' ? failureGroup(item.failure) : undefined)),
+		loop.items.map(labelOf),
+	);
 	addHints(context, executionHints(summary, setting));
 	return outputOf(complete, shape);
 }

@@ -7,8 +7,8 @@ import type {
 	NodeExecutionHint,
 } from 'n8n-workflow';
 
-import type { FailedItemShape, FailureFacts, FailureGroup } from '../outcome/failedItem';
-import { failedItemJson, failureFacts, failureGroup } from '../outcome/failedItem';
+import type { FailedItemShape, FailureFacts } from '../outcome/failedItem';
+import { failedItemJson, failureFacts } from '../outcome/failedItem';
 import type { ItemState, RunLoop } from '../loop/loop';
 import type { RetryPolicy } from '../loop/retry';
 import type { EarlierFailure } from '../memory/record';
@@ -36,10 +36,6 @@ export function outputOf(
 			pairedItem: { item: index },
 		})),
 	];
-}
-
-export function groupOf(item: ItemState): FailureGroup | undefined {
-	return item.state === 'failed' ? failureGroup(item.failure) : undefined;
 }
 
 export function labelOf(item: ItemState): string | undefined {
