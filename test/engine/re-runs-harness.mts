@@ -12,7 +12,7 @@ import { forgetKnown, type Environment } from '../harness/setup.mts';
 import { OUTREACH, retryFixture, runFixture } from '../harness/workflows.mts';
 import type { FixtureRun, RunOptions } from '../harness/workflows.mts';
 
-export const FIXTURE = 'sequence-create-fields';
+const FIXTURE = 'sequence-create-fields';
 export const names = (count: number) =>
 	Array.from({ length: count }, (_, index) => ({ name: `S${index + 1}` }));
 export const RETRY_ON_FAIL = { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 };
