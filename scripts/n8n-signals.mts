@@ -1,5 +1,5 @@
 // Checks one n8n install for every n8n signal the node's tool mode reads
-// (N8N_SIGNALS in nodes/OutreachSequences/run/n8n/tool.ts): each must be there
+// (N8N_SIGNALS below, read by run/n8n/tool.ts): each must be there
 // from the n8n version its `since` names. It reads n8n's own shipped code, as
 // none of these is a documented API. `npm run try:n8n` runs it for the
 // version it tries; so does the e2e suite for the versions CI installs.
@@ -8,10 +8,32 @@ import path from 'node:path';
 
 import {
 	MCP_SERVER_TRIGGER_TYPE,
-	N8N_SIGNALS,
 	TOOL_VARIANT_SUFFIX,
 } from '../nodes/OutreachSequences/run/n8n/tool.ts';
-import type { N8nSignal } from '../nodes/OutreachSequences/run/n8n/tool.ts';
+
+/** The undocumented n8n behaviour the node's tool mode reads, and the n8n version each is there from. */
+export const N8N_SIGNALS = {
+	toolVariantSuffix: {
+		reads: `a node's AI tool variant is its type plus "${TOOL_VARIANT_SUFFIX}" (n8n's convertNodeToAiTool)`,
+		since: '1.60.0',
+	},
+	getExecuteData: {
+		reads:
+			"getExecuteData().node: the node whose execution data n8n hands this node (the tool's caller)",
+		since: '1.0.0',
+	},
+	isToolExecution: {
+		reads:
+			'isToolExecution(): whether the node runs as a tool call rather than a workflow step (queue mode, MCP)',
+		since: '2.3.0',
+	},
+	mcpTriggerType: {
+		reads: `the MCP Server Trigger's node type, ${MCP_SERVER_TRIGGER_TYPE}`,
+		since: '1.88.0',
+	},
+} as const;
+
+export type N8nSignal = keyof typeof N8N_SIGNALS;
 
 export interface SignalCheck {
 	signal: N8nSignal;

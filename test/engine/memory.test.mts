@@ -1,241 +1,242 @@
-// The node's one memory (run/memory/memory.ts), in n8n's engine, with nothing
-// set: a new execution sends nothing the service confirmed within the window,
-// in every mode but a schedule's; this process adds the ID, a restart loses
-// only that; what was claimed and never confirmed fails unsent. Their words:
-// test/unit/texts-re-run.test.mts.
+// The node's one memory (run/memory/memory.ts) across executions, in n8n's
+// engine against the sandbox: a new execution sends nothing the service
+// confirmed within the window, in every mode but a schedule's; what was
+// claimed and never confirmed fails unsent until the user says; the user's
+// Key decides what is the same. Its words: test/unit/texts-re-run.test.mts.
 import { jest } from '@jest/globals';
+import type { INodeParameters } from 'n8n-workflow';
 
 import { RELEASE } from '../harness/sandbox.mts';
 import { processedRows } from '../harness/processed-store.mts';
 import { fakeDateOnly, forgetKnown, useEnvironment } from '../harness/setup.mts';
-import { factsOf, runFixture, type RunOptions } from '../harness/workflows.mts';
-import { failCreate, hintsOf, names, sentCounts } from './re-runs-harness.mts';
+import { factsOf, type FixtureRun, type RunOptions } from '../harness/workflows.mts';
+import {
+	each,
+	failCreate,
+	hintsOf,
+	names,
+	oneAtATime,
+	runner,
+	sentCounts,
+	skipped,
+	twelve,
+} from './re-runs-harness.mts';
 
 const env = useEnvironment();
-const FIXTURE = 'sequence-create-fields';
-const five: RunOptions = { items: names(5), onError: 'continueRegularOutput' };
+const { run } = runner(env);
 const HOUR = 60 * 60_000;
+const five: RunOptions = { items: names(5), onError: 'continueRegularOutput' };
+const options = (requestOptions: INodeParameters, more: Partial<RunOptions> = {}): RunOptions => ({
+	...five,
+	...more,
+	parameters: { requestOptions },
+});
+const KEY = { skipDoneBefore: { keySettings: { key: '={{ $json.name }}' } } };
+const sent = async () => await sentCounts(env.sandbox);
+const unsent = (item: FixtureRun['all'][number]) =>
+	expect(factsOf(item)).toMatchObject({ timesSent: 0, outcome: 'mayHaveActed' });
 
-const run = (options: RunOptions = five) => runFixture(env.engine, env.sandbox, FIXTURE, options);
-const idsByName = async () =>
-	Object.fromEntries(
-		(await env.sandbox.records('sequences')).map((record) => [record.name, record.id]),
-	);
-const skipped = (result: Awaited<ReturnType<typeof run>>) =>
-	result.all.map((item) => item.json.skipped ?? item.json.name);
-
-test('Execute workflow twice: the second creates nothing again, and each output gives the ID this process knows', async () => {
-	await run();
-	const second = await run();
-	expect(await sentCounts(env.sandbox)).toEqual({ S1: 1, S2: 1, S3: 1, S4: 1, S5: 1 });
-	const ids = await idsByName();
-	expect(second.all.map((item) => item.json)).toEqual(
-		names(5).map(({ name }) => ({ skipped: true, id: ids[name], reason: expect.any(String) })),
-	);
-	expect(second.all.map((item) => item.pairedItem)).toEqual(names(5).map((_, item) => ({ item })));
-	expect(hintsOf(second).map((hint) => hint.type)).toEqual(['info']);
+beforeEach(async () => {
+	(await processedRows()).latencyMs = 0;
 });
 
-test('after a restart (n8n process new, its database kept), the same run again creates nothing twice; the ID is null', async () => {
-	await run({ ...five, mode: 'webhook' });
-	forgetKnown();
+test.each([
+	['in the same n8n process: with the ID it knows', false],
+	['after a restart (its database kept): the ID is null', true],
+])('running again creates nothing twice, %s', async (_, restart) => {
+	const first = await run({ ...five, mode: 'webhook' });
+	if (restart) forgetKnown();
 	const again = await run({ ...five, mode: 'webhook' });
-	expect(await sentCounts(env.sandbox)).toEqual({ S1: 1, S2: 1, S3: 1, S4: 1, S5: 1 });
-	expect(again.all.map((item) => item.json.id)).toEqual([null, null, null, null, null]);
-	expect(hintsOf(again)).toHaveLength(1);
+	expect(await sent()).toEqual(each(5));
+	expect(again.all.map((item) => item.json)).toEqual(
+		first.all.map((item) => ({
+			skipped: true,
+			id: restart ? null : item.json.id,
+			reason: expect.any(String),
+		})),
+	);
+	expect(again.all.map((item) => item.pairedItem)).toEqual(names(5).map((_, item) => ({ item })));
+	expect(hintsOf(again).map((hint) => hint.type)).toEqual(['info']);
 });
 
-test('after a partial run, running again sends only what was not created: the create the service refused', async () => {
-	await failCreate(env.sandbox, 'S3', 422, 'not now', { times: 1 });
-	await run();
-	const second = await run();
-	expect(await sentCounts(env.sandbox)).toEqual({ S1: 1, S2: 1, S3: 2, S4: 1, S5: 1 });
-	expect(skipped(second)).toEqual([true, true, 'S3', true, true]);
-});
+test.each([
+	['the request', {}],
+	['a Key', KEY],
+])(
+	'by %s: refused and changed creates go out again; one answered 500 after it was made fails unsent in every mode until the user says',
+	async (_, by) => {
+		await failCreate(env.sandbox, 'S2', 500, { times: 1, afterWrite: true });
+		await failCreate(env.sandbox, 'S3', 422, { times: 1 });
+		await run(options(by));
+		const changed = options(by, { items: [...names(4), { name: 'S5 renamed' }] });
+		const again = await run(changed);
+		expect(skipped(again)).toEqual([true, undefined, 'S3', true, 'S5 renamed']);
+		expect(await sent()).toEqual(each(5, 1, { S3: 2, 'S5 renamed': 1 }));
+		for (const mode of ['manual', 'webhook', 'trigger'] as const)
+			unsent((await run({ ...changed, mode })).all[1]);
+		const counted = await run(options({ ...by, unconfirmedEarlierTry: 'countAsDone' }, changed));
+		expect(counted.all[1].json.skipped).toBe(true);
+		expect(skipped(await run(changed))).toEqual([true, true, true, true, true]);
+		expect((await sent()).S2).toBe(1);
+	},
+);
 
-test('a create the service answered 500 after it created it: the next execution fails it unsent, in every mode, until the user says', async () => {
-	await failCreate(env.sandbox, 'S2', 500, 'late', { times: 1, afterWrite: true });
-	await run({ ...five, items: names(3) });
-	for (const mode of ['manual', 'webhook', 'trigger'] as const) {
-		const again = await run({ ...five, items: names(3), mode });
-		expect(factsOf(again.all[1])).toMatchObject({ timesSent: 0, outcome: 'mayHaveActed' });
+test.each([
+	['a schedule sends again: it means to', {}, 'trigger', 2],
+	["a schedule with the user's Key skips", KEY, 'trigger', 1],
+	['Repeat Items Done Before on sends again', { repeatRecentCreates: true }, 'manual', 2],
+	[
+		'Repeat Items Done Before added at its default (off) skips',
+		{ repeatRecentCreates: false },
+		'manual',
+		1,
+	],
+	[
+		'a Window of 1 minute sends again 3 minutes later',
+		{ skipDoneBefore: { keySettings: { windowMinutes: 1 } } },
+		'manual',
+		2,
+	],
+] as const)('%s', async (_, given, mode, times) => {
+	const now = Date.now();
+	try {
+		fakeDateOnly(now);
+		await run(options(given, { mode }));
+		fakeDateOnly(now + 3 * 60_000);
+		await run(options(given, { mode }));
+	} finally {
+		jest.useRealTimers();
 	}
-	expect(await sentCounts(env.sandbox)).toEqual({ S1: 2, S2: 1, S3: 2 });
-	const counted = await run({
-		...five,
-		items: names(3),
-		parameters: { requestOptions: { unconfirmedEarlierTry: 'countAsDone' } },
-	});
-	expect(counted.all[1].json.skipped).toBe(true);
-	expect(skipped(await run({ ...five, items: names(3) }))).toEqual([true, true, true]);
-	// The schedule's run created S1 and S3 again, as it means to; S2 exists once.
-	expect(await env.sandbox.summary()).toMatchObject({ sequencesCreated: 5 });
-});
-
-test('a webhook delivered twice creates once; a changed request is another create and goes out', async () => {
-	await run({ ...five, mode: 'webhook' });
-	const changed = names(5).map((item) => (item.name === 'S2' ? { name: 'S2 renamed' } : item));
-	const second = await run({ ...five, items: changed, mode: 'webhook' });
-	expect(await sentCounts(env.sandbox)).toEqual({
-		S1: 1,
-		S2: 1,
-		'S2 renamed': 1,
-		S3: 1,
-		S4: 1,
-		S5: 1,
-	});
-	expect(second.all[1].json.name).toBe('S2 renamed');
-});
-
-test("a schedule's execution creates again what it means to; with the user's Key it skips", async () => {
-	await run({ ...five, mode: 'trigger' });
-	await run({ ...five, mode: 'trigger' });
-	expect(await sentCounts(env.sandbox)).toEqual({ S1: 2, S2: 2, S3: 2, S4: 2, S5: 2 });
-	const keyed: RunOptions = {
-		...five,
-		mode: 'trigger',
-		parameters: {
-			requestOptions: { skipDoneBefore: { keySettings: { key: '={{ $json.name }}' } } },
-		},
-	};
-	await run(keyed);
-	expect(skipped(await run(keyed))).toEqual([true, true, true, true, true]);
-	expect(await sentCounts(env.sandbox)).toEqual({ S1: 3, S2: 3, S3: 3, S4: 3, S5: 3 });
-});
-
-test('Repeat Items Done Before on sends again; added at its default (off), it runs as without it', async () => {
-	await run();
-	const repeat = (on: boolean): RunOptions => ({
-		...five,
-		parameters: { requestOptions: { repeatRecentCreates: on } },
-	});
-	await run(repeat(true));
-	expect(await sentCounts(env.sandbox)).toEqual({ S1: 2, S2: 2, S3: 2, S4: 2, S5: 2 });
-	const off = await run(repeat(false));
-	expect(off.all.every((item) => item.json.skipped === true)).toBe(true);
-	expect(await sentCounts(env.sandbox)).toEqual({ S1: 2, S2: 2, S3: 2, S4: 2, S5: 2 });
+	expect(await sent()).toEqual(each(5, times));
 });
 
 test('the window: an entry counts at least 60 minutes and at most 120 after the last run that met it', async () => {
 	const start = Math.ceil(Date.now() / HOUR) * HOUR;
-	const at = (ms: number) => fakeDateOnly(start + ms);
+	const one = { ...five, items: names(1) };
+	const at = async (ms: number) => {
+		fakeDateOnly(start + ms);
+		return skipped(await run(one))[0];
+	};
 	try {
 		// Created just before an hour's end; each later run meets it a millisecond short of 60 minutes after the last.
-		at(HOUR - 1000);
-		await run({ ...five, items: names(1) });
-		at(2 * HOUR - 1001);
-		expect(skipped(await run({ ...five, items: names(1) }))).toEqual([true]);
-		at(3 * HOUR - 1002);
-		expect(skipped(await run({ ...five, items: names(1) }))).toEqual([true]);
-		// More than 120 minutes after the last run that met it: sent again.
-		at(5 * HOUR - 1001);
-		expect(skipped(await run({ ...five, items: names(1) }))).toEqual(['S1']);
+		expect(await at(HOUR - 1000)).toBe('S1');
+		expect(await at(2 * HOUR - 1001)).toBe(true);
+		expect(await at(3 * HOUR - 1002)).toBe(true);
+		expect(await at(5 * HOUR - 1001)).toBe('S1');
 	} finally {
 		jest.useRealTimers();
 	}
-	expect(await sentCounts(env.sandbox)).toEqual({ S1: 2 });
 });
 
-test('a Window of 1 minute set by the user: a run 3 minutes later creates again', async () => {
-	const windowed: RunOptions = {
-		...five,
-		parameters: { requestOptions: { skipDoneBefore: { keySettings: { windowMinutes: 1 } } } },
-	};
-	const now = Date.now();
-	try {
-		fakeDateOnly(now);
-		await run(windowed);
-		fakeDateOnly(now + 3 * 60_000);
-		await run(windowed);
-	} finally {
-		jest.useRealTimers();
+test('40 identical creates are 40 creates; run again, none is sent, and a 41st goes out', async () => {
+	const eight = { batching: { batch: { batchSize: 8, batchInterval: 0 } } };
+	const same = (count: number) =>
+		options(eight, { items: Array.from({ length: count }, () => ({ name: 'Same' })) });
+	expect((await run(same(40))).all.filter((item) => item.json.skipped)).toHaveLength(0);
+	const second = await run(same(40));
+	expect(new Set(second.all.map((item) => item.json.skipped && item.json.id)).size).toBe(40);
+	const third = await run(same(41));
+	expect(third.all.filter((item) => item.json.skipped)).toHaveLength(40);
+	expect(await sent()).toEqual({ Same: 41 });
+});
+
+test('by a Key: items with the same key in one run are each sent, an empty key counts by the request, and the key decides, not the request', async () => {
+	const byEmail = options({ skipDoneBefore: { keySettings: { key: '={{ $json.email }}' } } });
+	await run({
+		...byEmail,
+		items: [{ name: 'S1', email: 'a' }, { name: 'S2', email: 'a' }, { name: 'S3' }],
+	});
+	const again = await run({
+		...byEmail,
+		items: [{ name: 'S9', email: 'a' }, { name: 'S3' }, { name: 'S4' }],
+	});
+	expect(skipped(again)).toEqual([true, true, 'S4']);
+	expect(await sent()).toEqual({ S1: 1, S2: 1, S3: 1, S4: 1 });
+});
+
+test.each([
+	// Every create held at the service, all five in flight from the first request: both under way at once.
+	['a webhook', { batching: { batch: { batchSize: 5, limit: 'fixed' } } }, 'webhook'],
+	// A database round trip long enough that the second reads the store before the first one's write lands.
+	['a trigger with a Key', KEY, 'trigger'],
+] as const)('%s delivered twice at the same moment creates each once', async (_, given, mode) => {
+	const keyed = 'skipDoneBefore' in given;
+	if (keyed) (await processedRows()).latencyMs = 600;
+	else
+		await env.sandbox.addFault({ method: 'POST', pathPrefix: '/v1/sequences', holdUntil: RELEASE });
+	const runs = [run(options(given, { mode })), run(options(given, { mode }))];
+	if (!keyed) {
+		await env.sandbox.held(5);
+		await env.sandbox.release();
 	}
-	expect(await sentCounts(env.sandbox)).toEqual({ S1: 2, S2: 2, S3: 2, S4: 2, S5: 2 });
-});
-
-test('a webhook delivered twice at the same moment: each sequence is created once; the other execution skips it or fails it unsent', async () => {
-	// Every create is held at the service: both executions are under way at once, however slow the machine.
-	await env.sandbox.addFault({ method: 'POST', pathPrefix: '/v1/sequences', holdUntil: RELEASE });
-	// Limit Fixed: each execution has all five in flight from the first request.
-	const fixed: RunOptions = {
-		...five,
-		mode: 'webhook',
-		parameters: { requestOptions: { batching: { batch: { batchSize: 5, limit: 'fixed' } } } },
-	};
-	const runs = [run(fixed), run(fixed)];
-	await env.sandbox.held(5);
-	await env.sandbox.release();
-	const [first, second] = await Promise.all(runs);
-	expect(await sentCounts(env.sandbox)).toEqual({ S1: 1, S2: 1, S3: 1, S4: 1, S5: 1 });
-	const notCreated = [...first.all, ...second.all].filter((item) => item.json.name === undefined);
+	const all = (await Promise.all(runs)).flatMap((result) => result.all);
+	expect(await sent()).toEqual(each(5));
+	// The other execution skips each, or fails it unsent.
+	const notCreated = all.filter((item) => item.json.name === undefined);
 	expect(notCreated).toHaveLength(5);
-	for (const item of notCreated)
-		if (item.json.skipped !== true)
-			expect(factsOf(item)).toMatchObject({ timesSent: 0, outcome: 'mayHaveActed' });
+	for (const item of notCreated) if (item.json.skipped !== true) unsent(item);
 });
 
 test('archives are remembered too: archiving again within the window sends nothing', async () => {
-	const archive: RunOptions = {
-		items: ['c-42', 'c-43'].map((id) => ({ id })),
-		onError: 'continueRegularOutput',
-	};
-	await runFixture(env.engine, env.sandbox, 'contact-archive', archive);
-	const again = await runFixture(env.engine, env.sandbox, 'contact-archive', archive);
-	expect(again.all.map((item) => item.json.skipped)).toEqual([true, true]);
+	const archive: RunOptions = { items: [{ id: 'c-42' }, { id: 'c-43' }] };
+	await run(archive, 'contact-archive');
+	expect(skipped(await run(archive, 'contact-archive'))).toEqual([true, true]);
 	expect((await env.sandbox.requests()).filter((r) => r.url.endsWith('/archive'))).toHaveLength(2);
 });
 
-test("the store fails: every item fails unsent, with the store's reason, and nothing is sent", async () => {
-	const rows = await processedRows();
-	rows.failNext = new Error('SQLITE_BUSY: database is locked');
+test('a store that fails fails closed: the item fails unsent, and nothing is sent', async () => {
+	(await processedRows()).failNext = new Error('SQLITE_BUSY: database is locked');
 	const result = await run({ ...five, items: names(1) });
 	expect(factsOf(result.all[0])).toMatchObject({ timesSent: 0, outcome: 'notActed' });
-	expect(String(result.all[0].json.error)).toContain('SQLITE_BUSY');
-	expect(await sentCounts(env.sandbox)).toEqual({});
+	expect(await sent()).toEqual({});
 });
 
-test("another process's write from an older read replaces the row: the run writes its entries again, and a re-run creates nothing twice", async () => {
+test("the node's own row: 3 entries per item confirmed, none for a refused one, another's entries kept, never the workflow's row", async () => {
 	const rows = await processedRows();
-	const record = rows.checkProcessedAndRecord.bind(rows);
-	let calls = 0;
-	// Right after the run's first write lands, a write another worker made from an older read (an empty row) lands.
-	rows.checkProcessedAndRecord = async (items, scope, data, options) => {
-		const result = await record(items, scope, data, options);
-		if (++calls === 1) rows.staleWrite('test-workflow|n:outreach', [], []);
-		return result;
-	};
-	try {
-		await run({ ...five, mode: 'webhook' });
-	} finally {
-		rows.checkProcessedAndRecord = record;
-	}
-	expect(skipped(await run({ ...five, mode: 'webhook' }))).toEqual([true, true, true, true, true]);
-	expect(await sentCounts(env.sandbox)).toEqual({ S1: 1, S2: 1, S3: 1, S4: 1, S5: 1 });
-});
-
-test("another process's write from a read that holds the run's earlier writes, not its latest: that write is written again", async () => {
-	const rows = await processedRows();
-	const record = rows.checkProcessedAndRecord.bind(rows);
 	const row = 'test-workflow|n:outreach';
-	let calls = 0;
-	let afterFirst: string[] = [];
-	// One in flight: each item's claim is a write of its own. The second write is replaced by a copy read after the first.
-	rows.checkProcessedAndRecord = async (items, scope, data, options) => {
-		const result = await record(items, scope, data, options);
-		if (++calls === 1) afterFirst = rows.snapshot().get(row) ?? [];
-		if (calls === 2) rows.staleWrite(row, afterFirst, []);
-		return result;
+	rows.rows.set(row, ['another-execution-mark']);
+	const written = new Set<string>();
+	const record = rows.checkProcessedAndRecord.bind(rows);
+	rows.checkProcessedAndRecord = async (items, scope, data, more) => {
+		written.add(`${data.workflow.id}|${scope === 'node' ? `n:${data.node?.id}` : ''}`);
+		return await record(items, scope, data, more);
 	};
-	const oneAtATime = {
-		...five,
-		mode: 'webhook' as const,
-		parameters: { requestOptions: { batching: { batch: { batchSize: 1, batchInterval: 0 } } } },
-	};
+	await failCreate(env.sandbox, 'S3', 400);
 	try {
-		await run(oneAtATime);
+		await run(twelve);
 	} finally {
 		rows.checkProcessedAndRecord = record;
 	}
-	expect(skipped(await run(oneAtATime))).toEqual([true, true, true, true, true]);
-	expect(await sentCounts(env.sandbox)).toEqual({ S1: 1, S2: 1, S3: 1, S4: 1, S5: 1 });
+	expect([...written]).toEqual([row]);
+	expect(rows.rows.get(row)?.[0]).toBe('another-execution-mark');
+	expect(rows.size).toBe(1 + 11 * 3);
 });
+
+test.each([
+	['a copy read before its first write (an empty row)', 1],
+	['a copy read after its first write, replacing its second', 2],
+])(
+	"another worker's write from %s replaces the row: the run writes again, and a re-run creates nothing twice",
+	async (_, replaced) => {
+		const rows = await processedRows();
+		const record = rows.checkProcessedAndRecord.bind(rows);
+		const row = 'test-workflow|n:outreach';
+		let calls = 0;
+		let afterFirst: string[] = [];
+		rows.checkProcessedAndRecord = async (items, scope, data, more) => {
+			const result = await record(items, scope, data, more);
+			if (++calls === 1 && replaced === 2) afterFirst = rows.snapshot().get(row) ?? [];
+			if (calls === replaced) rows.staleWrite(row, afterFirst, []);
+			return result;
+		};
+		// One in flight: each item's claim is a write of its own.
+		const webhook = options(oneAtATime, { mode: 'webhook' });
+		try {
+			await run(webhook);
+		} finally {
+			rows.checkProcessedAndRecord = record;
+		}
+		expect(skipped(await run(webhook))).toEqual([true, true, true, true, true]);
+		expect(await sent()).toEqual(each(5));
+	},
+);

@@ -1,4 +1,4 @@
-// The n8n signals tool mode reads (run/n8n/tool.ts, N8N_SIGNALS) and their check
+// The n8n signals tool mode reads (N8N_SIGNALS) and their check
 // (scripts/n8n-signals.mts), against n8n installs made up here: the check
 // names a signal that an n8n from its `since` on lacks. `npm run try:n8n`
 // runs the same check on real n8n installs.
@@ -6,9 +6,9 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { N8N_SIGNALS } from '../../nodes/OutreachSequences/run/n8n/tool.ts';
 import {
 	FINDERS,
+	N8N_SIGNALS,
 	checkN8nSignals,
 	compareVersions,
 	missingSignals,
@@ -34,59 +34,52 @@ function fakeInstall(version: string, files: Record<string, string>): string {
 	return dir;
 }
 
-const EVERY_SIGNAL = {
-	'node_modules/n8n/dist/tool-generation/ai-tools.js':
+const CONTEXTS = 'node_modules/n8n-core/dist/execution-engine/node-execution-context';
+/** Each signal: the file of an n8n install it is found in, and what the file holds. */
+const SIGNALS = {
+	toolVariantSuffix: [
+		'node_modules/n8n/dist/tool-generation/ai-tools.js',
 		"function convertNodeToAiTool(item) {\n    item.description.name += 'Tool';\n}",
-	'node_modules/n8n-core/dist/execution-engine/node-execution-context/base-execute-context.js':
+	],
+	getExecuteData: [
+		`${CONTEXTS}/base-execute-context.js`,
 		'class B { getExecuteData() { return this.executeData; } }',
-	'node_modules/n8n-core/dist/execution-engine/node-execution-context/execute-context.js':
+	],
+	isToolExecution: [
+		`${CONTEXTS}/execute-context.js`,
 		'class E {\n    isToolExecution() {\n        return false;\n    }\n}',
-	'node_modules/@n8n/n8n-nodes-langchain/dist/nodes/mcp/McpTrigger/McpTrigger.node.js':
+	],
+	mcpTriggerType: [
+		'node_modules/@n8n/n8n-nodes-langchain/dist/nodes/mcp/McpTrigger/McpTrigger.node.js',
 		'description = { displayName: "MCP Server Trigger", name: "mcpTrigger" }',
+	],
 };
+const EVERY_SIGNAL: Record<string, string> = Object.fromEntries(Object.values(SIGNALS));
 
-test('every signal tool mode reads has a way to be found', () => {
+test('every signal tool mode reads has a way to be found, and an n8n that has every one passes', () => {
 	expect(Object.keys(FINDERS).sort()).toEqual(Object.keys(N8N_SIGNALS).sort());
-});
-
-test('an n8n that has every signal passes', () => {
 	const checks = checkN8nSignals(fakeInstall('2.41.1', EVERY_SIGNAL));
-	expect(checks.map((check) => [check.signal, check.foundIn !== undefined])).toEqual(
-		Object.keys(N8N_SIGNALS).map((signal) => [signal, true]),
-	);
-	expect(missingSignals(checks)).toEqual([]);
+	expect(checks.filter((check) => check.foundIn === undefined)).toEqual([]);
+	expect(checks).toHaveLength(Object.keys(N8N_SIGNALS).length);
 });
 
-test.each(Object.keys(EVERY_SIGNAL))(
-	'an n8n from 2.3 on without %s fails, naming the signal',
-	(file) => {
+test.each(Object.entries(SIGNALS))(
+	'an n8n from 2.3 on without %s fails, naming it',
+	(signal, [file]) => {
 		const files = { ...EVERY_SIGNAL, [file]: '// changed' };
 		const missing = missingSignals(checkN8nSignals(fakeInstall('2.41.1', files)));
-		expect(missing).toHaveLength(1);
-		expect(file).toContain(
-			{
-				toolVariantSuffix: 'ai-tools',
-				getExecuteData: 'base-execute-context',
-				isToolExecution: '/execute-context',
-				mcpTriggerType: 'McpTrigger',
-			}[missing[0].signal],
-		);
+		expect(missing.map((check) => check.signal)).toEqual([signal]);
 	},
 );
 
-test('an n8n older than a signal may lack it: isToolExecution before 2.3', () => {
-	const files: Record<string, string> = { ...EVERY_SIGNAL };
-	delete files[
-		'node_modules/n8n-core/dist/execution-engine/node-execution-context/execute-context.js'
-	];
-	expect(missingSignals(checkN8nSignals(fakeInstall('1.123.81', files)))).toEqual([]);
-	expect(
-		missingSignals(checkN8nSignals(fakeInstall('2.3.0', files))).map((check) => check.signal),
-	).toEqual(['isToolExecution']);
-});
-
-test('versions compare by number, not as text', () => {
-	expect(compareVersions('1.123.81', '1.88.0')).toBe(1);
-	expect(compareVersions('2.0.3', '2.3.0')).toBe(-1);
-	expect(compareVersions('2.3.0', '2.3.0')).toBe(0);
+test('an n8n older than a signal may lack it, compared by number: isToolExecution before 2.3', () => {
+	const files = { ...EVERY_SIGNAL };
+	delete files[SIGNALS.isToolExecution[0]];
+	const missing = (version: string) =>
+		missingSignals(checkN8nSignals(fakeInstall(version, files))).map((check) => check.signal);
+	expect(missing('1.123.81')).toEqual([]);
+	expect(missing('2.3.0')).toEqual(['isToolExecution']);
+	expect([compareVersions('1.123.81', '1.88.0'), compareVersions('2.0.3', '2.3.0')]).toEqual([
+		1, -1,
+	]);
 });

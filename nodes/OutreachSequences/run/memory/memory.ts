@@ -5,6 +5,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import { DEFAULT_WINDOW_MINUTES } from '../../helpers/defaults';
 import type { OperationDefinition, OutreachRequest } from '../../helpers/interfaces';
 import type { ItemState } from '../loop/loop';
+import type { ItemFailure } from '../outcome/failedItem';
 import { failureFacts } from '../outcome/failedItem';
 import { memoryOffHint, rowFullHint } from '../outcome/hints';
 import { doneBeforeItem, storeFailedText } from '../outcome/reRunTexts';
@@ -44,18 +45,18 @@ const NONE: Memory = {
 	earlierTry: false,
 };
 
+// This process's own table: who claimed or confirmed an entry, when, and the ID the service gave it.
 interface Known {
 	at: number;
 	execution: string;
 	id: string | null;
+	sending?: true;
 }
 const known = new Map<string, Known>();
-const sending = new Map<string, string>();
 const MOST_KNOWN = 50_000;
 
 export function forgetKnown(): void {
 	known.clear();
-	sending.clear();
 }
 
 function runIndexOf(context: IExecuteFunctions): number {
@@ -208,18 +209,18 @@ export async function openMemory(
 					claimed.delete(index);
 					return storeFailed(index, error);
 				}
+			const by = known.get(id);
 			if (state === 'fresh') {
-				sending.set(id, execution);
+				known.set(id, { at: Date.now(), execution, id: null, sending: true });
 				return undefined;
 			}
 			if (state === 'unknown') {
-				const by = sending.get(id);
 				const earlier: EarlierFailure = {
 					message: '',
 					description: '',
 					statusCode: null,
 					networkError: null,
-					claimed: by !== undefined && by !== execution ? by : '',
+					claimed: by?.sending && by.execution !== execution ? by.execution : '',
 					windowMs: settings.windowMs,
 				};
 				const prior = priorOf({ kind: 'unknown', earlier }, request, index, choice(index));
@@ -228,14 +229,18 @@ export async function openMemory(
 				return prior?.kind === 'send' ? undefined : prior;
 			}
 			if (!settings.skipsConfirmed) return undefined;
-			const json = doneBeforeItem(request.subject, known.get(id), settings.windowMs, Date.now());
+			const json = doneBeforeItem(
+				request.subject,
+				by?.sending ? undefined : by,
+				settings.windowMs,
+				Date.now(),
+			);
 			return { kind: 'answer', json, event: 'doneBefore' };
 		},
 		confirmed(index, json) {
 			const id = entryIds[index];
 			if (!rows || id === undefined) return;
 			rows.confirm(id, claimed.get(index));
-			if (sending.get(id) === execution) sending.delete(id);
 			known.delete(id);
 			known.set(id, {
 				at: Date.now(),
@@ -255,15 +260,15 @@ export async function openMemory(
 				);
 			else record?.drop();
 			if (!rows) return;
-			const givenBack: string[] = [];
+			const freed: string[] = [];
 			for (const [index, bucket] of claimed) {
 				const id = entryIds[index];
-				if (sending.get(id) === execution) sending.delete(id);
-				if (outcomeOf(loopItems[index]) === 'givenBack')
-					givenBack.push(...rows.claimEntries(id, bucket));
+				const entry = known.get(id);
+				if (entry?.sending && entry.execution === execution) known.delete(id);
+				if (givenBack(loopItems[index])) freed.push(...rows.claimEntries(id, bucket));
 			}
 			await rows
-				.settle(givenBack)
+				.settle(freed)
 				.catch((error: unknown) =>
 					context.logger.warn(
 						`Outreach Sequences: n8n's store for processed items failed (${(error as Error)?.message ?? String(error)}); what this run confirmed may not be kept: a later run fails it as unknown.`,
@@ -273,36 +278,35 @@ export async function openMemory(
 	};
 }
 
-function outcomeOf(item: ItemState): 'confirmed' | 'unknown' | 'givenBack' {
-	if (item.state === 'done') return 'confirmed';
-	// An item waiting to go again met a failure safe to send again: the service did not act on it.
-	if (item.state !== 'failed') return item.state === 'inFlight' ? 'unknown' : 'givenBack';
-	if (item.failure.kind === 'unknownBefore') return 'unknown';
-	const facts = failureFacts(item.failure);
-	return facts.outcome === 'mayHaveActed' && facts.timesSent > 0 ? 'unknown' : 'givenBack';
+// Sent, and the service may have acted on it: it stays claimed, and its record keeps its words.
+function sentUnconfirmed(failure: ItemFailure): boolean {
+	const facts = failureFacts(failure);
+	return facts.outcome === 'mayHaveActed' && facts.timesSent > 0;
+}
+
+/** The service did not act on it (an item waiting to go again met a failure safe to send again): its claim goes. */
+function givenBack(item: ItemState): boolean {
+	if (item.state === 'done' || item.state === 'inFlight') return false;
+	if (item.state !== 'failed') return true;
+	return item.failure.kind !== 'unknownBefore' && !sentUnconfirmed(item.failure);
 }
 
 /** A failure the service did not act on is forgotten, so a retry sends the item again. */
-export function forRecord(
+function forRecord(
 	item: ItemState,
 	event: PriorEvent | undefined,
 	words: EarlierFailure | undefined,
 ): ItemForRecord {
 	if (item.state === 'done') {
+		const { request } = item;
 		if (item.sends > 0)
-			return {
-				request: item.request,
-				now: { kind: 'confirmed', answer: item.json, requestChanged: false },
-			};
-		return event === 'countedAsDone'
-			? { request: item.request, now: { kind: 'countedAsDone' } }
-			: undefined;
+			return { request, now: { kind: 'confirmed', answer: item.json, requestChanged: false } };
+		return event === 'countedAsDone' ? { request, now: { kind: 'countedAsDone' } } : undefined;
 	}
 	if (item.state !== 'failed') return undefined;
 	const { failure } = item;
 	if (failure.kind === 'unknownBefore' || failure.kind === 'notSent') return undefined;
-	const facts = failureFacts(failure);
-	if (facts.outcome === 'mayHaveActed' && facts.timesSent > 0 && words)
+	if (sentUnconfirmed(failure) && words)
 		return { request: failure.request, now: { kind: 'unknown', earlier: words } };
 	return 'forget';
 }

@@ -8,30 +8,27 @@ import type { RetryPolicy } from '../loop/retry';
 import type { FailureText } from '../outcome/words';
 import { describeFailure, notSentAgainText, serviceDownText } from '../outcome/texts';
 import { unconfirmedFailedText, unknownBeforeText } from '../outcome/reRunTexts';
+import type { Failure } from '../../transport/failure';
 import type { Connection } from '../../transport/index';
 import { redact } from '../../helpers/secret';
 
-function asItemError(
-	node: INode,
-	error: unknown,
-	itemIndex: number,
-): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		error.context.itemIndex = itemIndex;
-		return error;
-	}
-	return new NodeOperationError(node, error as Error, { itemIndex });
-}
+type Described = Exclude<ItemFailure, { kind: 'notSent' | 'broken' }>;
 
-export function giveUpText(
-	failure: ItemFailure & { kind: 'gaveUp' },
-	connection: Connection,
-	policy: RetryPolicy,
-): FailureText {
-	const text = describeFailure(failure.failure, {
-		...connection,
-		subject: failure.request.subject,
-	});
+function textOf(failure: Described, connection: Connection, policy: RetryPolicy): FailureText {
+	const { subject } = failure.request;
+	const describe = (last: Failure) => describeFailure(last, { ...connection, subject });
+	if (failure.kind === 'unknownBefore') {
+		const earlier = unknownBeforeText(subject, failure.earlier, failure.itemIndex);
+		const { unconfirmedError } = failure;
+		return unconfirmedError === undefined
+			? earlier
+			: unconfirmedFailedText(earlier, unconfirmedError);
+	}
+	if (failure.kind === 'serviceDown') {
+		const last = failure.last === undefined ? undefined : describe(failure.last);
+		return serviceDownText(failure.down, failure.sends, last, subject);
+	}
+	const text = describe(failure.failure);
 	if (!settingsSaidNo(failure.reason)) return text;
 	return notSentAgainText(text, {
 		reason: failure.reason,
@@ -42,25 +39,6 @@ export function giveUpText(
 	});
 }
 
-function serviceDownItemText(
-	failure: ItemFailure & { kind: 'serviceDown' },
-	connection: Connection,
-): FailureText {
-	const last =
-		failure.last === undefined
-			? undefined
-			: describeFailure(failure.last, { ...connection, subject: failure.request.subject });
-	return serviceDownText(failure.down, failure.sends, last, failure.request.subject);
-}
-
-function unsentText(failure: ItemFailure & { kind: 'unknownBefore' }): FailureText {
-	const earlier = unknownBeforeText(failure.request.subject, failure.earlier, failure.itemIndex);
-	const { unconfirmedError } = failure;
-	return unconfirmedError === undefined
-		? earlier
-		: unconfirmedFailedText(earlier, unconfirmedError);
-}
-
 export function itemError(
 	node: INode,
 	itemIndex: number,
@@ -68,23 +46,20 @@ export function itemError(
 	connection: Connection,
 	policy: RetryPolicy,
 ): NodeApiError | NodeOperationError {
-	if (failure.kind === 'notSent' || failure.kind === 'broken')
-		return asItemError(node, failure.error, itemIndex);
-	const secret = connection.credentials.data?.apiKey;
-	if (failure.kind === 'unknownBefore') {
-		const unsent = unsentText(failure);
-		return new NodeOperationError(node, redact(unsent.message, secret), {
-			itemIndex,
-			description: redact(unsent.description, secret),
-		});
+	if (failure.kind === 'notSent' || failure.kind === 'broken') {
+		const { error } = failure;
+		if (!(error instanceof NodeApiError || error instanceof NodeOperationError))
+			return new NodeOperationError(node, error as Error, { itemIndex });
+		error.context.itemIndex = itemIndex;
+		return error;
 	}
-	const text =
-		failure.kind === 'serviceDown'
-			? serviceDownItemText(failure, connection)
-			: giveUpText(failure, connection, policy);
-	const last = failure.kind === 'serviceDown' ? failure.last : failure.failure;
+	const secret = connection.credentials.data?.apiKey;
+	const text = textOf(failure, connection, policy);
 	const message = redact(text.message, secret);
 	const description = redact(text.description, secret);
+	if (failure.kind === 'unknownBefore')
+		return new NodeOperationError(node, message, { itemIndex, description });
+	const last = failure.kind === 'serviceDown' ? failure.last : failure.failure;
 	const httpCode = last?.kind === 'http' ? String(last.status) : undefined;
 	// Plain text, not the HTTP library's error: that holds the request headers, and with them the key.
 	const cause: JsonObject = { message, description };

@@ -7,8 +7,8 @@ import type {
 	NodeExecutionHint,
 } from 'n8n-workflow';
 
-import type { FailedItemShape, FailureFacts, FailureGroup } from '../outcome/failedItem';
-import { failedItemJson, failureFacts, failureGroup } from '../outcome/failedItem';
+import type { FailedItemShape, FailureFacts } from '../outcome/failedItem';
+import { failedItemJson, failureFacts } from '../outcome/failedItem';
 import type { ItemState, RunLoop } from '../loop/loop';
 import type { RetryPolicy } from '../loop/retry';
 import type { EarlierFailure } from '../memory/record';
@@ -38,19 +38,9 @@ export function outputOf(
 	];
 }
 
-export function groupOf(item: ItemState): FailureGroup | undefined {
-	return item.state === 'failed' ? failureGroup(item.failure) : undefined;
-}
-
 export function labelOf(item: ItemState): string | undefined {
-	const request =
-		item.state === 'failed'
-			? 'request' in item.failure
-				? item.failure.request
-				: undefined
-			: 'request' in item
-				? item.request
-				: undefined;
+	const holder = item.state === 'failed' ? item.failure : item;
+	const request = 'request' in holder ? holder.request : undefined;
 	return request?.subject.name ?? request?.subject.id;
 }
 

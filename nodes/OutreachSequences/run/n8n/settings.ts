@@ -1,4 +1,4 @@
-/** What a run reads of n8n once before it starts: Batching, step or tool, and the connection. */
+/** What a run reads of n8n once before it starts: Batching and the connection. */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -13,7 +13,6 @@ import { redact } from '../../helpers/secret';
 import { normalizeBaseUrl } from '../../helpers/validation';
 import type { Batching } from '../loop/loop';
 import type { Connection } from '../../transport/index';
-import { toolCallerType } from './tool';
 
 /** Read per item where used, so an expression failing for one item fails only that item. */
 const PER_ITEM: ReadonlySet<string> = new Set(['unconfirmedEarlierTry', 'skipDoneBefore']);
@@ -74,14 +73,5 @@ export function setupFailure(
 	return new NodeOperationError(context.getNode(), message ?? String(error), {
 		itemIndex,
 		description: description ?? undefined,
-	});
-}
-
-export function callerTypeOf(context: IExecuteFunctions): string | undefined {
-	const caller = context.getExecuteData().node;
-	return toolCallerType({
-		executeDataNodeType: caller.type,
-		ownExecuteData: caller.name === context.getNode().name,
-		toolExecution: typeof context.isToolExecution === 'function' && context.isToolExecution(),
 	});
 }

@@ -7,13 +7,8 @@ import { safeWayOn, stepsAfterStop, stopText } from '../outcome/reRunTexts';
 
 type Described = Error & { description?: string | null };
 
-function prepend<T extends Described>(error: T, text: string): T {
-	error.description = error.description ? `${text}\n\n${error.description}` : text;
-	return error;
-}
-
-function append<T extends Described>(error: T, text: string): T {
-	error.description = error.description ? `${error.description}\n\n${text}` : text;
+function described<T extends Described>(error: T, ...parts: Array<string | null | undefined>): T {
+	error.description = parts.filter(Boolean).join('\n\n');
 	return error;
 }
 
@@ -55,10 +50,10 @@ export function withDoneBeforeStop<T extends Described>(
 	};
 	const facts = { subject, items: items.length, stoppedAt, done, mayHave, notDone, neverSent };
 	const text = stopText(facts, wayOn);
-	return text ? prepend(error, text) : error;
+	return text ? described(error, text, error.description) : error;
 }
 
 export function withRetryOnFailWarning<T extends Described>(error: T, setting: HintSetting): T {
 	if (!setting.retryOnFail || setting.readOnly) return error;
-	return append(error, RETRY_ON_FAIL_TEXT);
+	return described(error, error.description, RETRY_ON_FAIL_TEXT);
 }
