@@ -27,6 +27,7 @@ interface Facts {
 	outcome: 'notActed' | 'mayHaveActed';
 	networkError?: string;
 	retryAfterSeconds?: number;
+	timesSent?: number;
 }
 let refused = '';
 
@@ -148,6 +149,12 @@ const CASES: Array<[string, Setup, Facts, (string | RegExp)?]> = [
 		{ baseUrl: () => 'http://outreach-sandbox.invalid', all: true },
 		{ outcome: NOT, networkError: 'dns' },
 		/\b(ENOTFOUND|EAI_AGAIN|EAI_FAIL|EAI_NONAME)\b/,
+	],
+	// Refused before any request.
+	[
+		'a Base URL that is not http(s)',
+		{ baseUrl: () => 'ftp://outreach.example', all: true },
+		{ outcome: NOT, timesSent: 0 },
 	],
 ];
 
