@@ -15,11 +15,16 @@ import type {
 import { ICredentialsHelper } from 'n8n-workflow';
 
 export class CredentialsHelper extends ICredentialsHelper {
+	private readonly types: Record<string, ICredentialType>;
+	private readonly store: Map<string, ICredentialDataDecryptedObject>;
+
 	constructor(
-		private readonly types: Record<string, ICredentialType>,
-		readonly store: Map<string, ICredentialDataDecryptedObject>,
+		types: Record<string, ICredentialType>,
+		store: Map<string, ICredentialDataDecryptedObject>,
 	) {
 		super();
+		this.types = types;
+		this.store = store;
 	}
 
 	async authenticate(

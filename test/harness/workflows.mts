@@ -121,8 +121,3 @@ export async function retryFixture(
 export function factsOf(item: INodeExecutionData): Record<string, unknown> | undefined {
 	return item.json.message as Record<string, unknown> | undefined;
 }
-
-/** The API requests the sandbox received (its own test routes left out). */
-export async function apiRequests(sandbox: SandboxProcess) {
-	return await sandbox.requests();
-}
