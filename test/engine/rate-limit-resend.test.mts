@@ -53,7 +53,8 @@ test.each<[keyof typeof OPERATIONS, string, number]>([
 	const run = await runFixture(env.engine, env.sandbox, fixture, {
 		items: [item],
 		// The one answer here with a time to keep: a get's second try, sent after the first timed out.
-		parameters: { requestOptions: { timeout: 2000 } },
+		parameters:
+			fault === 'timeout' ? { requestOptions: { timeout: operation === 'get' ? 2000 : 300 } } : {},
 		onError: 'continueRegularOutput',
 	});
 	const requests = await env.sandbox.requests();
