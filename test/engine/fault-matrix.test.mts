@@ -1,100 +1,233 @@
-// The fault matrix: every failing answer of the service (HTTP statuses ×
-// error bodies, and 2xx answers that hold no result) under each of the three
-// On Error modes. Three contacts; only the middle one (c-43) meets the fault.
-// In every case the failed item carries the answer's facts and one text in
-// every mode, its details quote the answer, the healthy items are
-// unaffected, and counts and pairedItem are exact (the checks are in
-// fault-matrix-harness.mts). The text of each case, which the package issue
-// specifies: test/unit/texts-http.test.mts. Network faults:
-// fault-matrix-network.test.mts.
-import { RETRY_OFF } from '../harness/workflows.mts';
-import { useEnvironment } from '../harness/setup.mts';
-import { FAULTY, httpFacts, MODES, runCase, type Case } from './fault-matrix-harness.mts';
+// The fault matrix in n8n's engine: each failing answer and network fault, met by the middle one
+// of three archives (c-43), or by all when the Base URL or the timeout is at fault. Under Continue
+// (the two modes in turn): one output item per input item with pairedItem, each failed one with
+// its facts; under Stop: the failed item's index, its HTTP code, and details that quote the answer.
+// Each archive is sent once, no redirect is followed, and no API key is anywhere in the run.
+// Their words: test/unit/texts-*.test.mts. What is sent again: rate-limit-resend.test.mts.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { INodeParameters } from 'n8n-workflow';
+
+import { TEST_API_KEYS } from '../harness/keys.mts';
+import { RELEASE, type Fault } from '../harness/sandbox.mts';
+import { startOver, useEnvironment } from '../harness/setup.mts';
+import { RETRY_OFF, runFixture, type FixtureRun, type OnError } from '../harness/workflows.mts';
 
 const env = useEnvironment();
+const ITEMS = [{ id: 'c-42' }, { id: 'c-43' }, { id: 'a/b?c#d' }];
+const [NOT, MAY] = ['notActed', 'mayHaveActed'] as const;
+const NO = { message: 'Service says no' };
+const SAID = '{"message":"Service says no"}';
+const JSON_TYPE = { 'Content-Type': 'application/json' };
+const ok = (body: string, type = JSON_TYPE) => ({ status: 200, body, headers: type });
 
-// ── HTTP statuses × error bodies ────────────────────────────────────────────
-const BODIES = {
-	json: { body: { message: 'Service says no' }, shown: '{"message":"Service says no"}' },
-	html: {
-		body: '<html><body><h1>Something broke</h1></body></html>',
-		headers: { 'Content-Type': 'text/html' },
-		shown: '<h1>Something broke</h1>',
-	},
-	empty: { body: '', shown: undefined },
-	malformed: {
-		body: '{"message": "Service says no"',
-		headers: { 'Content-Type': 'application/json' },
-		shown: '{"message": "Service says no"',
-	},
-} as const;
-type BodyKind = keyof typeof BODIES;
+/** A fault of c-43's archive, with what else the run is given; `all`: every item meets it. */
+type Setup = Fault & { parameters?: INodeParameters; baseUrl?: () => string; all?: true };
+interface Facts {
+	outcome: 'notActed' | 'mayHaveActed';
+	networkError?: string;
+	retryAfterSeconds?: number;
+	timesSent?: number;
+}
+let refused = '';
 
-const STATUSES = [400, 401, 403, 404, 409, 422, 429, 500, 502, 503, 504];
-const httpCases: Case[] = STATUSES.flatMap((status) =>
-	(Object.keys(BODIES) as BodyKind[]).map((kind) => {
-		const { body, shown } = BODIES[kind];
-		const headers =
-			'headers' in BODIES[kind]
-				? (BODIES[kind] as { headers: Record<string, string> }).headers
-				: undefined;
-		return {
-			name: `HTTP ${status} with a ${kind} body`,
-			// A 429 would be sent again; here its failure is under test. A 503 without Retry-After to an archive is not (issue 43), whatever the option says.
-			parameters: status === 429 ? RETRY_OFF : undefined,
-			fault: { status, body, headers },
-			failing: [FAULTY],
-			facts: httpFacts(status),
-			details: shown,
-		};
-	}),
-);
-httpCases.push({
-	name: 'HTTP 429 with Retry-After',
-	fault: { status: 429, body: { message: 'Service says no' }, headers: { 'Retry-After': '30' } },
-	parameters: RETRY_OFF,
-	failing: [FAULTY],
-	facts: httpFacts(429, 30),
-	details: 'Service says no',
-});
-httpCases.push({
-	name: 'HTTP 503 with Retry-After',
-	fault: { status: 503, body: { message: 'Service says no' }, headers: { 'Retry-After': '30' } },
-	parameters: RETRY_OFF,
-	failing: [FAULTY],
-	facts: httpFacts(503, 30),
-	details: 'Service says no',
-});
-
-// ── 2xx answers that hold no result ─────────────────────────────────────────
-// The body, its type, and the answer as the details quote it: JSON as n8n parsed it, anything else as it came.
-const okBodies: Array<[string, string, string, string | undefined]> = [
-	['malformed JSON', '{"id": "c-43", "status":', 'application/json', '{"id": "c-43", "status":'],
-	['an empty body', '', 'application/json', undefined],
-	['a JSON list', '[{"id": "c-43"}]', 'application/json', '[{"id":"c-43"}]'],
-	['a JSON string', '"archived"', 'application/json', 'archived'],
-	['a JSON number', '42', 'application/json', '42'],
-	['JSON null', 'null', 'application/json', undefined],
-	['an HTML page', '<html>ok</html>', 'text/html', '<html>ok</html>'],
+const CASES: Array<[string, Setup, Facts, (string | RegExp)?]> = [
+	['400, JSON', { status: 400, body: NO }, { outcome: NOT }, SAID],
+	[
+		'400 echoing the key',
+		{ status: 400, body: `bad key ${TEST_API_KEYS.engine}` },
+		{ outcome: NOT },
+		'bad key',
+	],
+	['401, empty', { status: 401, body: '' }, { outcome: NOT }],
+	[
+		'403, HTML',
+		{ status: 403, body: '<h1>Broke</h1>', headers: { 'Content-Type': 'text/html' } },
+		{ outcome: NOT },
+		'<h1>Broke</h1>',
+	],
+	[
+		'404, malformed JSON',
+		{ status: 404, body: '{"message": "No"', headers: JSON_TYPE },
+		{ outcome: NOT },
+		'{"message": "No"',
+	],
+	[
+		'409',
+		{ status: 409, body: { error: 'already archived' } },
+		{ outcome: NOT },
+		'already archived',
+	],
+	['422', { status: 422, body: { detail: 'bad state' } }, { outcome: NOT }, 'bad state'],
+	['418, text', { status: 418, body: 'I am a teapot' }, { outcome: NOT }, 'I am a teapot'],
+	[
+		'429 with Retry-After, handling off',
+		{ status: 429, body: NO, headers: { 'Retry-After': '30' }, parameters: RETRY_OFF },
+		{ outcome: NOT, retryAfterSeconds: 30 },
+		SAID,
+	],
+	[
+		'429 without Retry-After, handling off',
+		{ status: 429, body: NO, parameters: RETRY_OFF },
+		{ outcome: NOT },
+	],
+	[
+		'429 asking for more than Max Wait',
+		{ status: 429, body: NO, headers: { 'Retry-After': '3600' } },
+		{ outcome: NOT, retryAfterSeconds: 3600 },
+	],
+	['500', { status: 500, body: NO }, { outcome: MAY }, SAID],
+	['502, HTML', { status: 502, body: '<html>Bad gateway</html>' }, { outcome: MAY }, 'Bad gateway'],
+	// Without Retry-After, a gateway may have passed the archive on (issue 43).
+	['503 without Retry-After', { status: 503, body: '' }, { outcome: MAY }],
+	[
+		'503 with Retry-After, handling off',
+		{ status: 503, body: NO, headers: { 'Retry-After': '30' }, parameters: RETRY_OFF },
+		{ outcome: NOT, retryAfterSeconds: 30 },
+		SAID,
+	],
+	[
+		'504',
+		{ status: 504, body: { message: 'upstream timeout' } },
+		{ outcome: MAY },
+		'upstream timeout',
+	],
+	// Followed, the redirect would reach the sandbox a fourth time.
+	[
+		'302, not followed',
+		{ status: 302, headers: { Location: '/v1/use_cases/uc-1' } },
+		{ outcome: MAY },
+	],
+	// A 2xx may mean the service acted, whatever its body; the details quote JSON as n8n parsed it.
+	[
+		'200, malformed JSON',
+		ok('{"id": "c-43", "status":'),
+		{ outcome: MAY },
+		'{"id": "c-43", "status":',
+	],
+	['200, empty', ok(''), { outcome: MAY }],
+	['200, a JSON list', ok('[{"id": "c-43"}]'), { outcome: MAY }, '[{"id":"c-43"}]'],
+	['200, a JSON string', ok('"archived"'), { outcome: MAY }, 'archived'],
+	['200, a JSON number', ok('42'), { outcome: MAY }, '42'],
+	['200, JSON null', ok('null'), { outcome: MAY }],
+	[
+		'200, HTML',
+		ok('<html>ok</html>', { 'Content-Type': 'text/html' }),
+		{ outcome: MAY },
+		'<html>ok</html>',
+	],
+	[
+		'a connection dropped before the answer',
+		{ drop: 'before-response' },
+		{ outcome: MAY, networkError: 'reset' },
+	],
+	[
+		'a reset mid-answer',
+		{ drop: 'mid-body', status: 200, body: { id: 'c-43' } },
+		{ outcome: MAY, networkError: 'reset' },
+	],
+	// Every archive is held, so that no healthy answer has to come within the limit.
+	[
+		'an answer slower than Timeout',
+		{
+			pathPrefix: '/v1/contacts/',
+			holdUntil: RELEASE,
+			parameters: { requestOptions: { timeout: 300 } },
+			all: true,
+		},
+		{ outcome: MAY, networkError: 'timeout' },
+		/\bE[A-Z]{4,}\b/,
+	],
+	[
+		'connection refused',
+		{ baseUrl: () => refused, all: true },
+		{ outcome: NOT, networkError: 'refused' },
+		'ECONNREFUSED',
+	],
+	[
+		'a DNS failure',
+		{ baseUrl: () => 'http://outreach-sandbox.invalid', all: true },
+		{ outcome: NOT, networkError: 'dns' },
+		/\b(ENOTFOUND|EAI_AGAIN|EAI_FAIL|EAI_NONAME)\b/,
+	],
+	// Refused before any request.
+	[
+		'a Base URL that is not http(s)',
+		{ baseUrl: () => 'ftp://outreach.example', all: true },
+		{ outcome: NOT, timesSent: 0 },
+	],
 ];
-const okCases: Case[] = okBodies.map(([name, body, type, shown]) => ({
-	name: `HTTP 200 with ${name}`,
-	fault: { status: 200, body, headers: { 'Content-Type': type } },
-	failing: [FAULTY],
-	// A 2xx may mean the service acted, whatever its body.
-	facts: httpFacts(200),
-	details: shown,
-}));
 
-describe.each([...httpCases, ...okCases])('$name', (testCase) => {
-	test.each(MODES)('On Error = %s', async (mode) => {
-		await runCase(env, testCase, mode);
-	});
+beforeAll(async () => {
+	// A port that was just free and is now closed: nothing listens there.
+	const closed = http.createServer();
+	await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+	refused = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+	await new Promise((resolve) => closed.close(resolve));
 });
 
-test('the matrix covers every status and body the issue names', () => {
-	expect(httpCases.map((testCase) => testCase.fault?.status)).toEqual(
-		expect.arrayContaining(STATUSES),
+const seen = (error?: object) =>
+	error ? JSON.stringify(error, Object.getOwnPropertyNames(error)) : '';
+
+async function runWith(setup: Setup, onError: OnError): Promise<FixtureRun> {
+	const { parameters, baseUrl, all, ...fault } = setup;
+	await startOver(env);
+	if (!baseUrl) await env.sandbox.addFault({ pathPrefix: '/v1/contacts/c-43/', ...fault });
+	const run = await runFixture(env.engine, env.sandbox, 'contact-archive', {
+		items: ITEMS,
+		onError,
+		parameters,
+		credential: baseUrl && { apiKey: env.sandbox.apiKey, baseUrl: baseUrl() },
+	});
+	// Under Stop, the items after the failed one are not sent.
+	if (onError !== 'stopWorkflow')
+		expect(await env.sandbox.requests()).toHaveLength(baseUrl ? 0 : ITEMS.length);
+	expect(JSON.stringify(run.run.data) + seen(run.error) + seen(run.error?.cause)).not.toContain(
+		env.sandbox.apiKey,
 	);
-	expect(httpCases).toHaveLength(STATUSES.length * 4 + 2);
+	return run;
+}
+
+test.each(
+	CASES.map(([name, setup, facts, details], index) => {
+		const output = index % 2 ? 'error output' : 'regular output';
+		return [output, name, setup, facts, details ?? ''] as const;
+	}),
+)('%s: %s', async (output, _, setup, facts, details) => {
+	const failing = setup.all ? [0, 1, 2] : [1];
+	const statusCode = facts.networkError ? null : (setup.status ?? null);
+	const message = {
+		statusCode,
+		networkError: null,
+		timesSent: 1,
+		retryAfterSeconds: null,
+		...facts,
+	};
+	const onError = output === 'error output' ? 'continueErrorOutput' : 'continueRegularOutput';
+	const items = ITEMS.map(({ id }, item) => ({
+		pairedItem: { item },
+		json: !failing.includes(item)
+			? expect.objectContaining({ id })
+			: { error: expect.any(String), message, ...(onError === 'continueErrorOutput' && { id }) },
+	}));
+	const run = await runWith(setup, onError);
+	expect(run.error).toBeUndefined();
+	expect(
+		run.outputs.map((out) => out.map(({ json, pairedItem }) => ({ json, pairedItem }))),
+	).toEqual(
+		onError === 'continueRegularOutput'
+			? [items]
+			: [
+					items.filter((_, index) => !failing.includes(index)),
+					items.filter((_, index) => failing.includes(index)),
+				],
+	);
+
+	const stopped = await runWith(setup, 'stopWorkflow');
+	expect(stopped.error).toMatchObject({
+		context: { itemIndex: failing[0] },
+		...(statusCode !== null && { httpCode: String(statusCode) }),
+	});
+	if (details)
+		expect(String((stopped.error as { description?: string }).description)).toMatch(details);
 });

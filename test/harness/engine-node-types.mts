@@ -64,24 +64,16 @@ export class ReadNode implements INodeType {
 export const TEST_NODE_TYPES = { items: 'test.items', read: 'test.read' } as const;
 
 /** Node types by name, as n8n-core asks for them. */
-export class NodeTypes implements INodeTypes {
-	private readonly types: INodeTypeData;
-
-	constructor(types: INodeTypeData) {
-		this.types = types;
-	}
-
-	getByName(type: string): INodeType | IVersionedNodeType {
-		const found = this.types[type];
+export function nodeTypesOf(types: INodeTypeData): INodeTypes {
+	const getByName = (type: string): INodeType | IVersionedNodeType => {
+		const found = types[type];
 		if (!found) throw new Error(`Unknown node type ${type}`);
 		return found.type;
-	}
-
-	getByNameAndVersion(type: string, version?: number): INodeType {
-		return NodeHelpers.getVersionedNodeType(this.getByName(type), version);
-	}
-
-	getKnownTypes() {
-		return {};
-	}
+	};
+	return {
+		getByName,
+		getByNameAndVersion: (type, version) =>
+			NodeHelpers.getVersionedNodeType(getByName(type), version),
+		getKnownTypes: () => ({}),
+	};
 }

@@ -1,8 +1,6 @@
-// What n8n's CLI supplies around each run of the engine tests
-// (test/harness/engine.mts), besides node and credential types: the
-// additional data of an execution (lifecycle hooks, base URLs), the
-// expression engine in its isolated-vm sandbox, the engine's early log, and
-// what n8n does at shutdown (stopEngine).
+// What n8n's CLI supplies around each run of the engine tests (engine.mts), besides node and
+// credential types: an execution's additional data, the expression engine in its isolated-vm
+// sandbox, the engine's early log, and what n8n does at shutdown (stopEngine).
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 
@@ -29,11 +27,6 @@ export function makeAdditionalData(
 		executionId: String(++executions),
 		credentialsHelper,
 		hooks: new ExecutionLifecycleHooks('manual', 'test-execution', workflowData),
-		executeWorkflow: async () => {
-			throw new Error('Sub-workflows are not used in these tests');
-		},
-		getRunExecutionData: async () => undefined,
-		getRuntimeCredential: async () => undefined,
 		currentNodeExecutionIndex: 0,
 		restApiUrl: 'http://localhost:5678/rest',
 		instanceBaseUrl: 'http://localhost:5678',
@@ -47,9 +40,6 @@ export function makeAdditionalData(
 		mcpTestBaseUrl: 'http://localhost:5678/mcp-test',
 		variables: {},
 		logAiEvent: () => {},
-		startRunnerTask: async () => {
-			throw new Error('Code nodes are not used in these tests');
-		},
 	} as unknown as IWorkflowExecuteAdditionalData;
 }
 
@@ -68,14 +58,9 @@ export function startExpressionEngine(): Promise<void> {
 }
 
 /**
- * What n8n does at shutdown, at the end of a test file: the expression
- * engine is disposed, and n8n-core's SSH clients manager stops its
- * cleanup interval. Every execution context makes that manager (an
- * unref'd 60 s setInterval), and the interval holds the test file's whole
- * copy of n8n-core, about 45 MB a file, until the jest worker ends: a
- * worker that ran every engine file held 1 GB or more, and freeing it
- * took longer than the 500 ms jest gives a worker to exit ("A worker
- * process has failed to exit gracefully").
+ * What n8n does at shutdown, at the end of a test file. n8n-core's SSH clients manager's unref'd
+ * 60 s interval holds the file's copy of n8n-core (about 45 MB) until the jest worker ends, and a
+ * worker that ran every engine file took longer to exit than jest's 500 ms.
  */
 export async function stopEngine(): Promise<void> {
 	Container.get(SSHClientsManager).onShutdown();
@@ -86,11 +71,7 @@ export async function stopEngine(): Promise<void> {
 	}
 }
 
-/**
- * The engine's log lines before n8n-core builds its logger, at debug level,
- * into n8n's log (test/harness/n8n-log.mts), which the secret scan reads.
- * Once built, n8n's logger takes LoggerProxy over and writes there itself.
- */
+/** The engine's log lines before n8n-core builds its logger, into n8n's log, which the secret scan reads. */
 export function captureEngineLog(): void {
 	mkdirSync(path.dirname(ENGINE_LOG), { recursive: true });
 	const write = (level: string) => (message: string, metadata?: object) =>

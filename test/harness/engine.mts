@@ -1,10 +1,6 @@
-// Runs workflows through n8n's own engine (n8n-core WorkflowExecute) with this
-// package loaded the way n8n loads a community package (PackageDirectoryLoader
-// over the package folder, so the built dist/ and package.json "n8n" entries).
-// What n8n's CLI would supply around the engine (credential storage, the
-// credentials helper, lifecycle hooks) is supplied here, and nothing more:
-// the node types in engine-node-types.mts, the credentials helper in
-// engine-credentials.mts, the rest of a run's surroundings in engine-runtime.mts.
+// Runs workflows through n8n's own engine (n8n-core WorkflowExecute) with this package loaded as
+// n8n loads a community package (PackageDirectoryLoader over the built dist/ and package.json's
+// "n8n" entries). What n8n's CLI supplies around the engine is in engine-*.mts, and nothing more.
 import { PackageDirectoryLoader, WorkflowExecute } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
@@ -23,7 +19,7 @@ import { Workflow } from 'n8n-workflow';
 
 import { NODE_TYPE, ROOT } from '../../scripts/n8n/versions.mts';
 import { CredentialsHelper } from './engine-credentials.mts';
-import { ItemsNode, NodeTypes, ReadNode, TEST_NODE_TYPES } from './engine-node-types.mts';
+import { ItemsNode, nodeTypesOf, ReadNode, TEST_NODE_TYPES } from './engine-node-types.mts';
 import {
 	captureEngineLog,
 	makeAdditionalData,
@@ -32,8 +28,7 @@ import {
 } from './engine-runtime.mts';
 import { processedRows } from './processed-store.mts';
 
-const CREDENTIAL_TYPE = 'outreachSequencesApi';
-export { CREDENTIAL_TYPE, NODE_TYPE, TEST_NODE_TYPES, stopEngine };
+export { NODE_TYPE, stopEngine };
 /** The package folder, which n8n-core loads as it loads a community package. */
 export const PACKAGE_DIR = ROOT;
 
@@ -72,7 +67,6 @@ export interface Engine {
 		credentials: Record<string, ICredentialDataDecryptedObject>,
 	): Promise<RunResult>;
 	nodeType: INodeType;
-	credentialType: ICredentialType;
 }
 
 /** `packageDir`: another build of the package, such as a temporary copy's. */
@@ -87,41 +81,22 @@ export async function createEngine(packageDir = PACKAGE_DIR): Promise<Engine> {
 		types[`${loader.packageName}.${name}`] = data;
 	types[TEST_NODE_TYPES.items] = { type: new ItemsNode(), sourcePath: '' };
 	types[TEST_NODE_TYPES.read] = { type: new ReadNode(), sourcePath: '' };
-	const credentialTypes: Record<string, ICredentialType> = {};
-	for (const [name, data] of Object.entries(loader.credentialTypes))
-		credentialTypes[name] = data.type;
-	const nodeTypes = new NodeTypes(types);
+	const credentialTypes: Record<string, ICredentialType> = Object.fromEntries(
+		Object.entries(loader.credentialTypes).map(([name, { type }]) => [name, type]),
+	);
+	const nodeTypes = nodeTypesOf(types);
 
 	/** The workflow and what n8n's CLI supplies around the engine, for one run of `fixture`. */
 	function prepare(
 		fixture: WorkflowFixture,
 		credentials: Record<string, ICredentialDataDecryptedObject>,
 	) {
-		const store = new Map(Object.entries(credentials));
-		const workflowData: IWorkflowBase = {
-			id: 'test-workflow',
-			name: fixture.name ?? 'test',
-			active: false,
-			isArchived: false,
-			nodes: fixture.nodes,
-			connections: fixture.connections,
-			settings: { executionOrder: 'v1' },
-			createdAt: new Date(),
-			updatedAt: new Date(),
-			activeVersionId: null,
-		} as IWorkflowBase;
-		const workflow = new Workflow({
-			id: workflowData.id,
-			name: workflowData.name,
-			nodes: workflowData.nodes,
-			connections: workflowData.connections,
-			active: false,
-			nodeTypes,
-			settings: workflowData.settings,
-		});
+		const settings = { executionOrder: 'v1' as const };
+		const data = { id: 'test-workflow', name: fixture.name ?? 'test', active: false, settings };
+		const workflow = new Workflow({ ...data, ...fixture, nodeTypes });
 		const additionalData = makeAdditionalData(
-			new CredentialsHelper(credentialTypes, store),
-			workflowData,
+			new CredentialsHelper(credentialTypes, new Map(Object.entries(credentials))),
+			{ ...data, ...fixture } as unknown as IWorkflowBase,
 		);
 		return { workflow, additionalData };
 	}
@@ -141,7 +116,6 @@ export async function createEngine(packageDir = PACKAGE_DIR): Promise<Engine> {
 
 	return {
 		nodeType: nodeTypes.getByNameAndVersion(NODE_TYPE),
-		credentialType: credentialTypes[CREDENTIAL_TYPE],
 		async run(fixture, credentials, mode = 'manual') {
 			const { workflow, additionalData } = prepare(fixture, credentials);
 			const startNode =

@@ -16,13 +16,8 @@ import type {
 	IDataDeduplicator,
 } from 'n8n-workflow';
 
-/** Each hash's key, so that a test can read a row. */
-const keyOf = new Map<string, string>();
-const hash = (value: DeduplicationItemTypes) => {
-	const hashed = createHash('md5').update(value.toString()).digest('base64');
-	keyOf.set(hashed, value.toString());
-	return hashed;
-};
+const hash = (value: DeduplicationItemTypes) =>
+	createHash('md5').update(value.toString()).digest('base64');
 
 export class ProcessedRows implements IDataDeduplicator {
 	readonly rows = new Map<string, string[]>();
@@ -36,8 +31,6 @@ export class ProcessedRows implements IDataDeduplicator {
 	}> = [];
 	/** The next call fails with this, before it reads or writes anything. */
 	failNext: Error | undefined;
-	/** Runs between a call's read and its write: another execution's write can land there. */
-	between: (() => void) | undefined;
 
 	private called(call: 'check' | 'remove' | 'count' | 'clear', keys: number) {
 		const failure = this.failNext;
@@ -48,7 +41,7 @@ export class ProcessedRows implements IDataDeduplicator {
 		return entry;
 	}
 
-	/** Off in unit tests on a virtual clock: a read and its write are a microtask apart, and `between` stands for another execution. */
+	/** Off in unit tests on a virtual clock: a read and its write are a microtask apart. */
 	turns = true;
 
 	private turn(): Promise<void> {
@@ -75,7 +68,6 @@ export class ProcessedRows implements IDataDeduplicator {
 		const row = this.rowOf(scope, data);
 		const read = [...(this.rows.get(row) ?? [])];
 		await this.turn();
-		this.between?.();
 		const seen = new Set(read);
 		const result = {
 			new: [] as DeduplicationItemTypes[],
@@ -103,7 +95,6 @@ export class ProcessedRows implements IDataDeduplicator {
 		const row = this.rowOf(scope, data);
 		const read = [...(this.rows.get(row) ?? [])];
 		await this.turn();
-		this.between?.();
 		// n8n's findIndex: each key costs the row up to where it is, or the whole row.
 		entry.compared = 0;
 		for (const item of items) {
@@ -132,16 +123,6 @@ export class ProcessedRows implements IDataDeduplicator {
 	restore(snapshot: Map<string, string[]>): void {
 		this.rows.clear();
 		for (const [row, keys] of snapshot) this.rows.set(row, [...keys]);
-	}
-
-	/** The keys row `row` holds, in order. */
-	keysOf(row: string): string[] {
-		return (this.rows.get(row) ?? []).map((hashed) => keyOf.get(hashed) ?? hashed);
-	}
-
-	/** Whether row `row` (as rowOf names it) holds `key`. */
-	holds(row: string, key: string): boolean {
-		return (this.rows.get(row) ?? []).includes(hash(key));
 	}
 
 	/** Another execution's write, made from `read` (an earlier copy of the row) plus its `keys`, lands now: what was written since is lost. */

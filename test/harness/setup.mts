@@ -37,23 +37,19 @@ export async function startOver(environment: Environment): Promise<void> {
 	(await processedRows()).rows.clear();
 }
 
-/** The node's own module (the one n8n-core loaded from dist/), told to forget every service's pace, as a new n8n process has none. */
-export function forgetLearnedPaces(): void {
-	const servicePace = createRequire(import.meta.url)(
-		path.join(PACKAGE_DIR, 'dist', 'nodes', 'OutreachSequences', 'run', 'pace', 'servicePace.js'),
-	) as {
-		forgetServices: () => void;
-	};
-	servicePace.forgetServices();
-}
+/** A module of the node as n8n-core loaded it from dist/. */
+const nodeModule = <T,>(file: string) =>
+	createRequire(import.meta.url)(
+		path.join(PACKAGE_DIR, 'dist', 'nodes', 'OutreachSequences', 'run', file),
+	) as T;
 
-/** The node's own module, told to forget what this process knows beside n8n's store (run/memory/memory.ts). */
-export function forgetKnown(): void {
-	const memory = createRequire(import.meta.url)(
-		path.join(PACKAGE_DIR, 'dist', 'nodes', 'OutreachSequences', 'run', 'memory', 'memory.js'),
-	) as { forgetKnown: () => void };
-	memory.forgetKnown();
-}
+/** Every service's pace forgotten, as a new n8n process has none. */
+const forgetLearnedPaces = () =>
+	nodeModule<{ forgetServices: () => void }>('pace/servicePace.js').forgetServices();
+
+/** What this process knows beside n8n's store forgotten (run/memory/memory.ts). */
+export const forgetKnown = () =>
+	nodeModule<{ forgetKnown: () => void }>('memory/memory.js').forgetKnown();
 
 /** Only Date is faked, from `now`: n8n's and the node's timers stay real. */
 export function fakeDateOnly(now: number | Date, advanceTimers = false): void {

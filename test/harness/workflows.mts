@@ -41,11 +41,7 @@ export interface RunOptions {
 	credential?: ICredentialDataDecryptedObject;
 	/** The node's settings besides On Error, e.g. Retry On Fail. */
 	settings?: Pick<INode, 'retryOnFail' | 'maxTries' | 'waitBetweenTries'>;
-	/**
-	 * Leave out the nodes after Outreach Sequences (After Success, After Error):
-	 * each evaluates an expression per item that walks the paired items, about
-	 * half of a 10,000-item run's time, for a test that reads only the node's outputs.
-	 */
+	/** Leave out After Success and After Error: their expressions walk the paired items, half a long run's time. */
 	withoutReaders?: true;
 	/** How the execution was started; by hand (Execute workflow) by default. */
 	mode?: WorkflowExecuteMode;
@@ -120,9 +116,4 @@ export async function retryFixture(
 /** A failed item's facts, which the node puts in `message` in both Continue modes; undefined on a success. */
 export function factsOf(item: INodeExecutionData): Record<string, unknown> | undefined {
 	return item.json.message as Record<string, unknown> | undefined;
-}
-
-/** The API requests the sandbox received (its own test routes left out). */
-export async function apiRequests(sandbox: SandboxProcess) {
-	return await sandbox.requests();
 }

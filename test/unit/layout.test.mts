@@ -1,111 +1,60 @@
-// The layout under nodes/ (CONTRIBUTING.md › Architecture): what the editor
-// shows never loads what sends, and what sends never reaches into the operations.
+// The layout under nodes/ (CONTRIBUTING.md › Architecture): what the editor shows (actions/,
+// helpers/) never imports what sends; run/ and transport/ import helpers/, never actions/, and each
+// room only the rooms after it; no import chain comes back to its file.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
 import { ROOT } from '../../scripts/n8n/versions.mts';
 
 const NODE = path.join(ROOT, 'nodes', 'OutreachSequences');
+const EDITOR = ['actions', 'helpers'];
+/** The send side's rooms, in order: each imports only those after it, and helpers/. */
+const ROOMS = ['run/n8n', 'run/memory', 'run/loop', 'run/outcome', 'transport', 'run/pace'];
 
-function sources(dir: string): string[] {
-	return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-		entry.isDirectory()
-			? sources(path.join(dir, entry.name))
-			: entry.name.endsWith('.ts')
-				? [path.join(dir, entry.name)]
-				: [],
-	);
-}
-
+const files = (readdirSync(NODE, { recursive: true }) as string[]).filter((file) =>
+	file.endsWith('.ts'),
+);
 /** The files of the node that `file` imports, relative to the node's folder. */
-function importsOf(file: string): string[] {
-	return [...readFileSync(file, 'utf8').matchAll(/^import [^;]*? from '(\.[^']+)';/gms)].map(
-		(match) => path.relative(NODE, path.resolve(path.dirname(file), match[1])),
-	);
-}
+const importsOf = (file: string) =>
+	[
+		...readFileSync(path.join(NODE, file), 'utf8').matchAll(/^import [^;]*? from '(\.[^']+)';/gms),
+	].map(([, target]) => path.relative(NODE, path.resolve(NODE, path.dirname(file), target)));
+const roomOf = (file: string) => {
+	const [top, sub] = file.split(path.sep);
+	return top === 'run' ? `run/${sub}` : top;
+};
+const allowed = (room: string) =>
+	EDITOR.includes(room) ? EDITOR : [...ROOMS.slice(ROOMS.indexOf(room) + 1), 'helpers'];
 
-const stack = (relative: string) => relative.split(path.sep)[0];
-
-/** What the editor loads (the operations and what they share), and what sends. */
-const DESCRIBE = ['actions', 'helpers'];
-const SEND = ['run', 'transport'];
-
-test.each(
-	sources(NODE)
-		.map((file) => path.relative(NODE, file))
-		.filter((file) => DESCRIBE.includes(stack(file))),
-)('%s imports nothing from run/ or transport/', (file) => {
-	expect(importsOf(path.join(NODE, file)).filter((target) => SEND.includes(stack(target)))).toEqual(
-		[],
-	);
-});
-
-test.each(
-	sources(NODE)
-		.map((file) => path.relative(NODE, file))
-		.filter((file) => SEND.includes(stack(file))),
-)('%s imports nothing from actions/', (file) => {
-	const targets = importsOf(path.join(NODE, file));
-	expect(targets.filter((target) => ![...SEND, 'helpers'].includes(stack(target)))).toEqual([]);
-});
-
-test("the node's folders are n8n's: actions/, helpers/, transport/, and the executor's run/", () => {
+test("the node's folders are n8n's, and run/ holds the rooms", () => {
 	expect(readdirSync(NODE).sort()).toEqual([
 		'OutreachSequences.node.json',
 		'OutreachSequences.node.ts',
-		'actions',
-		'helpers',
+		...EDITOR,
 		'run',
 		'transport',
 	]);
-});
-
-/**
- * The send side's rooms, and the rooms each may import (besides helpers/ and
- * its own): CONTRIBUTING.md › Architecture. Read down the list, no room
- * imports one above it, so no two rooms import each other.
- */
-const ROOMS: Record<string, string[]> = {
-	'run/n8n': ['run/memory', 'run/loop', 'run/outcome', 'transport', 'run/pace'],
-	'run/memory': ['run/loop', 'run/outcome', 'transport', 'run/pace'],
-	'run/loop': ['run/outcome', 'transport', 'run/pace'],
-	'run/outcome': ['transport', 'run/pace'],
-	transport: ['run/pace'],
-	'run/pace': [],
-};
-const roomOf = (relative: string) =>
-	stack(relative) === 'run' ? relative.split(path.sep).slice(0, 2).join('/') : stack(relative);
-
-test('run/ holds exactly these rooms', () => {
-	expect(readdirSync(path.join(NODE, 'run')).sort()).toEqual(
-		Object.keys(ROOMS)
-			.filter((room) => room.startsWith('run/'))
-			.map((room) => room.slice(4))
+	expect(
+		readdirSync(path.join(NODE, 'run'))
+			.map((room) => `run/${room}`)
 			.sort(),
-	);
+	).toEqual(ROOMS.filter((room) => room.startsWith('run/')).sort());
 });
 
-test.each(
-	sources(NODE)
-		.map((file) => path.relative(NODE, file))
-		.filter((file) => SEND.includes(stack(file))),
-)('%s imports only the rooms below its own', (file) => {
-	const room = roomOf(file);
-	const rooms = importsOf(path.join(NODE, file))
-		.filter((target) => SEND.includes(stack(target)))
-		.map(roomOf);
-	expect(rooms.filter((target) => target !== room && !ROOMS[room].includes(target))).toEqual([]);
-});
+test.each(files.filter((file) => file.includes(path.sep)))(
+	'%s imports only what its room may',
+	(file) => {
+		const room = roomOf(file);
+		const rooms = importsOf(file).map(roomOf);
+		expect(rooms.filter((target) => target !== room && !allowed(room).includes(target))).toEqual(
+			[],
+		);
+	},
+);
 
 test('no file of the node imports itself back, through any chain of imports, types included', () => {
-	const files = sources(NODE).map((file) => path.relative(NODE, file));
 	const edges = new Map(
-		files.map((file) => [
-			file,
-			importsOf(path.join(NODE, file)).map((target) =>
-				target.endsWith('.ts') ? target : `${target}.ts`,
-			),
-		]),
+		files.map((file) => [file, importsOf(file).map((target) => target.replace(/(\.ts)?$/, '.ts'))]),
 	);
 	const circles: string[] = [];
 	const walk = (file: string, chain: string[]) => {
