@@ -2,7 +2,8 @@
 // hints are written from, as its own calls fill it and as the run loop does
 // (the scripted service on a virtual clock of loop-helpers.mts).
 import { RunReport } from '../../nodes/OutreachSequences/run/outcome/runReport.ts';
-import { limited, run, status } from './loop-helpers.mts';
+import type { Scripted } from './loop-helpers.mts';
+import { run } from './loop-helpers.mts';
 
 const ok = undefined;
 
@@ -70,6 +71,9 @@ test('what came of items an earlier try or execution handled: by event, with the
 });
 
 const policy = { enabled: true, maxRetries: 1, maxWaitMs: 60_000 };
+const limited = (retryAfter: string): Scripted => ({ status: 429, retryAfter });
+const answers: (first: Scripted[]) => (index: number, sends: number) => Scripted =
+	(first) => (index, sends) => (index === 0 ? (first[sends] ?? 200) : 200);
 test.each([
 	['a clean run', [], 0, { pushBacks: 0, waitedRequests: 0, heldBackMs: 0, retriedItems: 0 }],
 	['a 429 asking 2 s: sent again, the rest held back', [limited('2')], 2000, { retriedItems: 1 }],
@@ -82,12 +86,12 @@ test.each([
 	['a wait past Max Wait', [limited('120')], 0, { pushBacks: 1, notSentAgain: { waitTooLong: 1 } }],
 	[
 		'a 502 to a create: no push-back, not again',
-		[status(502)],
+		[502],
 		0,
 		{ pushBacks: 0, retriedItems: 0 },
 	],
-])('the run loop reports %s', async (_, answers, heldAtLeast, expected) => {
-	const { loop } = await run(3, { script: { '/v1/items/0': answers }, settings: { policy } });
+])('the run loop reports %s', async (_, script, heldAtLeast, expected) => {
+	const { loop } = await run(3, { script: answers(script), settings: { policy } });
 	const summary = loop.report.summarize(loop.items.map(() => ok));
 	expect(summary).toMatchObject(expected);
 	expect(summary.heldBackMs).toBeGreaterThanOrEqual(heldAtLeast);
