@@ -169,13 +169,13 @@ test('an option changes nothing by being added: at its defaults it is the node w
 test.each([
 	[
 		{ batchSize: 5, batchInterval: 100 },
-		{ groupSize: 5, pauseMs: 100, batched: true, fixed: false },
+		{ groupSize: 5, pauseMs: 100, fixed: false },
 	],
 	[
 		{ batchSize: 256, limit: 'fixed' as const },
-		{ groupSize: 256, pauseMs: 0, batched: false, fixed: true },
+		{ groupSize: 256, pauseMs: 0, fixed: true },
 	],
-	[{ batchSize: 513 }, { groupSize: 512, pauseMs: 0, batched: false, fixed: false }],
+	[{ batchSize: 513 }, { groupSize: 512, pauseMs: 0, fixed: false }],
 ])('Batching %j sends as %j', (batch, expected) => {
 	expect(batchingOf({ batching: { batch } })).toEqual(expected);
 });

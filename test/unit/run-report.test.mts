@@ -84,12 +84,7 @@ test.each([
 		{ pushBacks: 2, notSentAgain: { exhausted: 1 } },
 	],
 	['a wait past Max Wait', [limited('120')], 0, { pushBacks: 1, notSentAgain: { waitTooLong: 1 } }],
-	[
-		'a 502 to a create: no push-back, not again',
-		[502],
-		0,
-		{ pushBacks: 0, retriedItems: 0 },
-	],
+	['a 502 to a create: no push-back, not again', [502], 0, { pushBacks: 0, retriedItems: 0 }],
 ])('the run loop reports %s', async (_, script, heldAtLeast, expected) => {
 	const { loop } = await run(3, { script: answers(script), settings: { policy } });
 	const summary = loop.report.summarize(loop.items.map(() => ok));
