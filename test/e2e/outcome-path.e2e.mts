@@ -1,5 +1,5 @@
 // One path to a failed item's outcome, in the editor of real n8n (`n8n
-// start`, 2.41.1 and 1.123.81) in chromium: Archive Contact with On Error ›
+// start`, 2.41.1) in chromium: Archive Contact with On Error ›
 // Continue, and with Continue (using error output), followed by an If node on
 // the expression the README and docs/errors.md give, {{ $json.message.outcome }}
 // is equal to notActed. Executed from the canvas, as a user does, the failed
@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 
 import { TEST_API_KEYS } from '../harness/keys.mts';
 import { screenshotPath, sharedContext, useChromium } from './harness/browser.mts';
-import { N8N_CURRENT, N8N_MAINTAINED, ROOT } from './harness/n8n.mts';
+import { N8N_CURRENT, ROOT } from './harness/n8n.mts';
 import { SANDBOX_CREDENTIAL_ID, useN8n, useSandbox } from './harness/stage.mts';
 import {
 	MANUAL_TRIGGER,
@@ -134,7 +134,7 @@ type RunData = Record<
 	Array<{ data?: { main?: Array<Array<{ json: Record<string, unknown> }> | null> } }>
 >;
 
-describe.each([N8N_CURRENT, N8N_MAINTAINED])(
+describe.each([N8N_CURRENT])(
 	'n8n %s: an If node on the documented outcome expression',
 	(version) => {
 		const sandbox = useSandbox(TEST_API_KEYS.outcomePath);
