@@ -1,5 +1,5 @@
-// Nothing twice when n8n runs the node again, in real n8n (2.x and 1.x, and
-// queue mode): a published webhook workflow creates the sequences an event
+// Nothing twice when n8n runs the node again, in real n8n (2.x and 1.x; on a
+// queue-mode worker: queue.e2e.mts): a published webhook workflow creates the sequences an event
 // lists. With Retry On Fail, a create that failed once before the service
 // wrote it is sent again and nothing else is. Under Stop, the error says what
 // was created, and Executions › Retry (the REST call the Executions list
@@ -58,12 +58,12 @@ async function failedExecution(n8n: N8n, sandbox: SandboxProcess): Promise<strin
 const retry = (n8n: N8n, id: string, loadWorkflow: boolean) =>
 	retryExecution(n8n, STOP, id, loadWorkflow);
 
-function suite(version: string, run: 'server' | 'queue') {
+function suite(version: string) {
 	const sandbox = useSandbox(TEST_API_KEYS.reRuns);
 	const n8n = useN8n(() => ({
 		version,
-		name: `re-runs-${run}-${version}`,
-		run,
+		name: `re-runs-${version}`,
+		run: 'server',
 		sandbox: sandbox(),
 		workflows: [
 			createsWhatTheEventLists(STOP, { requestOptions: SEND_AGAIN }),
@@ -82,7 +82,7 @@ function suite(version: string, run: 'server' | 'queue') {
 }
 
 describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: n8n runs the node again', (version) => {
-	const { n8n, sandbox } = suite(version, 'server');
+	const { n8n, sandbox } = suite(version);
 
 	test('Retry On Fail: a create that failed once before it was written goes out again, and nothing else; the answer is every sequence, once', async () => {
 		await sandbox().reset();
@@ -127,18 +127,4 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: n8n runs the node again', 
 			expect(new Set(sent).size).toBe(40);
 		},
 	);
-});
-
-describe(`n8n ${N8N_CURRENT} in queue mode: a retry runs on a worker`, () => {
-	const { n8n, sandbox } = suite(N8N_CURRENT, 'queue');
-
-	test('Executions › Retry of a failed execution: a worker runs it from the saved record, and each sequence exists exactly once', async () => {
-		const id = await failedExecution(n8n, sandbox());
-		const retried = await retry(n8n, id, false);
-		expect(retried).toMatchObject({ status: 'success', mode: 'retry' });
-		await expectEachCreatedOnce(sandbox(), 40);
-		expect(n8n.workers.map((worker) => worker.log()).join('\n')).toMatch(
-			new RegExp(`Worker started execution ${retried.id}\\b`),
-		);
-	});
 });
