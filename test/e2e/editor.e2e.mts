@@ -1,9 +1,8 @@
 // The editor in a real browser: n8n 2.41.1 (`n8n start`) with the package
 // installed from its tarball, Debian's chromium driven by playwright-core.
 // Opens every operation's parameter panel, the credential form, and runs the
-// credential test with a good and a wrong key, a web page and a server error
-// where the API should answer, a Base URL without http:// and a port where
-// nothing listens, and shows the node's execution hints after a run, each
+// credential test with a good and a wrong key and a port where nothing
+// listens (every case through REST: cli.e2e.mts), and shows the node's execution hints after a run, each
 // measured in lines of the output pane (harness/editor-hints.mts). Issue 45,
 // on a service of its own (harness/editor-recovery.mts): Execute workflow
 // twice creates nothing twice, and the clicks from the first Stop error to a
@@ -156,9 +155,8 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 	// a rule's sentence, or n8n's own words where it has none (harness/credentials.mts).
 	test.each(credentialTests(credentialTestSays(N8N_CURRENT)))(
 		'the credential test says what went wrong: $shot',
-		async ({ id, shot, fault, result, reached }) => {
+		async ({ id, shot, result, reached }) => {
 			await sandbox().reset();
-			if (fault) await sandbox().addFault({ pathPrefix: '/v1/use_cases/', ...fault });
 			const { page } = await newPage('light');
 			const dialog = await openCredential(page, n8n.server, id);
 			await dialog.getByText(/Couldn.t connect with these settings/).waitFor({ timeout: 30_000 });
