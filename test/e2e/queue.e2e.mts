@@ -42,13 +42,12 @@ import {
 	failsOnceBeforeWriting,
 	figuresOf,
 	names,
+	onCredential,
 	postEvent,
 	twice,
 	type ByName,
-	type CreateSettings,
 } from './harness/re-runs.mts';
 import { useN8n, useSandbox } from './harness/stage.mts';
-import { outreachCredential } from './harness/workflows.mts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -73,12 +72,6 @@ const PREFIXES = ['P', 'Q', 'R', 'S'];
 const ITEMS = 100;
 
 type Item = Record<string, unknown>;
-
-/** The workflow's Create Sequence on the credential `id` (a service of its own). */
-const on = (id: string, create: CreateSettings = {}): CreateSettings => ({
-	...create,
-	settings: { ...create.settings, credentials: outreachCredential(id) },
-});
 
 describe(`n8n ${N8N_CURRENT} in queue mode, with two workers`, () => {
 	const sandbox = useSandbox(TEST_API_KEYS.queue, ['--bulk-contacts', String(EVENTS)]);
@@ -106,19 +99,19 @@ describe(`n8n ${N8N_CURRENT} in queue mode, with two workers`, () => {
 			WORKFLOW,
 			MCP_EXAMPLE,
 			BURST_WORKFLOW,
-			createsWhatTheEventLists(KEYED_HOOK, on('outreachKeyed', KEYED)),
+			createsWhatTheEventLists(KEYED_HOOK, onCredential('outreachKeyed', KEYED)),
 			createsWhatTheEventLists(
 				STOP,
-				on('outreachReRuns', {
+				onCredential('outreachReRuns', {
 					requestOptions: { unconfirmedEarlierTry: 'sendAgain', repeatRecentCreates: true },
 				}),
 			),
 			createsWhatTheEventLists(
 				HOOK,
-				on('outreachMemory', { settings: { onError: 'continueRegularOutput' } }),
+				onCredential('outreachMemory', { settings: { onError: 'continueRegularOutput' } }),
 				'onReceived',
 			),
-			createsTheseNames(MANUAL, names(5, 'M'), on('outreachMemory')),
+			createsTheseNames(MANUAL, names(5, 'M'), onCredential('outreachMemory')),
 		],
 		publish: [
 			'outreach-queue-webhook',
