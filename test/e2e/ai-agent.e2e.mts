@@ -10,13 +10,13 @@
 
 import { TEST_API_KEYS } from '../harness/keys.mts';
 import { AGENTS, agentWorkflow } from './harness/agent-workflows.mts';
-import { N8N_CURRENT, N8N_MAINTAINED, declaredToolDescription, outputsOf } from './harness/n8n.mts';
+import { N8N_CURRENT, declaredToolDescription, outputsOf } from './harness/n8n.mts';
 import { useN8n, useSandbox } from './harness/stage.mts';
 import { startModel, type ChatRequest } from './harness/stand-in-model.mts';
 
 const MODEL_KEY = 'sk-stand-in-not-a-real-key';
 
-describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: the node as an AI Agent tool', (version) => {
+describe.each([N8N_CURRENT])('n8n %s: the node as an AI Agent tool', (version) => {
 	const sandbox = useSandbox(TEST_API_KEYS.aiAgent);
 	let model: Awaited<ReturnType<typeof startModel>>;
 	let args: Record<string, unknown> = {};

@@ -1,5 +1,5 @@
 // The way on after a crash (issue 43, table 1), in real n8n (`n8n start`,
-// 2.x and 1.x): a webhook starts 200 creates under a 10/s limit, default
+// 2.x): a webhook starts 200 creates under a 10/s limit, default
 // settings (On Error = Stop); after about 8 s n8n's process group gets
 // SIGKILL and n8n starts again; Executions › Retry of the crashed execution
 // stops on the first item the crashed try sent without an answer; the user
@@ -24,7 +24,7 @@ import {
 } from './harness/crash-chain.mts';
 import { outreachApiCredential } from './harness/credentials.mts';
 import { recordFigures } from './harness/figures.mts';
-import { N8N_CURRENT, N8N_MAINTAINED } from './harness/n8n.mts';
+import { N8N_CURRENT } from './harness/n8n.mts';
 import { createsWhatTheEventLists, figuresOf, twice } from './harness/re-runs.mts';
 import { useN8n, useSandbox } from './harness/stage.mts';
 import { outreachCredential } from './harness/workflows.mts';
@@ -75,7 +75,7 @@ function figures(chain: Chain) {
 	};
 }
 
-describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: the way on after a crash', (version) => {
+describe.each([N8N_CURRENT])('n8n %s: the way on after a crash', (version) => {
 	const args = ['--rate-limit', String(RATE)];
 	const sandboxes = {
 		countAsDone: useSandbox(TEST_API_KEYS.crashChain, args),

@@ -1,16 +1,19 @@
 // The editor in a real browser: n8n 2.41.1 (`n8n start`) with the package
 // installed from its tarball, Debian's chromium driven by playwright-core.
 // Opens every operation's parameter panel, the credential form, and runs the
-// credential test with a good and a wrong key, a web page and a server error
-// where the API should answer, a Base URL without http:// and a port where
-// nothing listens, and shows the node's execution hints after a run, each
+// credential test with a good and a wrong key and a port where nothing
+// listens (every case through REST: cli.e2e.mts), and shows the node's execution hints after a run, each
 // measured in lines of the output pane (harness/editor-hints.mts). Issue 45,
 // on a service of its own (harness/editor-recovery.mts): Execute workflow
 // twice creates nothing twice, and the clicks from the first Stop error to a
-// run that holds each sequence once. Screenshots: artifacts/e2e/screenshots.
+// run that holds each sequence once. The path to a failed item's outcome
+// through an If node, and a 400's details (harness/outcome-path.mts).
+// Screenshots: artifacts/e2e/screenshots.
 
 import { TEST_API_KEYS } from '../harness/keys.mts';
-import { openNode, screenshotPath, useChromium } from './harness/browser.mts';
+import type { Page } from 'playwright-core';
+
+import { openNode, screenshotPath, sharedContext, useChromium } from './harness/browser.mts';
 import {
 	GOOD,
 	HINTS_CONTACTS,
@@ -55,6 +58,18 @@ import {
 } from './harness/editor-page.mts';
 import { N8N_CURRENT, PACKAGE_NAME, exampleWorkflowFiles } from './harness/n8n.mts';
 import { credentialTestSays, shownText } from './harness/credentials.mts';
+import {
+	DOCUMENTED,
+	INVALID,
+	INVALID_ID,
+	KNOWN,
+	MODES,
+	UNKNOWN,
+	invalidWorkflow,
+	outcomeWorkflow,
+	outcomeWorkflowId,
+	type RunData,
+} from './harness/outcome-path.mts';
 import { useN8n, useSandbox } from './harness/stage.mts';
 
 describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
@@ -69,7 +84,14 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 			run: 'server',
 			sandbox: sandbox(),
 			credentials: [...(await faultyCredentials(sandbox())), credential],
-			workflows: [...exampleWorkflowFiles(), hintsWorkflow(), allHintsWorkflow(), ...workflows],
+			workflows: [
+				...exampleWorkflowFiles(),
+				hintsWorkflow(),
+				allHintsWorkflow(),
+				...workflows,
+				...MODES.map(outcomeWorkflow),
+				invalidWorkflow(),
+			],
 		};
 	});
 	const browser = useChromium();
@@ -133,9 +155,8 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 	// a rule's sentence, or n8n's own words where it has none (harness/credentials.mts).
 	test.each(credentialTests(credentialTestSays(N8N_CURRENT)))(
 		'the credential test says what went wrong: $shot',
-		async ({ id, shot, fault, result, reached }) => {
+		async ({ id, shot, result, reached }) => {
 			await sandbox().reset();
-			if (fault) await sandbox().addFault({ pathPrefix: '/v1/use_cases/', ...fault });
 			const { page } = await newPage('light');
 			const dialog = await openCredential(page, n8n.server, id);
 			await dialog.getByText(/Couldn.t connect with these settings/).waitFor({ timeout: 30_000 });
@@ -245,6 +266,83 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 		expectEachOnce(after, list);
 		expect([after.sent.get('S4'), after.sent.get('S7')]).toEqual([1, 2]);
 		expect(clicks.made.length).toBeLessThanOrEqual(10);
+		await page.close();
+	});
+
+	// One path to a failed item's outcome, executed from the canvas as a user does: the failed item
+	// (a contact the service does not know) goes down the If node's true branch in both modes; the
+	// archived one does not. And a 400's validation details in n8n's error box (the lines' words:
+	// test/unit/answer-lines.test.mts).
+	const outcomeContext = sharedContext(browser, () => n8n.server, {
+		viewport: { width: 1600, height: 900 },
+	});
+	async function executeOnCanvas(page: Page, mode: string): Promise<void> {
+		await page.goto(`${n8n.server.url}/workflow/${outcomeWorkflowId(mode)}`);
+		const notActed = page.locator('[data-test-id="canvas-node"][data-node-name="Not acted"]');
+		await notActed.waitFor({ timeout: 60_000 });
+		await page.locator('[data-test-id="execute-workflow-button"]').click();
+		await notActed
+			.locator('[data-test-id="canvas-node-status-success"]')
+			.waitFor({ timeout: 60_000 });
+	}
+
+	test('the documented expression is the one the README gives', () => {
+		expect(DOCUMENTED).toBe('{{ $json.message.outcome }}');
+	});
+
+	test.each(MODES)(
+		'%s: the failed item goes down the true branch, the archived one does not',
+		async (mode) => {
+			await sandbox().reset();
+			const page = await (await outcomeContext()).newPage();
+			await executeOnCanvas(page, mode);
+			await page.screenshot({ path: screenshotPath(`outcome-path-${N8N_CURRENT}-${mode}`) });
+			await page.close();
+
+			const [latest] = await n8n.executions(outcomeWorkflowId(mode));
+			const execution = await n8n.execution(latest.id);
+			const runData = execution.data.resultData.runData as unknown as RunData;
+			const out = (name: string, output = 0) =>
+				(runData[name]?.[0]?.data?.main?.[output] ?? []).map((item) => item.json);
+			const [yes, no] = [out('Did the service act?', 0), out('Did the service act?', 1)];
+			expect(yes.map((json) => json.error)).toEqual([expect.stringContaining(`"${UNKNOWN}"`)]);
+			expect(yes.map((json) => (json.message as { outcome: string }).outcome)).toEqual([
+				'notActed',
+			]);
+			// On Error › Continue sends the archived contact on too: it has no outcome, so it is not on the true branch.
+			expect(no.map((json) => json.id)).toEqual(mode === 'continueErrorOutput' ? [] : [KNOWN]);
+			expect(out('Not acted').map((json) => json.error)).toEqual(yes.map((json) => json.error));
+			expect((await sandbox().requests()).map((request) => request.url).sort()).toEqual(
+				[KNOWN, UNKNOWN].map((id) => `/v1/contacts/${id}/archive`).sort(),
+			);
+		},
+	);
+
+	test("a 400's validation details: n8n's error box shows the service's messages as lines, then its whole answer", async () => {
+		await sandbox().reset();
+		await sandbox().addFault({ pathPrefix: '/v1/sequences', status: 400, body: INVALID });
+		const page = await (await outcomeContext()).newPage();
+		await page.goto(`${n8n.server.url}/workflow/${INVALID_ID}`);
+		const create = page.locator('[data-test-id="canvas-node"][data-node-name="Create Sequence"]');
+		await create.waitFor({ timeout: 60_000 });
+		await page.locator('[data-test-id="execute-workflow-button"]').click();
+		// The run ends in the node's error (On Error › Stop): wait for the execution n8n saved.
+		for (let tries = 0; tries < 120; tries++) {
+			const [latest] = await n8n.executions(INVALID_ID);
+			if (latest && latest.status !== 'running' && latest.status !== 'new') break;
+			await page.waitForTimeout(500);
+		}
+		await create.dblclick();
+		const description = page.locator('[data-test-id="node-error-description"]');
+		await description.waitFor({ timeout: 30_000 });
+		await page.screenshot({ path: screenshotPath(`outcome-path-${N8N_CURRENT}-400`) });
+		// As the browser lays it out: each message on a line of its own, the raw answer last.
+		const shown = (await description.innerText()).split('\n').map((line) => line.trim());
+		const said = ['Validation failed', 'is too long', 'must not be empty'];
+		const lines = said.map((text) => shown.slice(0, -1).findIndex((line) => line.includes(text)));
+		expect(lines.every((line) => line >= 0)).toBe(true);
+		expect(new Set(lines).size).toBe(said.length);
+		expect(shown[shown.length - 1]).toContain(JSON.stringify(INVALID));
 		await page.close();
 	});
 });

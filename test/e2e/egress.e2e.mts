@@ -3,7 +3,7 @@
 // real n8n (`n8n start`, the package from its tarball). Each setting gets an
 // n8n of its own:
 // - a proxy that is the only way out, and the only one that knows the
-//   service's host name (2.41.1 and 1.123.81): both go through it;
+//   service's host name: both go through it;
 // - SSRF protection on, the service on an address it blocks (2.41.1): n8n
 //   refuses both, the items fail `notActed` with n8n's reason, the test fails
 //   in a sentence, and the service sees nothing;
@@ -13,7 +13,7 @@
 import { TEST_API_KEYS } from '../harness/keys.mts';
 import { screenshotPath, signedInContext, useChromium } from './harness/browser.mts';
 import { outreachApiCredential } from './harness/credentials.mts';
-import { N8N_CURRENT, N8N_MAINTAINED } from './harness/n8n.mts';
+import { N8N_CURRENT } from './harness/n8n.mts';
 import { behindProxy, startProxy, type ForwardProxy } from './harness/proxy.mts';
 import { useN8n, useSandbox, type N8n } from './harness/stage.mts';
 import {
@@ -32,12 +32,8 @@ const IDS = ['uc-1', 'uc-2'];
 
 /** n8n 2.41.1's words when SSRF protection blocks an address (SsrfBlockedIpError). */
 const SSRF_BLOCKED = 'The request was blocked because it resolves to a restricted IP address';
-/** n8n's words for a declarative test's success; 1.x's for the 404 it fails on (NodeApiError). */
+/** n8n's words for a declarative test's success. */
 const N8N_OK = { status: 'OK', message: 'Connection successful!' };
-const N8N_1X_404 = {
-	status: 'Error',
-	message: 'The resource you are requesting could not be found',
-};
 
 /** Webhook › Split Out (the event's ids) › Get Use Case, failed items on the regular output. */
 const getsWhatTheEventLists = workflowOf(WORKFLOW, [
@@ -122,18 +118,15 @@ async function hints(n8n: N8n): Promise<string[]> {
 	return (task?.hints ?? []).map((hint) => hint.message);
 }
 
-describe.each([
-	{ ...PROXY, test: N8N_OK },
-	{ ...PROXY, version: N8N_MAINTAINED, test: N8N_1X_404 },
-])('n8n $version: $label', (setting) => {
-	const { sandbox, proxy, n8n, credentialTest } = stage(setting);
+describe(`n8n ${N8N_CURRENT}: ${PROXY.label}`, () => {
+	const { sandbox, proxy, n8n, credentialTest } = stage(PROXY);
 	const through = (path: string) =>
 		`GET http://${PROXY_ONLY_HOST}:${new URL(sandbox().url).port}${path} key:yes`;
 	/** What the proxy carried to the service (n8n may send other requests of its own through it). */
 	const toService = () => proxy().seen.filter((line) => line.includes(PROXY_ONLY_HOST));
 
 	test('the credential test goes through the proxy', async () => {
-		expect(await credentialTest()).toEqual(setting.test);
+		expect(await credentialTest()).toEqual(N8N_OK);
 		expect(toService()).toEqual([through('/v1/use_cases/n8n-credential-test')]);
 	});
 

@@ -9,7 +9,7 @@
 //   the credential's Allowed HTTP Request Domains keeps it from other hosts.
 
 import { TEST_API_KEYS } from '../harness/keys.mts';
-import { N8N_CURRENT, N8N_MAINTAINED, outputsOf } from './harness/n8n.mts';
+import { N8N_CURRENT, outputsOf } from './harness/n8n.mts';
 import { startProxy } from './harness/proxy.mts';
 import { useN8n, useSandbox } from './harness/stage.mts';
 import {
@@ -51,7 +51,7 @@ const httpPost = (url: string) =>
 		jsonBody: '{ "name": "From the HTTP Request node" }',
 	});
 
-describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: install paths', (version) => {
+describe.each([N8N_CURRENT])('n8n %s: install paths', (version) => {
 	const sandbox = useSandbox(TEST_API_KEYS.installPaths);
 	const n8n = useN8n(() => {
 		const data = { apiKey: sandbox().apiKey, baseUrl: sandbox().url };
@@ -125,8 +125,6 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])('n8n %s: install paths', (version) 
 			},
 		]);
 	});
-
-	if (version !== N8N_CURRENT) return;
 
 	test('Allowed HTTP Request Domains on the credential stops the HTTP Request node from sending the key to another host', async () => {
 		const { run, requests } = await execute('pathsHttpRestricted');

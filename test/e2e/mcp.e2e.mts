@@ -24,7 +24,6 @@ import {
 } from './harness/mcp-example.mts';
 import {
 	N8N_CURRENT,
-	N8N_MAINTAINED,
 	PACKAGE_NAME,
 	declaredToolDescription,
 	type McpToolResult,
@@ -33,7 +32,7 @@ import { useN8n, useSandbox } from './harness/stage.mts';
 
 const MCP_TOKEN = 'e2e-mcp-client-token-71c3';
 
-describe.each([N8N_CURRENT, N8N_MAINTAINED])(
+describe.each([N8N_CURRENT])(
 	'n8n %s: the four operations as tools behind the MCP Server Trigger',
 	(version) => {
 		const sandbox = useSandbox(TEST_API_KEYS.mcp);

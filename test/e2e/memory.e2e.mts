@@ -2,7 +2,7 @@
 // where the node's earlier memories each forgot: a crash, then the sender
 // delivers the same webhook again; a restart, then the same call; 40
 // identical items; Execute workflow after a Stop whose item was created and
-// answered 500; a run past a Window of 1 minute. Nothing is created twice, and
+// answered 500. (A Window of 1 minute: test/engine/memory.test.mts.) Nothing is created twice, and
 // after the crash the items left unknown are set against what the sandbox
 // received. Figures: artifacts/e2e/re-runs-figures.json.
 import { TEST_API_KEYS } from '../harness/keys.mts';
@@ -13,7 +13,6 @@ import {
 	newExecutions,
 	outcomeOf,
 	outputOf,
-	sleep,
 	total,
 } from './harness/crash.mts';
 import { runManually, waitForEnd } from './harness/editor-rest.mts';
@@ -34,7 +33,6 @@ import { useN8n, useSandbox, type N8n } from './harness/stage.mts';
 const SUITE = 'memory';
 const HOOK = 'outreach-memory';
 const MANUAL = 'outreach-memory-manual';
-const WINDOWED = 'outreach-memory-window';
 const CONTINUE = { settings: { onError: 'continueRegularOutput' } };
 const RATE = 10;
 
@@ -56,9 +54,6 @@ describe(`n8n ${N8N_CURRENT}: one memory that outlives n8n`, () => {
 		workflows: [
 			createsWhatTheEventLists(HOOK, CONTINUE, 'onReceived'),
 			createsTheseNames(MANUAL, names(5, 'M')),
-			createsTheseNames(WINDOWED, names(2, 'W'), {
-				requestOptions: { skipDoneBefore: { keySettings: { windowMinutes: 1 } } },
-			}),
 		],
 		publish: [HOOK],
 		ready: [`/webhook/${HOOK}`],
@@ -149,15 +144,5 @@ describe(`n8n ${N8N_CURRENT}: one memory that outlives n8n`, () => {
 		const after = await byName(sandbox());
 		expect(after.sent.get('M3')).toBe(1);
 		expect(twice(after.created)).toEqual([]);
-	}, 300_000);
-
-	test('past a Window of 1 minute, running again creates again, as the user set it', async () => {
-		await sandbox().reset();
-		// Late in a minute: 70 s later is two spans on, past the most an entry counts (twice the window).
-		while (new Date().getSeconds() < 50) await sleep(1000);
-		await runManually(n8n, WINDOWED);
-		await sleep(70_000);
-		await runManually(n8n, WINDOWED);
-		expect(Object.fromEntries((await byName(sandbox())).created)).toEqual({ W1: 2, W2: 2 });
 	}, 300_000);
 });

@@ -1,10 +1,10 @@
-// A rate-limited service in real n8n, on both lines users run: 300 creates on
+// A rate-limited service in real n8n: 300 creates on
 // the node's default settings against a sandbox that allows 50 requests per
 // second (burst 50, Retry-After in seconds). Every item succeeds, in order, and
 // the service creates each name exactly once.
 import { TEST_API_KEYS } from '../harness/keys.mts';
 import { fixtureCopy } from './harness/cli.mts';
-import { N8N_CURRENT, N8N_MAINTAINED, outputsOf } from './harness/n8n.mts';
+import { N8N_CURRENT, outputsOf } from './harness/n8n.mts';
 import { useN8n, useSandbox } from './harness/stage.mts';
 
 const ITEMS = 300;
@@ -27,7 +27,7 @@ function workflow(): Record<string, unknown> {
 	return fixture;
 }
 
-describe.each([N8N_CURRENT, N8N_MAINTAINED])(
+describe.each([N8N_CURRENT])(
 	'n8n %s against a service limited to 50 requests per second',
 	(version) => {
 		const sandbox = useSandbox(TEST_API_KEYS.rateLimit);

@@ -1,15 +1,13 @@
-// What the `n8n execute` suites share: the fixtures in test/e2e/workflows
-// (*.cli.workflow.json) and what each should give (each item's answer, or
+// What the suites that run the fixtures share: one workflow per operation
+// (FIXTURES) and what each should give (each item's answer, or
 // how it failed: its facts and what its text names), copies of them set up
 // for a test, and a run of one against the sandbox. How a run's failed items
 // and hints are read and expected is in outcome.mts, the shipped send-again
 // example in send-again.mts; both are exported from here too.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-
 import type { Fault, RecordedRequest, SandboxProcess } from '../../harness/sandbox.mts';
-import { NODE_TYPE, ROOT, type ExecuteRun } from './n8n.mts';
-import type { N8n } from './stage.mts';
+import { NODE_TYPE, type ExecuteRun } from './n8n.mts';
+import { SANDBOX_CREDENTIAL_ID, type N8n } from './stage.mts';
+import { MANUAL_TRIGGER, outreachCredential, outreachNode, workflowOf } from './workflows.mts';
 
 export { failuresWarning, hintOf, hintsOf, sentOnce, type Hint } from './outcome.mts';
 export {
@@ -104,23 +102,135 @@ export function expectFailed(json: Record<string, unknown>, failed: Failed): voi
 	expect(json.message).toEqual(failed.facts);
 }
 
-export function fixtureJson(name: string): {
-	id: string;
-	name: string;
-	nodes: Array<Record<string, unknown>>;
-} {
-	return JSON.parse(
-		readFileSync(path.join(ROOT, 'test', 'e2e', 'workflows', `${name}.cli.workflow.json`), 'utf8'),
-	);
+/**
+ * The fixtures, one per operation: Start › Input (these items) › Items (one
+ * per input) › Outreach Sequences (these parameters) › After Success and
+ * After Error, which read $('Items').item and $('Outreach Sequences').item.
+ */
+const FIXTURES: Record<
+	string,
+	{ parameters: Record<string, unknown>; inputs: Array<Record<string, unknown>> }
+> = {
+	'contact-archive': {
+		parameters: { resource: 'contact', operation: 'archive', contactId: '={{ $json.id }}' },
+		inputs: [{ id: 'c-42' }, { id: 'zz-404' }, { id: '' }, { id: 'a/b?c#d' }],
+	},
+	'contact-list-archive': {
+		parameters: { resource: 'contactList', operation: 'archive', contactListId: '={{ $json.id }}' },
+		inputs: [{ id: 'list-1' }, { id: 'zz-404' }, { id: '..' }, { id: 'list/3' }],
+	},
+	'use-case-get': {
+		parameters: { resource: 'useCase', operation: 'get', useCaseId: '={{ $json.id }}' },
+		inputs: [{ id: 'uc-1' }, { id: 'zz-404' }, { id: '   ' }, { id: 'uc-2' }],
+	},
+	'sequence-create-fields': {
+		parameters: {
+			resource: 'sequence',
+			operation: 'create',
+			specifyBody: 'fields',
+			name: '={{ $json.name }}',
+			additionalFields: { timezone: 'Europe/Berlin' },
+			schedules: {
+				schedule: [
+					{
+						dayOffset: 0,
+						hour: '={{ $json.hour }}',
+						minute: 30,
+						delayInMinutes: 0,
+						sequenceScripts: 'phone-1',
+					},
+					{
+						dayOffset: 1,
+						hour: 14,
+						minute: 0,
+						delayInMinutes: 15,
+						sequenceScripts: 'email-1, txt-1',
+					},
+					{ dayOffset: 3, hour: 10, minute: 5, delayInMinutes: 0, sequenceScripts: '' },
+				],
+			},
+		},
+		inputs: [
+			{ name: 'Spring follow-up', hour: 9 },
+			{ name: 'Broken hour', hour: 'nine' },
+			{ name: 'Autumn check-in', hour: 10 },
+		],
+	},
+	'sequence-create-json': {
+		parameters: {
+			resource: 'sequence',
+			operation: 'create',
+			specifyBody: 'json',
+			jsonBody: '={{ $json.body }}',
+		},
+		inputs: [
+			{
+				body: '{\n  "name": "From JSON",\n  "criteria": null,\n  "schedules": [\n    {\n      "dayOffset": 2,\n      "hour": 8,\n      "minute": 0,\n      "delayInMinutes": 0,\n      "sequenceScripts": [\n        "blast-1"\n      ]\n    }\n  ]\n}',
+			},
+			{ body: '{ "name": "Pasted with a typo", }' },
+			{ body: '{"name":"Second from JSON","timezone":"UTC"}' },
+		],
+	},
+};
+
+/** Reads both items a downstream node sees: its input's and the node's. */
+const after = (name: string) => ({
+	name,
+	type: 'n8n-nodes-base.set',
+	typeVersion: 3.4,
+	parameters: {
+		assignments: {
+			assignments: [
+				{
+					id: 'input',
+					name: 'input',
+					value: "={{ $('Items').item.json }}",
+					type: 'object',
+				},
+				{
+					id: 'result',
+					name: 'result',
+					value: "={{ $('Outreach Sequences').item.json }}",
+					type: 'object',
+				},
+			],
+		},
+		options: {},
+	},
+});
+
+export function fixtureJson(name: string) {
+	const { parameters, inputs } = structuredClone(FIXTURES[name]);
+	const workflow = workflowOf(`e2e-${name}`, [
+		MANUAL_TRIGGER,
+		{
+			name: 'Input',
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			parameters: { mode: 'raw', jsonOutput: JSON.stringify({ items: inputs }), options: {} },
+		},
+		{
+			name: 'Items',
+			type: 'n8n-nodes-base.splitOut',
+			typeVersion: 1,
+			parameters: { fieldToSplitOut: 'items', options: {} },
+		},
+		outreachNode('Outreach Sequences', parameters, {
+			credentials: outreachCredential(SANDBOX_CREDENTIAL_ID, 'Outreach sandbox'),
+		}),
+		after('After Success'),
+	]);
+	workflow.nodes.push({ ...after('After Error'), id: 'after-error', position: [880, 200] });
+	workflow.connections['Outreach Sequences'] = {
+		main: [
+			[{ node: 'After Success', type: 'main', index: 0 }],
+			[{ node: 'After Error', type: 'main', index: 0 }],
+		],
+	};
+	return workflow;
 }
 
-export function inputItems(name: string): Array<Record<string, unknown>> {
-	const input = fixtureJson(name).nodes.find((node) => node.name === 'Input') as {
-		parameters: { jsonOutput: string };
-	};
-	return (JSON.parse(input.parameters.jsonOutput) as { items: Array<Record<string, unknown>> })
-		.items;
-}
+export const inputItems = (name: string) => FIXTURES[name].inputs;
 
 /**
  * A copy of fixture `name` as workflow `id`, its Outreach Sequences node (of

@@ -14,15 +14,13 @@ import { SANDBOX_CREDENTIAL_ID } from './stage.mts';
 
 export const GOOD = SANDBOX_CREDENTIAL_ID;
 export const WRONG = 'outreachWrongKey';
-export const SCHEMELESS = 'outreachSchemeless';
 export const REFUSED = 'outreachRefused';
 
-/** The credentials the credential tests open besides the sandbox's: a wrong key, a Base URL without http://, a port where nothing listens. */
+/** The credentials the credential tests open besides the sandbox's: a wrong key, a port where nothing listens. */
 export async function faultyCredentials(sandbox: SandboxProcess): Promise<StoredCredential[]> {
 	const { apiKey, url } = sandbox;
 	return [
 		outreachApiCredential(WRONG, 'not-the-key', url, 'Outreach wrong key'),
-		outreachApiCredential(SCHEMELESS, apiKey, url.replace(/^http:\/\//, ''), 'Outreach no scheme'),
 		// A free port: nothing listens there.
 		outreachApiCredential(
 			REFUSED,
@@ -80,7 +78,9 @@ export const PANELS = [
 ];
 
 /**
- * Each credential's test, as the editor runs it when the credential opens:
+ * A failing credential test as the editor runs it when the credential opens,
+ * with a rule's sentence and with n8n's own words (every case, through REST:
+ * cli.e2e.mts):
  * the fault the sandbox answers with, what the test says (`says`, from
  * credentialTestSays) and the requests that reach the sandbox.
  */
@@ -93,30 +93,6 @@ export function credentialTests(says: ReturnType<typeof credentialTestSays>) {
 			result: says.wrongKey,
 			// n8n sends a credential's request again after a 401, as for a key it could refresh.
 			reached: [probe, probe],
-		},
-		{
-			id: GOOD,
-			shot: 'credential-form-not-the-api',
-			fault: {
-				status: 404,
-				body: '<html>Not here</html>',
-				headers: { 'Content-Type': 'text/html' },
-			},
-			result: says.webPage404,
-			reached: [probe],
-		},
-		{
-			id: GOOD,
-			shot: 'credential-form-server-error',
-			fault: { status: 500, body: { message: 'down' } },
-			result: says.serverError,
-			reached: [probe],
-		},
-		{
-			id: SCHEMELESS,
-			shot: 'credential-form-schemeless-url',
-			result: says.schemeless,
-			reached: [],
 		},
 		{
 			id: REFUSED,

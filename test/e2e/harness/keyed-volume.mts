@@ -4,6 +4,8 @@
 // answering with how many items came out, skipped and failed). The runs'
 // data is not saved: nothing here reads it, and n8n writing tens of
 // thousands of items would only make the runs longer.
+import http from 'node:http';
+
 import { SANDBOX_CREDENTIAL_ID, type N8n } from './stage.mts';
 import { outreachCredential, outreachNode, webhookTrigger, workflowOf } from './workflows.mts';
 
@@ -55,14 +57,28 @@ export interface Tally {
 	failed: number;
 }
 
-/** One execution of `count` keyed archives: what came out of the node. */
+/**
+ * One execution of `count` keyed archives: what came out of the node. Over
+ * node:http, which waits for the answer as long as the run takes (fetch gives
+ * up on headers after 300 s, which a loaded machine can pass).
+ */
 export async function archiveCount(n8n: N8n, path: string, count: number): Promise<Tally> {
-	const response = await fetch(`${n8n.server.url}/webhook/${path}`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ count }),
-		signal: AbortSignal.timeout(15 * 60_000),
+	const body = JSON.stringify({ count });
+	return await new Promise<Tally>((resolve, reject) => {
+		const request = http.request(
+			`${n8n.server.url}/webhook/${path}`,
+			{ method: 'POST', headers: { 'content-type': 'application/json' } },
+			(response) => {
+				let text = '';
+				response.setEncoding('utf8');
+				response.on('data', (chunk: string) => (text += chunk));
+				response.on('end', () => {
+					if (response.statusCode === 200) resolve(JSON.parse(text) as Tally);
+					else reject(new Error(`${path} × ${count} answered ${response.statusCode}: ${text}`));
+				});
+			},
+		);
+		request.on('error', reject);
+		request.end(body);
 	});
-	if (response.status !== 200) throw new Error(`${path} × ${count} answered ${response.status}`);
-	return (await response.json()) as Tally;
 }

@@ -42,6 +42,12 @@ export function createNode({ settings = {}, requestOptions }: CreateSettings = {
 	);
 }
 
+/** The same Create Sequence on the credential `id`: a service of its own. */
+export const onCredential = (id: string, create: CreateSettings = {}): CreateSettings => ({
+	...create,
+	settings: { ...create.settings, credentials: outreachCredential(id) },
+});
+
 /** Request Options › Skip Items Done Before, keyed by name, with its default window; failures become items. */
 export const KEYED: CreateSettings = {
 	settings: { onError: 'continueRegularOutput' },
