@@ -139,7 +139,7 @@ describe.each([N8N_CURRENT])('n8n %s: the node as an AI Agent tool', (version) =
 			['GET /v1/use_cases/zz-404 404'],
 		);
 		// On Error is left at Stop: as a tool, the failure is still the result, in the node's words, which
-		// name the use case (test/unit/texts-http.test.mts), and the agent goes on with them.
+		// name the use case (test/unit/texts.test.mts), and the agent goes on with them.
 		const content = String(toolMessage(sent)?.content);
 		expect(JSON.parse(content)).toEqual([{ error: expect.stringContaining('"zz-404"') }]);
 		const [[answer]] = outputsOf(run, 'AI Agent');

@@ -165,7 +165,7 @@ describe.each([N8N_CURRENT])(
 				const failed = await call(client, 'Get_Use_Case', { useCaseId: 'zz-404' });
 				expect(failed.isError).toBe(true);
 				expect(failed.content).toHaveLength(1);
-				// The node's words (test/unit/texts-http.test.mts), not n8n's: they name the use case.
+				// The node's words (test/unit/texts.test.mts), not n8n's: they name the use case.
 				expect(failed.content[0].text).toContain('"zz-404"');
 				const requests = await sandbox().requests();
 				expect(

@@ -1,4 +1,4 @@
-// The n8n signals the node's tool mode reads (run/n8n/tool.ts, N8N_SIGNALS) are in
+// The n8n signals the node's tool mode reads (N8N_SIGNALS in scripts/n8n-signals.mts) are in
 // the n8n versions CI installs, each where its `since` says. `npm run try:n8n`
 // checks the other versions of README › Compatibility the same way.
 import { n8nInstallDir } from '../../scripts/n8n/versions.mts';

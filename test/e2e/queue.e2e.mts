@@ -193,7 +193,7 @@ describe(`n8n ${N8N_CURRENT} in queue mode, with two workers`, () => {
 			expect(missing.isError).toBe(true);
 			// In queue mode n8n's worker sends the thrown error as JSON: {"error":{"message":…,"name":…}}.
 			const { error } = JSON.parse(missing.content[0].text!) as { error: { message: string } };
-			// The node's words (test/unit/texts-http.test.mts), not n8n's: they name the use case.
+			// The node's words (test/unit/texts.test.mts), not n8n's: they name the use case.
 			expect(error.message).toContain('"zz-404"');
 			expect(workerLogs()).toMatch(/Tool call failed for MCP Trigger/);
 			const requests = await sandbox().requests();

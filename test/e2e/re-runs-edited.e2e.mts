@@ -139,7 +139,7 @@ describe.each(N8N_NODE_LINES)('n8n %s: an edited retry', (version) => {
 	test('#43 the expression fails S4, unsent, and the run stops on it: nothing is sent', async () => {
 		const after = await byName(sandbox());
 		expect(mistaken.status).toBe('error');
-		// It stops on S4, item 3 (its words: test/unit/re-run.test.mts, engine/re-runs-sent-once.test.mts).
+		// It stops on S4, item 3 (its words: test/unit/re-run.test.mts, engine/re-runs.test.mts).
 		expect(mistaken.data.resultData.error?.context?.itemIndex).toBe(3);
 		expect({ S4: after.sent.get('S4'), S7: after.sent.get('S7') }).toEqual({ S4: 1, S7: 1 });
 		expect(after.created.get('S7')).toBeUndefined();

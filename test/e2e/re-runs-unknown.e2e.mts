@@ -159,7 +159,7 @@ describe.each(N8N_NODE_LINES)('n8n %s: an unknown outcome on a re-run', (version
 		const items = answer.body as Array<{ name?: string; error?: string; message?: object }>;
 		expect(items).toHaveLength(EVENT.length);
 		// S1 failed, unsent this time, though the service may have made it (its words, which give n8n's
-		// reason for the expression: test/unit/re-run.test.mts, engine/re-runs-sent-once.test.mts).
+		// reason for the expression: test/unit/re-run.test.mts, engine/re-runs.test.mts).
 		expect(items[0]).toMatchObject({
 			error: expect.any(String),
 			message: { timesSent: 0, outcome: 'mayHaveActed' },

@@ -2,7 +2,7 @@
 // expression per request) and sends its test to the Base URL the run uses;
 // the test is a request n8n sends itself (proxy, SSRF), read here as n8n's
 // expression engine and credentials tester read it. In real n8n:
-// test/e2e/credential-test.e2e.mts.
+// test/e2e/cli.e2e.mts.
 import { createRequire } from 'node:module';
 
 import type {

@@ -1,7 +1,7 @@
 // What the error that stops a run (On Error = Stop) says before its details
 // (run/n8n/stopError.ts), from each item's end: the way on, what was done by
 // name and ID, what may have been, what failed and what was never sent; and
-// the Retry On Fail warning after them (their parts: texts-stop.test.mts).
+// the Retry On Fail warning after them (their parts: texts-re-run.test.mts).
 import type { ItemState } from '../../nodes/OutreachSequences/run/loop/loop.ts';
 import { attemptOf } from '../../nodes/OutreachSequences/transport/index.ts';
 import {

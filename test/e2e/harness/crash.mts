@@ -26,7 +26,7 @@ export function outcomesOf(items: Array<Record<string, unknown>>): Record<string
  * An item a retry output as done without the service's answer: one a crashed
  * try had confirmed, whose answer was lost with it; or, where the user said
  * Count as Done, one counted as done. Both output `{ skipped, id, reason }`,
- * with no key (reRunTexts.ts; their words: test/unit/texts-stop.test.mts,
+ * with no key (reRunTexts.ts; their words: test/unit/texts-re-run.test.mts,
  * texts-re-run.test.mts). With no say, only what a crash confirmed is so.
  */
 export const isSkipped = (item: Record<string, unknown> | undefined) =>
