@@ -2,7 +2,16 @@
 // runs npm for the rest of scripts/n8n/. `node scripts/n8n/install.mts install
 // [version …]` is what scripts/install-n8n.sh runs.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	copyFileSync,
+	existsSync,
+	mkdirSync,
+	readFileSync,
+	readdirSync,
+	renameSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -11,6 +20,7 @@ import {
 	DEFAULT_N8N_VERSION,
 	LaunchError,
 	MAINTAINED_N8N_VERSION,
+	ROOT,
 	TESTED_N8N_VERSIONS,
 	isInstalled,
 	n8nInstallDir,
@@ -156,6 +166,10 @@ export async function installN8n(version: string, options: InstallOptions = {}):
 				2,
 			),
 		);
+		// The tree the suites were run against, kept in scripts/n8n/locks/: npm ci skips resolving it again.
+		const lockfile = path.join(ROOT, 'scripts', 'n8n', 'locks', `n8n-${version}.json`);
+		const locked = existsSync(lockfile);
+		if (locked) copyFileSync(lockfile, path.join(partial, 'package-lock.json'));
 		const started = Date.now();
 		log(
 			`  Installing n8n ${version} into .cache/${path.basename(dir)}: about 6 minutes and 3 GB of disk, once.`,
@@ -167,10 +181,19 @@ export async function installN8n(version: string, options: InstallOptions = {}):
 			log(`  … n8n ${version}: ${state}, ${elapsed(Date.now() - started)} so far`);
 		}, 20_000);
 		try {
-			await npm(['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
-				cwd: partial,
-				what: `Installing n8n ${version}`,
-			});
+			await npm(
+				[
+					locked ? 'ci' : 'install',
+					'--ignore-scripts',
+					'--no-audit',
+					'--no-fund',
+					'--loglevel=error',
+				],
+				{
+					cwd: partial,
+					what: `Installing n8n ${version}`,
+				},
+			);
 		} catch (error) {
 			throw new LaunchError(`${(error as Error).message}\n  ${testedVersionsText()}`);
 		} finally {
