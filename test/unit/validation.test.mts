@@ -62,21 +62,24 @@ test.each([
 });
 
 test.each([
-	[2.5, refused('must be a whole number, but it is 2.5')],
-	['1e3', refused('must be a whole number, but it is "1e3"')],
-	['99999999999999999999', refused('must be a whole number, but it is "99999999999999999999"')],
-	['', refused('is empty; enter a whole number')],
+	[2.5, refused('Hour must be a whole number, but it is 2.5.')],
+	['1e3', refused('Hour must be a whole number, but it is "1e3".')],
+	[
+		'99999999999999999999',
+		refused('Hour must be a whole number, but it is "99999999999999999999".'),
+	],
+	['', refused('Hour is empty; enter a whole number.')],
 ])('whole number %j: %j', (raw, checked) => {
-	expect(toWholeNumber(raw)).toEqual(checked);
+	expect(toWholeNumber(raw, 'Hour')).toEqual(checked);
 });
 
 test.each([
 	[' phone-1 , ,txt-1,', sent(['phone-1', 'txt-1'])],
 	[['a', ' b ', '', 3, null], sent(['a', 'b', '3'])],
-	[{ a: 1 }, refused('must be comma-separated text or a list, but it is an object')],
-	[['a', { b: 1 }], refused('entry 2 must be text, but it is an object')],
+	[{ a: 1 }, refused('Scripts must be comma-separated text or a list, but it is an object.')],
+	[['a', { b: 1 }], refused('Scripts: entry 2 must be text, but it is an object.')],
 ])('scripts %j: %j', (raw, checked) => {
-	expect(toScriptList(raw)).toEqual(checked);
+	expect(toScriptList(raw, 'Scripts')).toEqual(checked);
 });
 
 const circular: Record<string, unknown> = {};
