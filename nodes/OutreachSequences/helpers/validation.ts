@@ -76,9 +76,9 @@ export function toOptionalText(raw: unknown, label: string): Checked<string | un
 	return ok(raw?.trim() ? raw : undefined);
 }
 
-export function toWholeNumber(raw: unknown, label: string): Checked<number> {
-	if (raw === undefined || raw === null || raw === '')
-		return problem(`${label} is empty; enter a whole number.`);
+/** Empty is left out: the contract makes every schedule number optional. */
+export function toWholeNumber(raw: unknown, label: string): Checked<number | undefined> {
+	if (raw === undefined || raw === null || raw === '') return ok(undefined);
 	const value = typeof raw === 'string' && /^\s*[+-]?\d+\s*$/.test(raw) ? Number(raw) : raw;
 	return Number.isSafeInteger(value) || (typeof raw === 'number' && Number.isInteger(raw))
 		? ok(value as number)
