@@ -99,15 +99,6 @@ test.each([
 // What users, spreadsheets and webhooks hand the node (fast-check).
 const RUNS = { numRuns: Number(process.env.FC_RUNS ?? 200) };
 const lone = (text: string) => !text.isWellFormed();
-const parses = (text: string) => {
-	try {
-		JSON.parse(text);
-		return true;
-	} catch {
-		return false;
-	}
-};
-
 test('any identifier is sent trimmed, as one path segment that decodes back to it, or refused', () => {
 	const tricky = fc.constantFrom(...'/ . .. %2F ? # \\ @x e\u0301 \ud800'.split(' '), ' ');
 	const raw = fc.oneof(
@@ -130,51 +121,6 @@ test('any identifier is sent trimmed, as one path segment that decodes back to i
 				const segment = request!.path.slice('/v1/use_cases/'.length);
 				expect([/[/?#]/.test(segment), decodeURIComponent(segment)]).toEqual([false, text]);
 			}
-		}),
-		RUNS,
-	);
-});
-
-test('a JSON Body is sent byte for byte after trimming, or refused', () => {
-	const text = fc
-		.tuple(
-			fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 })),
-			fc.constantFrom(undefined, 2, '\t'),
-		)
-		.map(([object, indent]) => ` ${JSON.stringify(object, null, indent)}\n`);
-	const broken = fc.oneof(
-		text.map((json) => json.trim().slice(0, -1)),
-		fc.jsonValue().map((value) => JSON.stringify(value)),
-		fc.string(),
-	);
-	fc.assert(
-		fc.property(fc.oneof(text, broken), (body) => {
-			const parsed: unknown = parses(body) ? JSON.parse(body) : undefined;
-			const object =
-				typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && !lone(body);
-			const request = buildWith('sequence', 'create', { specifyBody: 'json', jsonBody: body });
-			expect(request?.body).toBe(object ? body.trim() : undefined);
-		}),
-		RUNS,
-	);
-});
-
-test('a schedule number is sent as the whole number it is or spells, or refused', () => {
-	const raw = fc.oneof(
-		fc.integer(),
-		fc.double(),
-		fc.integer().map((n) => ` ${n} `),
-		fc.string({ maxLength: 6 }),
-	);
-	fc.assert(
-		fc.property(raw, (hour) => {
-			const whole =
-				typeof hour === 'number' ? Number.isInteger(hour) : /^\s*[+-]?\d+\s*$/.test(hour);
-			const request = buildWith('sequence', 'create', { schedules: { schedule: [row(hour)] } });
-			const sentHour =
-				request &&
-				(JSON.parse(request.body!) as { schedules: Array<{ hour: number }> }).schedules[0].hour;
-			expect(sentHour).toBe(whole ? Number(hour) || 0 : undefined);
 		}),
 		RUNS,
 	);
