@@ -136,14 +136,6 @@ test('every hint is one or two sentences, at most 200 characters, and names noth
 	).toEqual(['additionalFields', 'schedules']);
 });
 
-test("the JSON Body template is one schedule step with a create request's keys, at neutral values", () => {
-	const template = JSON.parse(String(all.find(([at]) => at === 'jsonBody')![1].default));
-	expect(template).toEqual({
-		name: '',
-		schedules: [{ dayOffset: 0, hour: 0, minute: 0, delayInMinutes: 0, sequenceScripts: [] }],
-	});
-});
-
 test.each([
 	[
 		{ batchSize: 5, batchInterval: 100 },
