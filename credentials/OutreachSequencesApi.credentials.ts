@@ -11,21 +11,20 @@ import type {
 import { redact } from '../nodes/OutreachSequences/helpers/secret';
 import { normalizeBaseUrl } from '../nodes/OutreachSequences/helpers/validation';
 
-// The contract has no endpoint that answers a good key with 2xx and changes nothing: a 404 in JSON means the key was taken.
+// The contract has no endpoint that answers a good key with 2xx and changes nothing: a 404 means the key was taken.
 const TEST_PATH = '/v1/use_cases/n8n-credential-test';
 
-/** What fails the test: all but 2xx and 404. n8n's tester gives a rule's sentence only to an answer it throws on. */
-const FAILING_STATUSES = Array.from({ length: 900 }, (_, index) => index + 100).filter(
+/** All but 2xx and 404: n8n's tester gives a rule's sentence only to an answer it throws on. */
+const FAILING = Array.from({ length: 900 }, (_, index) => index + 100).filter(
 	(status) => (status < 200 || status >= 300) && status !== 404,
 );
 
-function sentence(status: number): string {
-	if (status === 401 || status === 403)
-		return `The service rejected the API key (HTTP ${status}). Copy a key from the service's portal: General › Integrations › API Keys.`;
-	if (status < 400)
-		return `The Base URL answered with a redirect (HTTP ${status}). Redirects are not followed, so the API key only goes to the Base URL: set it to the address the service answers at.`;
-	return `The Base URL answered HTTP ${status}, so the API key could not be checked. Try the test again later; if it keeps failing, check the Base URL.`;
-}
+const sentence = (status: number) =>
+	status === 401 || status === 403
+		? `The service rejected the API key (HTTP ${status}). Copy a key from the service's portal: General › Integrations › API Keys.`
+		: status < 400
+			? `The Base URL answered with a redirect (HTTP ${status}). Redirects are not followed, so the API key only goes to the Base URL: set it to the address the service answers at.`
+			: `The Base URL answered HTTP ${status}, so the API key could not be checked. Try the test again later; if it keeps failing, check the Base URL.`;
 
 export class OutreachSequencesApi implements ICredentialType {
 	name = 'outreachSequencesApi';
@@ -62,14 +61,14 @@ export class OutreachSequencesApi implements ICredentialType {
 		},
 	];
 
-	/** A function, not a generic block: n8n 2.x evaluates a generic block's expression per request, in its isolate. */
+	// A function: n8n 2.x would evaluate a generic block's expression per request, in its isolate.
 	authenticate = async (
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> => {
 		const headers = { ...requestOptions.headers, 'X-API-Key': String(credentials.apiKey ?? '') };
 		if (requestOptions.url !== TEST_PATH) return { ...requestOptions, headers };
-		// The test goes to the Base URL the run sends to, or fails with the run's sentence for it.
+		// The test goes where the run sends, or fails with the run's sentence.
 		const baseUrl = normalizeBaseUrl(credentials.baseUrl);
 		if (!baseUrl.ok) throw new Error(redact(baseUrl.problem, credentials.apiKey));
 		return { ...requestOptions, headers, baseURL: baseUrl.value };
@@ -78,24 +77,20 @@ export class OutreachSequencesApi implements ICredentialType {
 	test: ICredentialTestRequest = {
 		request: {
 			method: 'GET',
-			// An expression n8n needs: its allowed-domains check compares this host with the credential's.
+			// RoutingNode's allowed-domains check compares this host with the credential's.
 			baseURL: '={{$credentials.baseUrl}}',
 			url: TEST_PATH,
 			json: true,
 			disableFollowRedirect: true,
-			// The one other expression: before n8n-core 2.11 any object here meant "throw on nothing", so a wrong key
-			// would pass; `$execution` reaches a test's expressions from n8n-core 2.20, which reads `except`.
+			// n8n 1.x never throws on any value here (so a wrong key would pass), and gives a test no `$execution`.
 			ignoreHttpStatusErrors:
-				`={{ typeof $execution === 'object' ? ${JSON.stringify({ ignore: true, except: FAILING_STATUSES })} : false }}` as unknown as boolean,
+				`={{ typeof $execution === 'object' ? ${JSON.stringify({ ignore: true, except: FAILING })} : false }}` as unknown as boolean,
 		},
-		// n8n's type takes one kind of rule per list; its tester reads each rule by its `type`.
 		rules: [
-			...FAILING_STATUSES.filter((status) => status >= 300).map(
-				(value): IAuthenticateRuleResponseCode => ({
-					type: 'responseCode',
-					properties: { value, message: sentence(value) },
-				}),
-			),
+			...FAILING.filter((status) => status >= 300).map((value) => ({
+				type: 'responseCode' as const,
+				properties: { value, message: sentence(value) },
+			})),
 			// n8n reads a body that is not JSON as a string, and lodash's get reaches its constructor.
 			{
 				type: 'responseSuccessBody',

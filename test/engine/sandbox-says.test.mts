@@ -36,10 +36,6 @@ test('its start line names the contacts, contact lists and use cases it knows, a
 
 test.each([
 	[
-		{ bodyContains: 'Autumn', status: 500, times: 1 },
-		'Fault added: The next request whose body contains "Autumn" will get HTTP 500, and nothing is carried out.',
-	],
-	[
 		{ bodyContains: 'Autumn', status: 500, afterWrite: true, times: 2 },
 		'Fault added: The next 2 requests whose body contains "Autumn" will get HTTP 500, after a create or archive is carried out.',
 	],
@@ -47,14 +43,9 @@ test.each([
 		{ pathPrefix: '/v1/contacts', method: 'post', drop: 'before-response' as const },
 		'Fault added: Every request (POST) to a path that starts with "/v1/contacts" will lose the connection before any answer, and nothing is carried out.',
 	],
-	[{ delayMs: 1500 }, 'Fault added: Every request will wait 1500 ms, then get the usual answer.'],
 	[
 		{ pathPrefix: '/v1/contacts/42/', holdUntil: '/v1/contacts/c-43/' },
 		'Fault added: Every request to a path that starts with "/v1/contacts/42/" will wait until a request to "/v1/contacts/c-43/" arrives, then get the usual answer.',
-	],
-	[
-		{ pathPrefix: '/v1/sequences', every: 3, status: 502 },
-		'Fault added: Every request to a path that starts with "/v1/sequences" (only one in 3) will get HTTP 502, and nothing is carried out.',
 	],
 ])('a fault it is given comes back as a sentence: %j', async (fault, sentence) => {
 	await sandbox.reset();

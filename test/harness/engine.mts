@@ -1,34 +1,50 @@
 // Runs workflows through n8n's own engine (n8n-core WorkflowExecute) with this package loaded as
 // n8n loads a community package (PackageDirectoryLoader over the built dist/ and package.json's
-// "n8n" entries). What n8n's CLI supplies around the engine is in engine-*.mts, and nothing more.
-import { PackageDirectoryLoader, WorkflowExecute } from 'n8n-core';
+// "n8n" entries), and what n8n's CLI supplies around the engine, nothing more: a credentials
+// helper, the node types (and two test-only ones), an execution's additional data, the expression
+// engine in its isolated-vm sandbox, the engine's early log, and what n8n does at shutdown.
+import { appendFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+
+import { Container } from '@n8n/di';
+import { ExecutionLifecycleHooks, PackageDirectoryLoader, WorkflowExecute } from 'n8n-core';
+import { SSHClientsManager } from 'n8n-core/dist/execution-engine/ssh-clients-manager.js';
 import type {
+	ExecutionError,
 	ICredentialDataDecryptedObject,
+	ICredentials,
 	ICredentialType,
+	IConnections,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
 	INode,
+	INodeCredentialsDetails,
 	INodeExecutionData,
+	INodeProperties,
 	INodeType,
 	INodeTypeData,
+	INodeTypes,
 	IRun,
+	IVersionedNodeType,
 	IWorkflowBase,
-	IConnections,
-	ExecutionError,
+	IWorkflowExecuteAdditionalData,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
+import {
+	Expression,
+	ICredentialsHelper,
+	LoggerProxy,
+	NodeConnectionTypes,
+	NodeHelpers,
+	Workflow,
+} from 'n8n-workflow';
 
 import { NODE_TYPE, ROOT } from '../../scripts/n8n/versions.mts';
-import { CredentialsHelper } from './engine-credentials.mts';
-import { ItemsNode, nodeTypesOf, ReadNode, TEST_NODE_TYPES } from './engine-node-types.mts';
-import {
-	captureEngineLog,
-	makeAdditionalData,
-	startExpressionEngine,
-	stopEngine,
-} from './engine-runtime.mts';
+import { ENGINE_LOG } from './n8n-log.mts';
 import { processedRows } from './processed-store.mts';
 
-export { NODE_TYPE, stopEngine };
+export { NODE_TYPE };
 /** The package folder, which n8n-core loads as it loads a community package. */
 export const PACKAGE_DIR = ROOT;
 
@@ -141,4 +157,186 @@ export async function createEngine(packageDir = PACKAGE_DIR): Promise<Engine> {
 			);
 		},
 	};
+}
+
+export class CredentialsHelper extends ICredentialsHelper {
+	private readonly types: Record<string, ICredentialType>;
+	private readonly store: Map<string, ICredentialDataDecryptedObject>;
+
+	constructor(
+		types: Record<string, ICredentialType>,
+		store: Map<string, ICredentialDataDecryptedObject>,
+	) {
+		super();
+		this.types = types;
+		this.store = store;
+	}
+
+	/** The package's credential authenticates with a function, which n8n calls as is. */
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		const authenticate = this.types[typeName]?.authenticate;
+		if (typeof authenticate !== 'function')
+			throw new Error(`${typeName} has no authenticate function`);
+		return await authenticate(credentials, requestOptions);
+	}
+
+	async getDecrypted(
+		_additionalData: IWorkflowExecuteAdditionalData,
+		{ id }: INodeCredentialsDetails,
+	): Promise<ICredentialDataDecryptedObject> {
+		const data = this.store.get(id ?? '');
+		if (!data) throw new Error(`No credential with id ${id}`);
+		return { ...data };
+	}
+
+	getCredentialsProperties(type: string): INodeProperties[] {
+		return this.types[type]?.properties ?? [];
+	}
+
+	getParentTypes = (): string[] => [];
+	isCredentialUsableByNode = () => true;
+	preAuthentication = async () => undefined;
+	runPreAuthentication = async () => undefined;
+	getCredentials = async (): Promise<ICredentials> => {
+		throw new Error('not used by the engine');
+	};
+	updateCredentials = async () => {};
+	updateCredentialsOauthTokenData = async () => {};
+}
+
+/** Test-only node types: a source of items, and a reader of expressions. */
+export class ItemsNode implements INodeType {
+	description = {
+		displayName: 'Items',
+		name: 'items',
+		group: ['input'],
+		version: 1,
+		description: 'Emits the items given as JSON',
+		defaults: { name: 'Items' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [
+			{ displayName: 'Items', name: 'items', type: 'json', default: '[]' },
+		] as INodeProperties[],
+	} as INodeType['description'];
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const raw = this.getNodeParameter('items', 0) as string | IDataObject[];
+		const items = (typeof raw === 'string' ? JSON.parse(raw) : raw) as IDataObject[];
+		return [items.map((json) => ({ json }))];
+	}
+}
+
+export class ReadNode implements INodeType {
+	description = {
+		displayName: 'Read',
+		name: 'read',
+		group: ['transform'],
+		version: 1,
+		description: 'Evaluates an expression for each item, as a Set node would',
+		defaults: { name: 'Read' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [
+			{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+		] as INodeProperties[],
+	} as INodeType['description'];
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return [
+			this.getInputData().map((item, index) => ({
+				json: { read: this.getNodeParameter('value', index) as IDataObject },
+				pairedItem: { item: index },
+			})),
+		];
+	}
+}
+
+export const TEST_NODE_TYPES = { items: 'test.items', read: 'test.read' } as const;
+
+/** Node types by name, as n8n-core asks for them. */
+export function nodeTypesOf(types: INodeTypeData): INodeTypes {
+	const getByName = (type: string): INodeType | IVersionedNodeType => {
+		const found = types[type];
+		if (!found) throw new Error(`Unknown node type ${type}`);
+		return found.type;
+	};
+	return {
+		getByName,
+		getByNameAndVersion: (type, version) =>
+			NodeHelpers.getVersionedNodeType(getByName(type), version),
+		getKnownTypes: () => ({}),
+	};
+}
+
+/** Each run's execution ID, as n8n's CLI numbers executions. */
+let executions = 0;
+
+export function makeAdditionalData(
+	credentialsHelper: ICredentialsHelper,
+	workflowData: IWorkflowBase,
+): IWorkflowExecuteAdditionalData {
+	return {
+		executionId: String(++executions),
+		credentialsHelper,
+		hooks: new ExecutionLifecycleHooks('manual', 'test-execution', workflowData),
+		currentNodeExecutionIndex: 0,
+		restApiUrl: 'http://localhost:5678/rest',
+		instanceBaseUrl: 'http://localhost:5678',
+		formBaseUrl: 'http://localhost:5678/form',
+		formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
+		formTestBaseUrl: 'http://localhost:5678/form-test',
+		webhookBaseUrl: 'http://localhost:5678/webhook',
+		webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
+		mcpBaseUrl: 'http://localhost:5678/mcp',
+		mcpTestBaseUrl: 'http://localhost:5678/mcp-test',
+		variables: {},
+		logAiEvent: () => {},
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+let expressionEngineReady: Promise<void> | undefined;
+
+/** n8n 2.x evaluates expressions in an isolated-vm sandbox by default; so do the tests. */
+export function startExpressionEngine(): Promise<void> {
+	expressionEngineReady ??= Expression.initExpressionEngine({
+		engine: 'vm',
+		bridgeTimeout: 5000,
+		bridgeMemoryLimit: 128,
+		poolSize: 1,
+		maxCodeCacheSize: 1024,
+	});
+	return expressionEngineReady;
+}
+
+/**
+ * What n8n does at shutdown, at the end of a test file. n8n-core's SSH clients manager's unref'd
+ * 60 s interval holds the file's copy of n8n-core (about 45 MB) until the jest worker ends, and a
+ * worker that ran every engine file took longer to exit than jest's 500 ms.
+ */
+export async function stopEngine(): Promise<void> {
+	Container.get(SSHClientsManager).onShutdown();
+	if (expressionEngineReady) {
+		await expressionEngineReady;
+		await Expression.disposeExpressionEngine();
+		expressionEngineReady = undefined;
+	}
+}
+
+/** The engine's log lines before n8n-core builds its logger, into n8n's log, which the secret scan reads. */
+export function captureEngineLog(): void {
+	mkdirSync(path.dirname(ENGINE_LOG), { recursive: true });
+	const write = (level: string) => (message: string, metadata?: object) =>
+		appendFileSync(ENGINE_LOG, `${JSON.stringify({ level, message, ...metadata })}\n`);
+	LoggerProxy.init({
+		error: write('error'),
+		warn: write('warn'),
+		info: write('info'),
+		debug: write('debug'),
+	});
 }

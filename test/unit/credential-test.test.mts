@@ -45,14 +45,6 @@ test("the test goes to the Base URL as the run sends to it, or fails in the run'
 	);
 });
 
-test('one GET, to the Base URL from the credential, no redirect followed', () => {
-	expect(request).toMatchObject({
-		method: 'GET',
-		baseURL: '={{$credentials.baseUrl}}',
-		disableFollowRedirect: true,
-	});
-});
-
 const NODE = {
 	id: 't',
 	name: 'T',
@@ -87,14 +79,10 @@ test("from n8n 2.20 ($execution in scope) n8n throws on every status but 2xx and
 
 const codeRules = rules as IAuthenticateRuleResponseCode[];
 test.each([
-	[
-		401,
-		"The service rejected the API key (HTTP 401). Copy a key from the service's portal: General › Integrations › API Keys.",
-	],
-	[
-		403,
-		"The service rejected the API key (HTTP 403). Copy a key from the service's portal: General › Integrations › API Keys.",
-	],
+	...[401, 403].map((status): [number, string] => [
+		status,
+		`The service rejected the API key (HTTP ${status}). Copy a key from the service's portal: General › Integrations › API Keys.`,
+	]),
 	[
 		302,
 		'The Base URL answered with a redirect (HTTP 302). Redirects are not followed, so the API key only goes to the Base URL: set it to the address the service answers at.',

@@ -12,7 +12,6 @@ import {
 	OutreachSequences,
 } from '../../nodes/OutreachSequences/OutreachSequences.node.ts';
 import { batchingOf } from '../../nodes/OutreachSequences/run/n8n/settings.ts';
-import { retryPolicyOf } from '../../nodes/OutreachSequences/run/loop/retry.ts';
 import { ROOT } from '../../scripts/n8n/versions.mts';
 
 const { description } = new OutreachSequences();
@@ -137,35 +136,6 @@ test('every hint is one or two sentences, at most 200 characters, and names noth
 	).toEqual(['additionalFields', 'schedules']);
 });
 
-test("the JSON Body template is one schedule step with a create request's keys, at neutral values", () => {
-	const template = JSON.parse(String(all.find(([at]) => at === 'jsonBody')![1].default));
-	expect(template).toEqual({
-		name: '',
-		schedules: [{ dayOffset: 0, hour: 0, minute: 0, delayInMinutes: 0, sequenceScripts: [] }],
-	});
-});
-
-test('an option changes nothing by being added: at its defaults it is the node without it', () => {
-	const defaults = (group: string) =>
-		Object.fromEntries(
-			all
-				.filter(([at]) => at.startsWith(group) && !at.includes('='))
-				.map(([at, p]) => [at.split('.').pop(), p.default]),
-		);
-	const settings = defaults('requestOptions.rateLimitHandling.settings.');
-	expect(retryPolicyOf({ rateLimitHandling: { settings } })).toEqual(retryPolicyOf({}));
-	expect(batchingOf({ batching: { batch: defaults('requestOptions.batching.batch.') } })).toEqual(
-		batchingOf({}),
-	);
-	expect(defaults('requestOptions.')).toMatchObject({
-		allowUnauthorizedCerts: false,
-		repeatRecentCreates: false,
-		unconfirmedEarlierTry: 'fail',
-		timeout: 300_000,
-	});
-	expect(defaults('requestOptions.skipDoneBefore.keySettings.').key).toBe('');
-});
-
 test.each([
 	[
 		{ batchSize: 5, batchInterval: 100 },
@@ -180,29 +150,10 @@ test.each([
 	expect(batchingOf({ batching: { batch } })).toEqual(expected);
 });
 
-test('the package: documentation links to README headings, two icons, no runtime dependency', () => {
-	const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-	// The anchors GitHub gives headings: lower case, punctuation dropped, spaces as hyphens.
-	const anchors = [...readme.matchAll(/^#{1,4} (.+)$/gm)].map((m) =>
-		m[1]
-			.toLowerCase()
-			.replace(/[^\p{L}\p{N} -]/gu, '')
-			.replace(/ /g, '-'),
-	);
+test('the package: its codex names the node, two icons, no runtime dependency', () => {
 	const manifest = json('package.json');
 	const codex = json('nodes/OutreachSequences/OutreachSequences.node.json');
 	expect(codex.node).toBe(`${manifest.name}.${description.name}`);
-	const repository = manifest.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
-	for (const link of [
-		credential.documentationUrl,
-		...Object.values(codex.resources)
-			.flat()
-			.map((r) => (r as { url: string }).url),
-	]) {
-		const url = new URL(link);
-		expect(url.origin + url.pathname).toBe(repository);
-		if (url.hash) expect(anchors).toContain(url.hash.slice(1));
-	}
 	const icon = description.icon as { light: string; dark: string };
 	const file = (reference: string) =>
 		readFileSync(path.resolve(ROOT, 'dist/nodes/OutreachSequences', reference.slice(5)), 'utf8');

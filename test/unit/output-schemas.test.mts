@@ -2,7 +2,7 @@
 // its operationId's success response, in the form n8n's editor reads. Their
 // fields against the contract's tables: output-schemas-contract.test.mts;
 // the sandbox's answers against them: test/engine/output-schemas.test.mts.
-import { nodeOperations, outputSchema, previewForm } from '../../scripts/output-schemas.mts';
+import { nodeOperations, outputSchema } from '../../scripts/output-schemas.mts';
 import type { Schema } from '../../scripts/output-schemas.mts';
 import {
 	operations,
@@ -18,15 +18,7 @@ describe('the output schemas', () => {
 		);
 	});
 
-	test("each operation's output is the success response of its operationId, and a missing or ambiguous one fails the build", () => {
-		expect(schemas['sequence/create']).toEqual({
-			...previewForm(document, { $ref: '#/components/schemas/Sequence' }),
-			version: 1,
-		});
-		expect(schemas['contact/archive']).toEqual({
-			...previewForm(document, { $ref: '#/components/schemas/Contact' }),
-			version: 1,
-		});
+	test('an operationId the document lacks, or one with two success responses, fails the build', () => {
 		expect(() => outputSchema(document, 'noSuchOperation')).toThrow(
 			'The OpenAPI document has no operation noSuchOperation',
 		);

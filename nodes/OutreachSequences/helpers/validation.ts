@@ -18,10 +18,10 @@ function describeValue(raw: unknown): string {
 // A lone surrogate (a cut-off emoji) has no UTF-8 form: sent as U+FFFD, it would name something else.
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-const brokenCharacter = (text: string, label: string) =>
+const wellFormed = (text: string, label: string): Checked<string> =>
 	!LONE_SURROGATE.test(text)
-		? undefined
-		: problem<string>(
+		? ok(text)
+		: problem(
 				`${label} contains a broken character (half of an emoji or other symbol, cut off), so it can't be sent as it is. Check the value mapped into ${label}.`,
 			);
 
@@ -48,7 +48,7 @@ export function normalizeBaseUrl(raw: unknown): Checked<string> {
 			`The credential's Base URL "${text}" is not an http:// or https:// address without "?" or "#". ${example}`,
 		);
 	}
-	// Trailing slashes and a trailing /v1 are dropped: every request path adds /v1 itself.
+	// Every request path adds /v1 itself.
 	return ok(`${url.origin}${url.pathname.replace(/(?:\/v1)?\/*$/, '')}`);
 }
 
@@ -65,36 +65,40 @@ export function toIdentifier(raw: unknown, label: string): Checked<string> {
 		return problem(
 			`${label} "${text}" can't be sent: "." and ".." are not identifiers a URL path can carry.`,
 		);
-	return brokenCharacter(text, label) ?? ok(text);
+	return wellFormed(text, label);
 }
 
 /** Empty is left out; a number is sent as text. */
 export function toOptionalText(raw: unknown, label: string): Checked<string | undefined> {
-	if (raw === undefined || raw === null) return ok(undefined);
 	if (typeof raw === 'number' && Number.isFinite(raw)) return ok(String(raw));
-	if (typeof raw !== 'string') return problem(`${label} must be text.`);
-	return ok(raw.trim() === '' ? undefined : raw);
+	if (raw !== undefined && raw !== null && typeof raw !== 'string')
+		return problem(`${label} must be text.`);
+	return ok(raw?.trim() ? raw : undefined);
 }
 
-export function toWholeNumber(raw: unknown): Checked<number> {
-	if (raw === undefined || raw === null || raw === '')
-		return problem('is empty; enter a whole number');
+/** Empty is left out: the contract makes every schedule number optional. */
+export function toWholeNumber(raw: unknown, label: string): Checked<number | undefined> {
+	if (raw === undefined || raw === null || raw === '') return ok(undefined);
 	const value = typeof raw === 'string' && /^\s*[+-]?\d+\s*$/.test(raw) ? Number(raw) : raw;
 	return Number.isSafeInteger(value) || (typeof raw === 'number' && Number.isInteger(raw))
 		? ok(value as number)
-		: problem(`must be a whole number, but it is ${describeValue(raw)}`);
+		: problem(`${label} must be a whole number, but it is ${describeValue(raw)}.`);
 }
 
-export function toScriptList(raw: unknown): Checked<string[]> {
+export function toScriptList(raw: unknown, label: string): Checked<string[]> {
 	const entries = typeof raw === 'string' ? raw.split(',') : (raw ?? []);
 	if (!Array.isArray(entries))
-		return problem(`must be comma-separated text or a list, but it is ${describeValue(raw)}`);
+		return problem(
+			`${label} must be comma-separated text or a list, but it is ${describeValue(raw)}.`,
+		);
 	const scripts: string[] = [];
 	for (const [position, entry] of entries.entries()) {
 		if (typeof entry === 'number' && Number.isFinite(entry)) scripts.push(String(entry));
 		else if (typeof entry === 'string') scripts.push(entry.trim());
 		else if (entry !== null && entry !== undefined)
-			return problem(`entry ${position + 1} must be text, but it is ${describeValue(entry)}`);
+			return problem(
+				`${label}: entry ${position + 1} must be text, but it is ${describeValue(entry)}.`,
+			);
 	}
 	return ok(scripts.filter((script) => script !== ''));
 }
@@ -121,5 +125,5 @@ export function toJsonObjectText(raw: unknown, label: string): Checked<string> {
 		return problem(
 			`${label} must be a JSON object in braces { }, but it is ${describeValue(parsed)}.`,
 		);
-	return brokenCharacter(text, label) ?? ok(text);
+	return wellFormed(text, label);
 }

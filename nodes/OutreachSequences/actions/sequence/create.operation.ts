@@ -135,18 +135,6 @@ const properties: INodeProperties[] = [
 	),
 ];
 
-/** A schedule row as a step of the request; a problem names the row and the field. */
-function scheduleEntry(row: IDataObject, position: number, fail: (message: string) => never) {
-	const checked = <T>(label: string, value: Checked<T>): T =>
-		value.ok ? value.value : fail(`Schedule ${position + 1}: ${label} ${value.problem}.`);
-	const entry: IDataObject = {};
-	for (const { name, displayName } of scheduleNumbers)
-		entry[name] = checked(displayName, toWholeNumber(row[name]));
-	const scripts = checked('Sequence Scripts', toScriptList(row.sequenceScripts));
-	if (scripts.length > 0) entry.sequenceScripts = scripts;
-	return entry;
-}
-
 export const sequenceCreate: Operation = {
 	option: {
 		name: 'Create',
@@ -156,38 +144,41 @@ export const sequenceCreate: Operation = {
 	operationId: 'createSequence',
 	properties,
 	buildRequest(read, itemIndex) {
-		const fail = (message: string): never => {
-			throw new NodeOperationError(read.node, message, { itemIndex });
+		const checked = <T>(value: Checked<T>, at = ''): T => {
+			if (value.ok) return value.value;
+			throw new NodeOperationError(read.node, `${at}${value.problem}`, { itemIndex });
 		};
-		const checked = <T>(value: Checked<T>): T => (value.ok ? value.value : fail(value.problem));
-		const subject = { noun: 'sequence', verb: 'create', done: 'created' };
 		const request = { method: 'POST' as const, path: '/v1/sequences' };
+		const subject = { noun: 'sequence', verb: 'create', done: 'created' };
 		if (read.perRun('specifyBody', itemIndex, 'fields', (raw) => raw) === 'json') {
 			const body = read.perRun('jsonBody', itemIndex, undefined, (raw) =>
 				checked(toJsonObjectText(raw, 'JSON Body')),
 			);
 			return { ...request, body, subject };
 		}
-		const fields: IDataObject = {
-			name: read.perRun('name', itemIndex, '', (raw) => checked(toOptionalText(raw, 'Name'))),
-			...read.perRun('additionalFields', itemIndex, {}, (raw) =>
-				Object.fromEntries(
-					textFields.map(({ name, displayName }) => [
-						name,
-						checked(toOptionalText((raw as IDataObject)[name], displayName)),
-					]),
-				),
-			),
-		};
-		const rows = read.perRun('schedules', itemIndex, {}, (raw) =>
-			((raw as { schedule?: IDataObject[] }).schedule ?? []).map((row, position) =>
-				scheduleEntry(row, position, fail),
-			),
+		const name = read.perRun('name', itemIndex, '', (raw) => checked(toOptionalText(raw, 'Name')));
+		const details = read.perRun('additionalFields', itemIndex, {}, (raw) =>
+			textFields.map((field) => [
+				field.name,
+				checked(toOptionalText((raw as IDataObject)[field.name], field.displayName)),
+			]),
 		);
-		if (rows.length > 0) fields.schedules = rows;
-		const body = JSON.stringify(fields);
-		// So that a failure's message names the sequence.
-		const name = typeof fields.name === 'string' ? { name: fields.name } : {};
-		return { ...request, body, subject: { ...subject, ...name } };
+		const schedules = read.perRun('schedules', itemIndex, {}, (raw) =>
+			((raw as { schedule?: IDataObject[] }).schedule ?? []).map((row, index) => {
+				const at = `Schedule ${index + 1}: `;
+				const step: IDataObject = {};
+				for (const field of scheduleNumbers)
+					step[field.name] = checked(toWholeNumber(row[field.name], field.displayName), at);
+				const scripts = checked(toScriptList(row.sequenceScripts, 'Sequence Scripts'), at);
+				return scripts.length > 0 ? { ...step, sequenceScripts: scripts } : step;
+			}),
+		);
+		const fields = {
+			name,
+			...Object.fromEntries(details),
+			schedules: schedules.length > 0 ? schedules : undefined,
+		};
+		// The name, so that a failure's message names the sequence.
+		return { ...request, body: JSON.stringify(fields), subject: { ...subject, name } };
 	},
 };
