@@ -10,7 +10,7 @@ export interface Epoch {
 /** The rate grows back by this share of the rate pushed back on, per second of answers. */
 const GROWTH = 0.02;
 const MIN_RATE = 0.1;
-/** A request after a longer idle gap starts a new epoch: time waiting on n8n's database is not the pace. */
+/** A request after a longer gap with nothing in flight (nor due at the rate) starts a new epoch. */
 const IDLE_GAP_MS = 1000;
 
 export class RequestPacer {
@@ -61,7 +61,8 @@ export class RequestPacer {
 		const now = this.now();
 		this.refill(now);
 		this.tokens -= 1;
-		if (this.epoch.sent === 0 || now - (this.idleSince ?? now) > IDLE_GAP_MS)
+		const gapMs = now - (this.idleSince ?? now);
+		if (this.epoch.sent === 0 || gapMs > Math.max(IDLE_GAP_MS, 1000 / this.sendRate))
 			this.epoch = newEpoch(now);
 		this.idleSince = undefined;
 		this.epoch.sent++;

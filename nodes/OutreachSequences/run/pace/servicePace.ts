@@ -27,7 +27,6 @@ export class ServicePace {
 	heldBackMs = 0;
 	private gate: Promise<unknown> = Promise.resolve();
 	private completions: Array<() => void> = [];
-	private waiting = 0;
 	private users = 0;
 	private lastUsed: number;
 
@@ -92,12 +91,7 @@ export class ServicePace {
 				}
 			}
 		});
-		this.waiting++;
 		this.gate = turn.catch(() => undefined);
-		void this.gate.then(() => {
-			this.waiting--;
-			this.idleWhenNothingGoes();
-		});
 		return turn;
 	}
 
@@ -106,11 +100,7 @@ export class ServicePace {
 		this.lastUsed = this.now();
 		this.breaker.ended(end, turn.probe);
 		for (const wake of this.completions.splice(0)) wake();
-		this.idleWhenNothingGoes();
-	}
-
-	private idleWhenNothingGoes(): void {
-		if (this.requestsInFlight === 0 && this.waiting === 0) this.pacer.idle();
+		if (this.requestsInFlight === 0) this.pacer.idle();
 	}
 }
 
