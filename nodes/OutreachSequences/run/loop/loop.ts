@@ -59,7 +59,7 @@ export class RunLoop {
 		const heldBackBefore = pace.heldBackMs;
 		const openedBefore = pace.breaker.opened;
 		try {
-			for (let next = 0; next < this.items.length && !this.runStopped(); ) {
+			for (let next = 0; next < this.items.length && !this.isStopped(next); ) {
 				if (next > 0) await this.ports.sleep(pauseMs);
 				// With an interval, each batch waits for the one before; without, one rolling window.
 				const end = pauseMs > 0 ? Math.min(next + groupSize, this.items.length) : this.items.length;
@@ -132,10 +132,6 @@ export class RunLoop {
 		return result.againAfterMs;
 	}
 
-	private runStopped(): boolean {
-		return this.ports.cancelled() || this.stopIndex !== undefined;
-	}
-
 	// Items before a failed one are still sent, as they would have been in order.
 	private isStopped(index: number): boolean {
 		if (this.thrown || this.ports.cancelled()) return true;
@@ -179,8 +175,8 @@ export class RunLoop {
 		turn: Turn,
 	): Promise<{ end: RequestEnd; againAfterMs?: number }> {
 		const item = this.items[index];
-		if (item.state !== 'prepared' && item.state !== 'waiting') return { end: 'cancelled' };
-		if (this.isStopped(index)) return { end: 'cancelled' };
+		if ((item.state !== 'prepared' && item.state !== 'waiting') || this.isStopped(index))
+			return { end: 'cancelled' };
 		const sending = { state: 'inFlight' as const, request: item.request, sends: item.sends + 1 };
 		this.items[index] = sending;
 		let attempt: Attempt;
@@ -215,7 +211,7 @@ export class RunLoop {
 		turn: Turn,
 	): number | undefined {
 		const { pacer } = this.ports.pace;
-		const { readOnly, policy } = this.settings;
+		const { policy } = this.settings;
 		const pushBack = isPushBack(failure);
 		if (pushBack) this.report.pushedBack();
 		const slowdowns = pacer.consecutiveSlowdowns + (pacer.wouldStartSlowdown(turn.epoch) ? 1 : 0);
@@ -223,13 +219,8 @@ export class RunLoop {
 		const backoff = backoffMs(pushBack ? slowdowns : item.sends, this.ports.random());
 		const attempts = item.sends;
 		const { serviceReached } = this;
-		const decision = decideRetry(failure, {
-			readOnly,
-			policy,
-			attempts,
-			backoffMs: backoff,
-			serviceReached,
-		});
+		const situation = { ...this.settings, attempts, backoffMs: backoff, serviceReached };
+		const decision = decideRetry(failure, situation);
 		if (decision.retry) {
 			this.items[index] = { ...item, state: 'waiting', last: failure };
 			this.report.retrying(index, pushBack ? 'pushedBack' : 'transient');
