@@ -15,7 +15,6 @@ const IDLE_GAP_MS = 1000;
 
 export class RequestPacer {
 	private window = 1;
-	private slowStart = true;
 	/** Requests per second once the service has pushed back; until then no bound but the window. */
 	sendRate = Infinity;
 	private tokens = 1;
@@ -23,6 +22,7 @@ export class RequestPacer {
 	private pausedUntil = 0;
 	private epoch: Epoch;
 	private pending?: Epoch;
+	/** The rate of the last slowdown; until the first, slow start. */
 	private rejectedRate = Infinity;
 	private idleSince: number | undefined;
 	consecutiveSlowdowns = 0;
@@ -37,7 +37,7 @@ export class RequestPacer {
 	/** `fixed` (Batching › Limit: Fixed) opens the window to the ceiling at once, skipping slow start. */
 	raiseCeiling(ceiling: number, fixed = false): void {
 		this.ceiling = Math.max(this.ceiling, ceiling);
-		if (fixed && this.slowStart) this.window = Math.max(this.window, ceiling);
+		if (fixed && this.rejectedRate === Infinity) this.window = Math.max(this.window, ceiling);
 	}
 
 	pausedFor(): number {
@@ -76,7 +76,8 @@ export class RequestPacer {
 	succeeded(ticket: Epoch): void {
 		ticket.accepted++;
 		this.consecutiveSlowdowns = 0;
-		this.window = Math.min(this.ceiling, this.window + (this.slowStart ? 0.5 : 1 / this.window));
+		const slowStart = this.rejectedRate === Infinity;
+		this.window = Math.min(this.ceiling, this.window + (slowStart ? 0.5 : 1 / this.window));
 		if (this.sendRate !== Infinity) this.sendRate += (GROWTH * this.rejectedRate) / this.sendRate;
 	}
 
@@ -93,7 +94,6 @@ export class RequestPacer {
 		const sentRate = (ticket.sent * 1000) / Math.max(1, now - ticket.startedAt);
 		this.pending = ticket;
 		this.rejectedRate = Math.min(this.sendRate, sentRate);
-		this.slowStart = false;
 		this.window = Math.max(1, Math.floor(this.window / 2));
 		return true;
 	}
