@@ -1,7 +1,7 @@
 // One pace per service in an n8n process (run/pace/servicePace.ts): shared by every
 // execution that talks to the same service, fair, isolated per key, and forgotten
 // when idle. On a virtual clock, one request in flight unless said. That one
-// execution's push-back holds the others back: loop.test.mts.
+// execution's push-back holds the others back: loop-faults.test.mts.
 import type { Turn } from '../../nodes/OutreachSequences/run/pace/servicePace.ts';
 import {
 	IDLE_MS,
@@ -65,31 +65,4 @@ test('a service nobody has used for a while is forgotten; one in use is kept', (
 	expect(servicePace('http://idle.test', 'key-idle', 32, now)).not.toBe(idle);
 	expect(servicePace('http://busy.test', 'key-busy', 32, now)).toBe(busy);
 	busy.leave();
-});
-
-test('time with nothing in flight and no turn asked for counts for at most a second: a burst after 5 s of quiet is judged on its own', async () => {
-	const { clock, now, sleep } = virtualClock();
-	const pace = new ServicePace(32, now);
-	const ask = async () => (await pace.turn(() => false, sleep)) as Turn;
-	// One request, answered; then 5 s in which no execution asks for a turn (they wait for n8n's database).
-	const first = await ask();
-	pace.pacer.succeeded(first.epoch);
-	pace.finished(first, 'answered');
-	clock.now += 5000;
-	// Then 8 requests, 50 ms apart, each asked for while the one before is out; the service accepts
-	// 5 of them (6 in the epoch) and pushes back on the last.
-	let next = ask();
-	for (let index = 0; index < 8; index++) {
-		const ticket = await next;
-		clock.now += 50;
-		if (index < 7) next = ask();
-		if (index < 5) pace.pacer.succeeded(ticket.epoch);
-		if (index === 7) pace.pacer.pushedBack(ticket.epoch, 1000);
-		pace.finished(ticket, 'answered');
-	}
-	clock.now += 1000;
-	expect(pace.pacer.readyIn(0)).toBe(0);
-	// The 5 s without a turn asked for count as 1 s: 9 sent in 1.35 s, halved, is below twice 6 accepted
-	// in 2.4 s with the pause. With the whole 5 s counted, 9 in 5.35 s halved: under 1 a second.
-	expect(pace.pacer.sendRate).toBeCloseTo((9 / 1.35) * 0.5, 1);
 });

@@ -25,14 +25,8 @@ export class RunLoop {
 	private stopIndex: number | undefined;
 	private serviceReached = false;
 	private fresh: number[] = [];
-	private ready: number[] = [];
-	private readonly backingOff = new Set<number>();
-	/** From an item's failure until it goes out again: backing off, ready, or waiting for a turn. */
-	private readonly retrying = new Set<number>();
-	private waiters: Array<() => void> = [];
 	private down: ServiceDown | undefined;
 	private inFlight = 0;
-	private asking = 0;
 	private fullSince: number | undefined;
 	private unsent = 0;
 	private pause: Promise<void> | undefined;
@@ -65,7 +59,7 @@ export class RunLoop {
 		const heldBackBefore = pace.heldBackMs;
 		const openedBefore = pace.breaker.opened;
 		try {
-			for (let next = 0; next < this.items.length && !this.runStopped(); ) {
+			for (let next = 0; next < this.items.length && !this.isStopped(next); ) {
 				if (next > 0) await this.ports.sleep(pauseMs);
 				// With an interval, each batch waits for the one before; without, one rolling window.
 				const end = pauseMs > 0 ? Math.min(next + groupSize, this.items.length) : this.items.length;
@@ -87,63 +81,40 @@ export class RunLoop {
 		}
 	}
 
+	/** An item's backoff holds its worker: the batch's other items go on meanwhile. */
 	private async worker(): Promise<void> {
 		try {
-			for (let next = this.next(); next !== undefined; next = this.next())
-				if (next === 'wait') await new Promise<void>((wake) => this.waiters.push(wake));
-				else await this.dispatch(next.index, next.fresh);
+			for (let index = this.fresh.shift(); index !== undefined && !this.thrown; ) {
+				const again = await this.dispatch(index);
+				if (again === undefined) index = this.fresh.shift();
+				else await this.ports.sleep(again);
+			}
 		} catch (error) {
 			this.thrown ??= { error };
-			this.wakeAll();
 		}
 	}
 
-	private next(): { index: number; fresh: boolean } | 'wait' | undefined {
-		if (this.thrown) return undefined;
-		const again = this.ready.shift();
-		if (again !== undefined) return { index: again, fresh: false };
-		// While the breaker is open, the item that waits out its backoff goes as the probe, not a new one.
-		if (this.retrying.size > 0 && !this.ports.pace.breaker.isClosed && !this.down) return 'wait';
-		const fresh = this.fresh.shift();
-		if (fresh !== undefined) return { index: fresh, fresh: true };
-		return this.backingOff.size > 0 ? 'wait' : undefined;
-	}
-
-	private async dispatch(index: number, fresh: boolean): Promise<void> {
+	/** After how long the item goes again, if it does (0: as soon as the shared pace allows). */
+	private async dispatch(index: number): Promise<number | undefined> {
 		if (this.pause) await this.pause;
 		// A turn is taken only once the item's mark is written: no turn is held while n8n's database answers.
 		if (this.isStopped(index) || !this.prepare(index) || !(await this.claim(index))) {
-			this.retrying.delete(index);
 			if (++this.unsent % YIELD_EVERY === 0)
 				this.pause ??= this.ports.sleep(0).then(() => {
 					this.pause = undefined;
 				});
-			return;
+			return undefined;
 		}
 		if (this.down) return this.serviceDown(index, this.down);
-		this.asking++;
-		this.watchLimit();
 		const { pace } = this.ports;
 		const turn = await pace.turn(
 			() => this.isStopped(index),
 			this.ports.sleep,
 			(ms) => this.report.waited(ms),
-			// A new item gives the probe's place to one that waits out its backoff: that one may well answer now.
-			() => !fresh || this.retrying.size === 0,
 		);
-		this.asking--;
-		this.retrying.delete(index);
-		if (!turn) return;
-		if ('yielded' in turn) {
-			const after = this.fresh.findIndex((other) => other > index);
-			this.fresh.splice(after < 0 ? this.fresh.length : after, 0, index);
-			return;
-		}
+		if (!turn) return undefined;
 		if ('down' in turn) {
 			this.down = turn.down;
-			this.ready.push(...this.backingOff);
-			this.backingOff.clear();
-			this.wakeAll();
 			return this.serviceDown(index, turn.down);
 		}
 		this.inFlight++;
@@ -157,17 +128,8 @@ export class RunLoop {
 			if (result.end === 'answered') this.report.answered(sentAt, this.ports.now());
 			pace.finished(turn, result.end);
 			this.watchLimit();
-			this.wakeAll();
 		}
-		const { againAfterMs } = result;
-		if (againAfterMs === undefined) return;
-		this.retrying.add(index);
-		if (againAfterMs <= 0) this.ready.unshift(index);
-		else this.backOff(index, againAfterMs);
-	}
-
-	private runStopped(): boolean {
-		return this.ports.cancelled() || this.stopIndex !== undefined;
+		return result.againAfterMs;
 	}
 
 	// Items before a failed one are still sent, as they would have been in order.
@@ -213,8 +175,8 @@ export class RunLoop {
 		turn: Turn,
 	): Promise<{ end: RequestEnd; againAfterMs?: number }> {
 		const item = this.items[index];
-		if (item.state !== 'prepared' && item.state !== 'waiting') return { end: 'cancelled' };
-		if (this.isStopped(index)) return { end: 'cancelled' };
+		if ((item.state !== 'prepared' && item.state !== 'waiting') || this.isStopped(index))
+			return { end: 'cancelled' };
 		const sending = { state: 'inFlight' as const, request: item.request, sends: item.sends + 1 };
 		this.items[index] = sending;
 		let attempt: Attempt;
@@ -249,21 +211,16 @@ export class RunLoop {
 		turn: Turn,
 	): number | undefined {
 		const { pacer } = this.ports.pace;
-		const { readOnly, policy } = this.settings;
+		const { policy } = this.settings;
 		const pushBack = isPushBack(failure);
 		if (pushBack) this.report.pushedBack();
 		const slowdowns = pacer.consecutiveSlowdowns + (pacer.wouldStartSlowdown(turn.epoch) ? 1 : 0);
 		// A push-back's backoff grows with the service's slowdowns in a row, any other's with this item's sends.
 		const backoff = backoffMs(pushBack ? slowdowns : item.sends, this.ports.random());
-		const { serviceReached } = this;
 		const attempts = item.sends;
-		const decision = decideRetry(failure, {
-			readOnly,
-			policy,
-			attempts,
-			backoffMs: backoff,
-			serviceReached,
-		});
+		const { serviceReached } = this;
+		const situation = { ...this.settings, attempts, backoffMs: backoff, serviceReached };
+		const decision = decideRetry(failure, situation);
 		if (decision.retry) {
 			this.items[index] = { ...item, state: 'waiting', last: failure };
 			this.report.retrying(index, pushBack ? 'pushedBack' : 'transient');
@@ -293,15 +250,18 @@ export class RunLoop {
 	private slowDown(turn: Turn, waitMs: number, line: (left: number, limit: number) => string) {
 		const { pacer } = this.ports.pace;
 		if (!pacer.pushedBack(turn.epoch, waitMs)) return;
-		const left = this.fresh.length + this.ready.length + this.backingOff.size + this.inFlight;
+		const left = this.items.filter(
+			(item) => item.state !== 'done' && item.state !== 'failed',
+		).length;
 		this.ports.log(line(left, pacer.inFlightLimit));
 	}
 
 	private watchLimit(): void {
 		const { groupSize } = this.settings.batching;
 		const { pacer, requestsInFlight } = this.ports.pace;
-		const waiting = this.fresh.length + this.ready.length + this.asking > 0;
-		const full = waiting && (this.inFlight >= groupSize || requestsInFlight >= pacer.inFlightLimit);
+		const full =
+			this.fresh.length > 0 &&
+			(this.inFlight >= groupSize || requestsInFlight >= pacer.inFlightLimit);
 		const now = this.ports.now();
 		if (full) this.fullSince ??= now;
 		else if (this.fullSince !== undefined) {
@@ -310,26 +270,12 @@ export class RunLoop {
 		}
 	}
 
-	private backOff(index: number, ms: number): void {
-		this.backingOff.add(index);
-		void this.ports.sleep(ms).then(() => {
-			// Gone already when the breaker tripped in the meantime.
-			if (!this.backingOff.delete(index)) return;
-			this.ready.push(index);
-			this.wakeAll();
-		});
-	}
-
-	private wakeAll(): void {
-		for (const wake of this.waiters.splice(0)) wake();
-	}
-
-	private serviceDown(index: number, down: ServiceDown): void {
-		this.retrying.delete(index);
+	private serviceDown(index: number, down: ServiceDown): undefined {
 		const item = this.items[index];
-		if (item.state !== 'prepared' && item.state !== 'waiting') return;
+		if (item.state !== 'prepared' && item.state !== 'waiting') return undefined;
 		const last = item.state === 'waiting' ? item.last : undefined;
 		this.fail(index, { kind: 'serviceDown', request: item.request, down, sends: item.sends, last });
+		return undefined;
 	}
 
 	private fail(index: number, failure: ItemFailure): void {

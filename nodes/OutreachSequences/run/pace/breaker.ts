@@ -1,8 +1,8 @@
 /** A service's breaker: opens when most recent requests get no useful answer, then lets one probe out. */
 
 export const BREAKER_WINDOW = 10;
-export const BREAKER_MIN_FAILURES = 5;
-/** About one backoff, so that a request waiting out its own can be the probe. */
+const BREAKER_MIN_FAILURES = 5;
+/** How long nothing new starts once it opens, before the probe. */
 export const BREAKER_PAUSE_MS = 1000;
 
 /** How a request ended, for the breaker: a useful answer, none (and whether it goes again), or never sent. */

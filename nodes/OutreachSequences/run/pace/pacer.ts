@@ -1,25 +1,20 @@
-/** Learns how fast to send to a service: slow start, halving on push-back, regrowth on a cubic curve. */
+/** Learns how fast to send to a service: slow start, then half as many in flight and a lower rate on a push-back. */
 
+/** The requests sent since the last slowdown: one push-back among them is one slowdown. */
 export interface Epoch {
 	startedAt: number;
-	lastSentAt: number;
 	sent: number;
 	accepted: number;
-	idleMs: number;
 }
 
-const GENTLE = 0.9;
-/** Growth per second³ as a share of the rejected rate: regrowth takes as long at 5 req/s as at 500. */
-const CUBIC_SHARE = 0.00025;
-/** Until a rate has held this long, each rejection at least halves it, to find a first guess fast. */
-const TRUSTED_AFTER_MS = 1000;
+/** The rate grows back by this share of the rate pushed back on, per second of answers. */
+const GROWTH = 0.02;
 const MIN_RATE = 0.1;
-/** How much of an idle gap counts in an epoch's rates: about the time a service takes to refill. */
+/** A request after a longer gap with nothing in flight (nor due at the rate) starts a new epoch. */
 const IDLE_GAP_MS = 1000;
 
 export class RequestPacer {
 	private window = 1;
-	private slowStart = true;
 	/** Requests per second once the service has pushed back; until then no bound but the window. */
 	sendRate = Infinity;
 	private tokens = 1;
@@ -27,10 +22,8 @@ export class RequestPacer {
 	private pausedUntil = 0;
 	private epoch: Epoch;
 	private pending?: Epoch;
+	/** The rate of the last slowdown; until the first, slow start. */
 	private rejectedRate = Infinity;
-	private startRate = Infinity;
-	private growingSince = 0;
-	private trusted = false;
 	private idleSince: number | undefined;
 	consecutiveSlowdowns = 0;
 
@@ -44,7 +37,7 @@ export class RequestPacer {
 	/** `fixed` (Batching › Limit: Fixed) opens the window to the ceiling at once, skipping slow start. */
 	raiseCeiling(ceiling: number, fixed = false): void {
 		this.ceiling = Math.max(this.ceiling, ceiling);
-		if (fixed && this.slowStart) this.window = Math.max(this.window, ceiling);
+		if (fixed && this.rejectedRate === Infinity) this.window = Math.max(this.window, ceiling);
 	}
 
 	pausedFor(): number {
@@ -58,26 +51,21 @@ export class RequestPacer {
 	readyIn(inFlight: number): number {
 		const now = this.now();
 		if (now < this.pausedUntil) return this.pausedUntil - now;
-		this.judgePendingEpoch(now);
+		this.judgePending(now);
 		if (inFlight >= this.inFlightLimit) return Infinity;
-		if (this.sendRate === Infinity) return 0;
 		this.refill(now);
-		return this.tokens >= 1 ? 0 : ((1 - this.tokens) * 1000) / this.sendRate;
+		return this.tokens >= 1 - 1e-9 ? 0 : ((1 - this.tokens) * 1000) / this.sendRate;
 	}
 
 	start(): Epoch {
 		const now = this.now();
-		if (this.sendRate !== Infinity) {
-			this.refill(now);
-			this.tokens -= 1;
-		}
-		// Idle time (e.g. waiting on n8n's database) must not count against what the service accepted.
-		if (this.epoch.sent === 0) this.epoch.startedAt = now;
-		else if (this.idleSince !== undefined)
-			this.epoch.idleMs += Math.max(0, now - this.idleSince - IDLE_GAP_MS);
+		this.refill(now);
+		this.tokens -= 1;
+		const gapMs = now - (this.idleSince ?? now);
+		if (this.epoch.sent === 0 || gapMs > Math.max(IDLE_GAP_MS, 1000 / this.sendRate))
+			this.epoch = newEpoch(now);
 		this.idleSince = undefined;
 		this.epoch.sent++;
-		this.epoch.lastSentAt = now;
 		return this.epoch;
 	}
 
@@ -88,8 +76,9 @@ export class RequestPacer {
 	succeeded(ticket: Epoch): void {
 		ticket.accepted++;
 		this.consecutiveSlowdowns = 0;
-		const growth = this.slowStart ? 0.5 : 1 / this.window;
-		this.window = Math.min(this.ceiling, this.window + growth);
+		const slowStart = this.rejectedRate === Infinity;
+		this.window = Math.min(this.ceiling, this.window + (slowStart ? 0.5 : 1 / this.window));
+		if (this.sendRate !== Infinity) this.sendRate += (GROWTH * this.rejectedRate) / this.sendRate;
 	}
 
 	wouldStartSlowdown(ticket: Epoch): boolean {
@@ -102,48 +91,41 @@ export class RequestPacer {
 		this.pausedUntil = Math.max(this.pausedUntil, now + waitMs);
 		if (!this.wouldStartSlowdown(ticket)) return false;
 		this.consecutiveSlowdowns++;
+		const sentRate = (ticket.sent * 1000) / Math.max(1, now - ticket.startedAt);
 		this.pending = ticket;
-		this.refill(now);
-		this.rejectedRate = Math.min(this.sendRate, sendRateOf(ticket));
-		this.slowStart = false;
+		this.rejectedRate = Math.min(this.sendRate, sentRate);
 		this.window = Math.max(1, Math.floor(this.window / 2));
 		return true;
 	}
 
-	// A deep bucket lets the node exceed the service's rate for a while, so also hold to what it accepted.
-	private judgePendingEpoch(now: number): void {
-		const ended = this.pending;
-		if (!ended) return;
+	/**
+	 * Once the pause is over: below the rate pushed back on, and near what the service accepted
+	 * meanwhile (a deep bucket lets the node exceed the service's rate for a while).
+	 */
+	private judgePending(now: number): void {
+		const epoch = this.pending;
+		if (!epoch) return;
 		this.pending = undefined;
-		if (ended.lastSentAt - ended.startedAt - ended.idleMs >= TRUSTED_AFTER_MS) this.trusted = true;
-		const accepted = (ended.accepted * 1000) / Math.max(1, now - ended.startedAt - ended.idleMs);
-		const lowered = this.trusted
-			? Math.min(this.rejectedRate * GENTLE, Math.max(accepted, this.rejectedRate * 0.5))
-			: Math.min(this.rejectedRate * 0.5, 2 * accepted);
-		this.startRate = Math.max(MIN_RATE, Math.min(lowered, this.rejectedRate));
-		this.sendRate = this.startRate;
-		this.growingSince = now;
+		const { rejectedRate } = this;
+		const accepted = (epoch.accepted * 1000) / Math.max(1, now - epoch.startedAt);
+		const lowered = Math.min(
+			0.9 * rejectedRate,
+			2 * accepted,
+			Math.max(accepted, rejectedRate / 2),
+		);
+		this.sendRate = Math.max(MIN_RATE, lowered);
 		this.tokens = 1;
 		this.refilledAt = now;
 		this.epoch = newEpoch(now);
 	}
 
 	private refill(now: number): void {
-		if (this.sendRate !== Infinity && this.rejectedRate !== Infinity) {
-			const seconds = (now - this.growingSince) / 1000;
-			const scale = CUBIC_SHARE * this.rejectedRate;
-			const k = Math.cbrt((this.rejectedRate - this.startRate) / scale);
-			this.sendRate = Math.max(MIN_RATE, scale * (seconds - k) ** 3 + this.rejectedRate);
-			this.tokens = Math.min(1, this.tokens + ((now - this.refilledAt) * this.sendRate) / 1000);
-		}
+		const added = this.sendRate === Infinity ? 1 : ((now - this.refilledAt) * this.sendRate) / 1000;
+		this.tokens = Math.min(1, this.tokens + added);
 		this.refilledAt = now;
 	}
 }
 
 function newEpoch(now: number): Epoch {
-	return { startedAt: now, lastSentAt: now, sent: 0, accepted: 0, idleMs: 0 };
-}
-
-function sendRateOf(epoch: Epoch): number {
-	return (epoch.sent * 1000) / Math.max(1, epoch.lastSentAt - epoch.startedAt - epoch.idleMs);
+	return { startedAt: now, sent: 0, accepted: 0 };
 }

@@ -13,7 +13,7 @@ export interface Turn {
 
 export type { RequestEnd } from './breaker';
 
-type TurnResult = Turn | { down: ServiceDown } | { yielded: true } | undefined;
+type TurnResult = Turn | { down: ServiceDown } | undefined;
 
 export const IDLE_MS = 10 * 60_000;
 /** A long wait is slept in steps this long, so that a stopped execution ends soon. */
@@ -27,7 +27,6 @@ export class ServicePace {
 	heldBackMs = 0;
 	private gate: Promise<unknown> = Promise.resolve();
 	private completions: Array<() => void> = [];
-	private waiting = 0;
 	private users = 0;
 	private lastUsed: number;
 
@@ -59,12 +58,10 @@ export class ServicePace {
 		return this.users <= 0 && this.requestsInFlight === 0 && nowMs - this.lastUsed >= IDLE_MS;
 	}
 
-	/** `{ yielded }`: it would be the probe, but mayProbe() prefers one of its execution in backoff. */
 	turn(
 		isStopped: () => boolean,
 		sleep: (ms: number) => Promise<void>,
 		waited?: (ms: number) => void,
-		mayProbe: () => boolean = () => true,
 	): Promise<TurnResult> {
 		const heldBackBefore = this.heldBackMs;
 		const tripsBefore = this.breaker.tripCount;
@@ -73,7 +70,6 @@ export class ServicePace {
 				if (isStopped()) return undefined;
 				if (this.breaker.tripCount > tripsBefore) return { down: this.breaker.down };
 				const gate = this.breaker.gate();
-				if (gate.state === 'probe' && !mayProbe()) return { yielded: true };
 				const wait =
 					gate.state === 'open'
 						? gate.waitMs
@@ -95,12 +91,7 @@ export class ServicePace {
 				}
 			}
 		});
-		this.waiting++;
 		this.gate = turn.catch(() => undefined);
-		void this.gate.then(() => {
-			this.waiting--;
-			this.idleWhenNothingGoes();
-		});
 		return turn;
 	}
 
@@ -109,11 +100,7 @@ export class ServicePace {
 		this.lastUsed = this.now();
 		this.breaker.ended(end, turn.probe);
 		for (const wake of this.completions.splice(0)) wake();
-		this.idleWhenNothingGoes();
-	}
-
-	private idleWhenNothingGoes(): void {
-		if (this.requestsInFlight === 0 && this.waiting === 0) this.pacer.idle();
+		if (this.requestsInFlight === 0) this.pacer.idle();
 	}
 }
 
