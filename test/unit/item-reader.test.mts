@@ -1,9 +1,9 @@
-// How the operation builders read a run's items (run/n8n/itemReader.ts): a
+// How the operation builders read a run's items (run/n8n/settings.ts): a
 // parameter that holds no expression is read from n8n, and worked out, once
 // per run; one that holds an expression, for each item.
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 
-import { holdsExpression, itemReader } from '../../nodes/OutreachSequences/run/n8n/itemReader.ts';
+import { holdsExpression, itemReader } from '../../nodes/OutreachSequences/run/n8n/settings.ts';
 
 /** A context whose parameter values are `values(name, itemIndex)`, counting the reads. */
 function readerOf(parameters: INode['parameters'], values: (item: number) => unknown) {
