@@ -64,7 +64,7 @@ export function setupFailure(context: IExecuteFunctions, error: unknown, itemInd
 	return new NodeOperationError(context.getNode(), message ?? String(error), options);
 }
 
-export function holdsExpression(value: unknown): boolean {
+function holdsExpression(value: unknown): boolean {
 	if (typeof value === 'string') return value.startsWith('=');
 	return typeof value === 'object' && value !== null && Object.values(value).some(holdsExpression);
 }
