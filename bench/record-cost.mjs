@@ -56,13 +56,13 @@ async function recordFigures(workload, sandboxUrl, apiKey) {
 		if (confirmed !== RECORD_N)
 			throw new Error(`The record answered ${confirmed} of ${RECORD_N} items as confirmed`);
 	}
-	const entries = Object.values(store[RECORD_KEY].runs['0']);
+	const entries = Object.values(store[RECORD_KEY]['0']);
 	return {
 		workload: workload.name,
 		answerBytes: Buffer.byteLength(JSON.stringify(answer)),
 		bytes: Buffer.byteLength(JSON.stringify(store)),
-		answersKept: entries.filter((entry) => entry.answer).length,
-		answersDropped: entries.filter((entry) => entry.answerDropped).length,
+		answersKept: entries.filter((entry) => entry.kind === 'confirmed').length,
+		answersDropped: entries.filter((entry) => entry.kind === 'confirmedWithoutAnswer').length,
 		writeMs: median(runs.write),
 		readMs: median(runs.read),
 		runs,

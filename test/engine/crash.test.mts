@@ -10,7 +10,6 @@ import { useEnvironment } from '../harness/setup.mts';
 import { factsOf, type RunOptions } from '../harness/workflows.mts';
 import {
 	crashedWhileS10IsInFlight,
-	decide,
 	each,
 	failCreate,
 	names,
@@ -55,17 +54,6 @@ test('the retry of a crashed try sends nothing: what the service made is skipped
 	// S10 was in flight, and the service refused it: it is not output as done.
 	expect(made.has('S10')).toBe(false);
 	expect(retried.all[9].json.skipped).toBeUndefined();
-});
-
-test('the retry with the user’s say for each item: Send Again goes out only where the outcome is unknown', async () => {
-	const crashed = await crashedWhileS10IsInFlight(env);
-	const byName = Object.fromEntries(names(12).map(({ name }) => [name, 'countAsDone']));
-	const said = withSay(twelve, decide({ ...byName, S1: 'sendAgain', S10: 'sendAgain' }));
-	const retried = await retry(said, crashed);
-	expect(retried.error).toBeUndefined();
-	// S1 was confirmed in the crashed try: Send Again does not apply to it.
-	expect(await sent()).toEqual(each(12, 1, { S10: 2 }));
-	expect(retried.all.filter((item) => item.json.skipped === true)).toHaveLength(11);
 });
 
 describe('the crash, then Executions › Retry with Stop, which stops on an unknown item; then a retry of that retry', () => {

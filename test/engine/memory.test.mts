@@ -191,24 +191,32 @@ test('a store that fails fails closed: the item fails unsent, and nothing is sen
 	expect(await sent()).toEqual({});
 });
 
-test("the node's own row: 3 entries per item confirmed, none for a refused one, another's entries kept, never the workflow's row", async () => {
+/** Runs `options` with each of n8n's store calls seen by `spy` (after it is made, the call's number from 1). */
+async function runWatched(options: RunOptions, spy: (calls: number, workflowRow: string) => void) {
 	const rows = await processedRows();
-	const row = 'test-workflow|n:outreach';
-	rows.rows.set(row, ['another-execution-mark']);
-	const written = new Set<string>();
 	const record = rows.checkProcessedAndRecord.bind(rows);
+	let calls = 0;
 	rows.checkProcessedAndRecord = async (items, scope, data, more) => {
-		written.add(`${data.workflow.id}|${scope === 'node' ? `n:${data.node?.id}` : ''}`);
-		return await record(items, scope, data, more);
+		const result = await record(items, scope, data, more);
+		spy(++calls, `${data.workflow.id}|${scope === 'node' ? `n:${data.node?.id}` : ''}`);
+		return result;
 	};
-	await failCreate(env.sandbox, 'S3', 400);
 	try {
-		await run(twelve);
+		return await run(options);
 	} finally {
 		rows.checkProcessedAndRecord = record;
 	}
-	expect([...written]).toEqual([row]);
-	expect(rows.rows.get(row)?.[0]).toBe('another-execution-mark');
+}
+const ROW = 'test-workflow|n:outreach';
+
+test("the node's own row: 3 entries per item confirmed, none for a refused one, another's entries kept, never the workflow's row", async () => {
+	const rows = await processedRows();
+	rows.rows.set(ROW, ['another-execution-mark']);
+	const written = new Set<string>();
+	await failCreate(env.sandbox, 'S3', 400);
+	await runWatched(twelve, (_, row) => written.add(row));
+	expect([...written]).toEqual([ROW]);
+	expect(rows.rows.get(ROW)?.[0]).toBe('another-execution-mark');
 	expect(rows.size).toBe(1 + 11 * 3);
 });
 
@@ -219,24 +227,34 @@ test.each([
 	"another worker's write from %s replaces the row: the run writes again, and a re-run creates nothing twice",
 	async (_, replaced) => {
 		const rows = await processedRows();
-		const record = rows.checkProcessedAndRecord.bind(rows);
-		const row = 'test-workflow|n:outreach';
-		let calls = 0;
 		let afterFirst: string[] = [];
-		rows.checkProcessedAndRecord = async (items, scope, data, more) => {
-			const result = await record(items, scope, data, more);
-			if (++calls === 1 && replaced === 2) afterFirst = rows.snapshot().get(row) ?? [];
-			if (calls === replaced) rows.staleWrite(row, afterFirst, []);
-			return result;
-		};
 		// One in flight: each item's claim is a write of its own.
 		const webhook = options(oneAtATime, { mode: 'webhook' });
-		try {
-			await run(webhook);
-		} finally {
-			rows.checkProcessedAndRecord = record;
-		}
+		await runWatched(webhook, (calls) => {
+			if (calls === 1 && replaced === 2) afterFirst = [...(rows.rows.get(ROW) ?? [])];
+			if (calls === replaced) rows.staleWrite(ROW, afterFirst);
+		});
 		expect(skipped(await run(webhook))).toEqual([true, true, true, true, true]);
 		expect(await sent()).toEqual(each(5));
 	},
 );
+
+test('Skip Items Done Before at volume: of two executions of 1,000 keyed creates the second skips all; the row holds 3 entries a key, nothing removed', async () => {
+	const rows = await processedRows();
+	const keyed = options(
+		{ skipDoneBefore: { keySettings: { key: '={{ $json.name }}', windowMinutes: 1440 } } },
+		{ items: names(1000), withoutReaders: true },
+	);
+	rows.calls.length = 0;
+	// Noon (UTC): far from a bucket's end.
+	fakeDateOnly(new Date().setUTCHours(12, 0, 0, 0), true);
+	try {
+		await run(keyed);
+		expect(skipped(await run(keyed)).filter((item) => item === true)).toHaveLength(1000);
+	} finally {
+		jest.useRealTimers();
+	}
+	expect(await sent()).toEqual(each(1000));
+	expect([...rows.rows.values()].map((row) => row.length)).toEqual([3 * 1000 + 2]);
+	expect(rows.calls.filter((call) => call.call === 'remove')).toEqual([]);
+});

@@ -15,7 +15,6 @@ import {
 	each,
 	expectOutputAsStored,
 	failCreate,
-	hintsOf,
 	names,
 	oneAtATime,
 	recordOf,
@@ -93,19 +92,6 @@ test('the first stop names what was created; Executions › Retry sends nothing 
 	expect(await env.sandbox.summary()).toMatchObject({ sequencesCreated: 10, duplicateNames: 0 });
 	expect(retried.all[3].json).toEqual({ skipped: true, id: null, reason: expect.any(String) });
 	expect(recordOf(retried.run)).toBeUndefined();
-});
-
-test('Retry On Fail: a create the service refused goes out again, and only it; the output is a clean run’s', async () => {
-	await failCreate(env.sandbox, 'S7', 400, { times: 1 });
-	const result = await run({ items: names(24), settings: RETRY_ON_FAIL });
-	expect(result.error).toBeUndefined();
-	expect(await sent()).toEqual(each(24, 1, { S7: 2 }));
-	await expectOutputAsStored(
-		env.sandbox,
-		result,
-		names(24).map(({ name }) => name),
-	);
-	expect(hintsOf(result).filter((hint) => hint.type === 'info')).toHaveLength(1);
 });
 
 test('Retry On Fail under Continue: the archive that succeeded is not sent again', async () => {

@@ -1,118 +1,84 @@
 // n8n's store for processed items, as n8n's CLI supplies it around the engine
-// (packages/cli/src/deduplication/deduplication-helper.ts, 2.41.1 and
-// 1.123.81): one row per workflow and scope ('n:<node id>' or ''), holding md5
-// hashes of the keys in 'entries' mode, trimmed to maxEntries from the oldest,
-// read, changed and written back with no lock. Here the rows are in memory, and
-// a read and its write are a turn of the event loop apart, so that two
-// executions at once can overwrite each other's writes as they can in n8n.
+// (packages/cli/src/deduplication/deduplication-helper.ts): one row per workflow
+// and scope, md5 hashes in 'entries' mode trimmed to maxEntries from the oldest,
+// read, changed and written back with no lock. Here in memory, a read and its
+// write a turn of the event loop apart, so executions at once can overwrite each other.
 import { createHash } from 'node:crypto';
 
 import { DataDeduplicationService } from 'n8n-core';
 import type {
-	DeduplicationItemTypes,
-	DeduplicationScope,
-	ICheckProcessedContextData,
+	DeduplicationItemTypes as Item,
+	DeduplicationScope as Scope,
+	ICheckProcessedContextData as Data,
 	ICheckProcessedOptions,
 	IDataDeduplicator,
 } from 'n8n-workflow';
 
-const hash = (value: DeduplicationItemTypes) =>
-	createHash('md5').update(value.toString()).digest('base64');
+type Call = 'check' | 'remove' | 'count' | 'clear';
+const hash = (value: Item) => createHash('md5').update(value.toString()).digest('base64');
 
 export class ProcessedRows implements IDataDeduplicator {
 	readonly rows = new Map<string, string[]>();
-	/** How long a database round trip takes between a read and its write: long enough, and executions at once overlap. */
+	/** A database round trip between a read and its write: long enough, and executions at once overlap. */
 	latencyMs = 0;
-	/** Each call, in order: what it was, how many keys, and for a removal the comparisons n8n's findIndex made. */
-	readonly calls: Array<{
-		call: 'check' | 'remove' | 'count' | 'clear';
-		keys: number;
-		compared?: number;
-	}> = [];
+	/** Off in unit tests on a virtual clock: a read and its write are a microtask apart. */
+	turns = true;
+	readonly calls: Array<{ call: Call; keys: number }> = [];
 	/** The next call fails with this, before it reads or writes anything. */
 	failNext: Error | undefined;
 
-	private called(call: 'check' | 'remove' | 'count' | 'clear', keys: number) {
+	/** Checks the call may go, and reads its row. */
+	private async read(call: Call, keys: number, scope: Scope, data: Data) {
 		const failure = this.failNext;
 		this.failNext = undefined;
 		if (failure) throw failure;
-		const entry: (typeof this.calls)[number] = { call, keys };
-		this.calls.push(entry);
-		return entry;
-	}
-
-	/** Off in unit tests on a virtual clock: a read and its write are a microtask apart. */
-	turns = true;
-
-	private turn(): Promise<void> {
-		if (!this.turns) return Promise.resolve();
-		return new Promise((resolve) =>
-			this.latencyMs > 0 ? setTimeout(resolve, this.latencyMs) : setImmediate(resolve),
-		);
-	}
-
-	private rowOf(scope: DeduplicationScope, data: ICheckProcessedContextData): string {
+		this.calls.push({ call, keys });
 		if (scope === 'node' && !data.node) throw new Error("No node information for scope 'node'");
 		if (!data.workflow.id) throw new Error('No workflow id');
-		return `${data.workflow.id}|${scope === 'node' ? `n:${data.node?.id}` : ''}`;
+		const row = `${data.workflow.id}|${scope === 'node' ? `n:${data.node?.id}` : ''}`;
+		const read = [...(this.rows.get(row) ?? [])];
+		if (this.turns && call !== 'count' && call !== 'clear')
+			await new Promise((resolve) =>
+				this.latencyMs > 0 ? setTimeout(resolve, this.latencyMs) : setImmediate(resolve),
+			);
+		return { row, read };
 	}
 
 	async checkProcessedAndRecord(
-		items: DeduplicationItemTypes[],
-		scope: DeduplicationScope,
-		data: ICheckProcessedContextData,
+		items: Item[],
+		scope: Scope,
+		data: Data,
 		options: ICheckProcessedOptions,
 	) {
 		if (options.mode !== 'entries') throw new Error('Only the entries mode is used here');
-		this.called('check', items.length);
-		const row = this.rowOf(scope, data);
-		const read = [...(this.rows.get(row) ?? [])];
-		await this.turn();
+		const { row, read } = await this.read('check', items.length, scope, data);
 		const seen = new Set(read);
-		const result = {
-			new: [] as DeduplicationItemTypes[],
-			processed: [] as DeduplicationItemTypes[],
-		};
+		const result = { new: [] as Item[], processed: [] as Item[] };
 		for (const item of items) {
-			const hashed = hash(item);
-			if (seen.has(hashed)) result.processed.push(item);
-			else {
-				result.new.push(item);
-				read.push(hashed);
-			}
+			const known = seen.has(hash(item));
+			(known ? result.processed : result.new).push(item);
+			if (!known) read.push(hash(item));
 		}
 		if (options.maxEntries) read.splice(0, read.length - options.maxEntries);
 		this.rows.set(row, read);
 		return result;
 	}
 
-	async removeProcessed(
-		items: DeduplicationItemTypes[],
-		scope: DeduplicationScope,
-		data: ICheckProcessedContextData,
-	) {
-		const entry = this.called('remove', items.length);
-		const row = this.rowOf(scope, data);
-		const read = [...(this.rows.get(row) ?? [])];
-		await this.turn();
-		// n8n's findIndex: each key costs the row up to where it is, or the whole row.
-		entry.compared = 0;
-		for (const item of items) {
-			const at = read.indexOf(hash(item));
-			entry.compared += at === -1 ? read.length : at + 1;
-			if (at !== -1) read.splice(at, 1);
-		}
-		this.rows.set(row, read);
+	async removeProcessed(items: Item[], scope: Scope, data: Data) {
+		const { row, read } = await this.read('remove', items.length, scope, data);
+		const gone = new Set(items.map(hash));
+		this.rows.set(
+			row,
+			read.filter((key) => !gone.has(key)),
+		);
 	}
 
-	async clearAllProcessedItems(scope: DeduplicationScope, data: ICheckProcessedContextData) {
-		this.called('clear', 0);
-		this.rows.delete(this.rowOf(scope, data));
+	async clearAllProcessedItems(scope: Scope, data: Data) {
+		this.rows.delete((await this.read('clear', 0, scope, data)).row);
 	}
 
-	async getProcessedDataCount(scope: DeduplicationScope, data: ICheckProcessedContextData) {
-		this.called('count', 0);
-		return this.rows.get(this.rowOf(scope, data))?.length ?? 0;
+	async getProcessedDataCount(scope: Scope, data: Data) {
+		return (await this.read('count', 0, scope, data)).read.length;
 	}
 
 	/** Every row, as a crash leaves the database: a copy to put back (restore). */
@@ -125,13 +91,11 @@ export class ProcessedRows implements IDataDeduplicator {
 		for (const [row, keys] of snapshot) this.rows.set(row, [...keys]);
 	}
 
-	/** Another execution's write, made from `read` (an earlier copy of the row) plus its `keys`, lands now: what was written since is lost. */
-	staleWrite(row: string, read: string[], keys: string[]): void {
-		const hashes = keys.map(hash).filter((key) => !read.includes(key));
-		this.rows.set(row, [...read, ...hashes]);
+	/** Another execution's write, made from `read` (an earlier copy of the row), lands now: what was written since is lost. */
+	staleWrite(row: string, read: string[]): void {
+		this.rows.set(row, [...read]);
 	}
 
-	/** How many keys the store holds in all. */
 	get size(): number {
 		return [...this.rows.values()].reduce((sum, keys) => sum + keys.length, 0);
 	}

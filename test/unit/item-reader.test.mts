@@ -1,60 +1,50 @@
-// How the operation builders read a run's items (run/n8n/itemReader.ts): a
-// parameter that holds no expression is read from n8n, and worked out, once
-// per run; one that holds an expression, for each item.
+// How the operation builders read a run's items (run/n8n/settings.ts): a
+// parameter that holds no expression, at any depth, is read from n8n and
+// worked out once per run; one that holds an expression, for each item.
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 
-import { holdsExpression, itemReader } from '../../nodes/OutreachSequences/run/n8n/itemReader.ts';
+import { itemReader } from '../../nodes/OutreachSequences/run/n8n/settings.ts';
 
-/** A context whose parameter values are `values(name, itemIndex)`, counting the reads. */
-function readerOf(parameters: INode['parameters'], values: (item: number) => unknown) {
+/** Reads `p` for items 3, 4 and 5 (each value `v<item>`), with `derive`; what each gave, and the reads n8n saw. */
+function readThree(parameters: INode['parameters'], derive = (value: unknown) => value) {
 	const reads: number[] = [];
 	const context = {
 		getNode: () => ({ parameters }),
 		getNodeParameter: (name: string, itemIndex: number, fallback?: unknown) => {
 			reads.push(itemIndex);
-			return name in parameters ? values(itemIndex) : fallback;
+			return name in parameters ? `v${itemIndex}` : fallback;
 		},
 	} as unknown as IExecuteFunctions;
-	return { read: itemReader(context), reads };
-}
-
-test.each([
-	['={{ $json.id }}', true],
-	['plain text = not one', false],
-	[3, false],
-	[null, false],
-	[{ schedule: [{ hour: 9, sequenceScripts: 'a, b' }] }, false],
-	[{ schedule: [{ hour: 9 }, { hour: '={{ $json.hour }}' }] }, true],
-])('an expression in %j, at any depth: %s', (value, expected) => {
-	expect(holdsExpression(value)).toBe(expected);
-});
-
-test.each([
-	[
-		'without an expression: once, for the first item asked',
-		{ p: 'fixed' },
-		[3],
-		['v3', 'v3', 'v3'],
-	],
-	['with an expression: for each item', { p: '={{ $json.id }}' }, [3, 4, 5], ['v3', 'v4', 'v5']],
-	['not stored: its fallback, for each item', {}, [3, 4, 5], ['none', 'none', 'none']],
-])('a parameter %s', (_, parameters, reads, values) => {
-	const { read, reads: made } = readerOf(parameters, (item) => `v${item}`);
-	expect([3, 4, 5].map((item) => read.perRun('p', item, 'none', (value) => value))).toEqual(values);
-	expect(made).toEqual(reads);
-});
-
-test('what fails to be worked out is not kept: each item fails on its own', () => {
-	const { read, reads } = readerOf({ jsonBody: '{ not json' }, () => '{ not json');
-	const failures = [0, 1].map((item) => {
+	const read = itemReader(context);
+	const values = [3, 4, 5].map((item) => {
 		try {
-			return read.perRun('jsonBody', item, undefined, () => {
-				throw new Error(`item ${item}: not JSON`);
-			});
+			return read.perRun('p', item, 'none', derive);
 		} catch (error) {
 			return (error as Error).message;
 		}
 	});
-	expect(failures).toEqual(['item 0: not JSON', 'item 1: not JSON']);
-	expect(reads).toEqual([0, 1]);
+	return { values, reads };
+}
+
+test.each([
+	[
+		'no expression: once, for the first item asked',
+		{ p: 'fixed = not one' },
+		[3],
+		['v3', 'v3', 'v3'],
+	],
+	['an expression: for each item', { p: '={{ $json.id }}' }, [3, 4, 5], ['v3', 'v4', 'v5']],
+	['a deep one', { p: { s: [{ h: 9 }, { h: '={{ $json.h }}' }] } }, [3, 4, 5], ['v3', 'v4', 'v5']],
+	['none deep down: once', { p: { s: [{ h: 9, n: null }] } }, [3], ['v3', 'v3', 'v3']],
+	['not stored: its fallback, for each item', {}, [3, 4, 5], ['none', 'none', 'none']],
+])('a parameter with %s', (_, parameters, reads, values) => {
+	expect(readThree(parameters)).toEqual({ values, reads });
+});
+
+test('what fails to be worked out is not kept: each item fails on its own', () => {
+	const { values, reads } = readThree({ p: '{ not json' }, (value) => {
+		throw new Error(`${String(value)}: not JSON`);
+	});
+	expect(values).toEqual(['v3: not JSON', 'v4: not JSON', 'v5: not JSON']);
+	expect(reads).toEqual([3, 4, 5]);
 });

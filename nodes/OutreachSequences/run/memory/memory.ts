@@ -1,98 +1,32 @@
 /** The node's memory of what the service did: the execution's record for retries, n8n's store for every run. */
-import type { IDataObject, IExecuteFunctions, INode, NodeExecutionHint } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { DEFAULT_WINDOW_MINUTES } from '../../helpers/defaults';
 import type { OperationDefinition, OutreachRequest } from '../../helpers/interfaces';
+import type { Prior } from '../loop/items';
 import type { ItemState } from '../loop/loop';
 import type { ItemFailure } from '../outcome/failedItem';
 import { failureFacts } from '../outcome/failedItem';
 import { memoryOffHint, rowFullHint } from '../outcome/hints';
 import { doneBeforeItem, storeFailedText } from '../outcome/reRunTexts';
+import type { PriorEvent } from '../outcome/runReport';
 import type { Connection } from '../../transport/index';
 import type { EarlierFailure, ItemForRecord } from './record';
-import { digest, ExecutionRecord, fingerprint, itemIdentity } from './record';
-import type { Prior } from '../loop/items';
-import type { PriorEvent } from '../outcome/runReport';
-import { priorOf, unconfirmedOf } from './reRun';
+import { digest, ExecutionRecord, fingerprint, itemIdentity, priorOf } from './record';
 import type { ProcessedStore } from './store';
 import { MOST_ITEMS, processedStoreOf } from './store';
 
 // fresh: nobody met the entry within the Window; unknown: met, never confirmed.
 type State = 'fresh' | 'confirmed' | 'unknown';
 
-export interface Memory {
-	prior(index: number, request: OutreachRequest): Prior | undefined;
-	claim(index: number, request: OutreachRequest): Promise<Prior | undefined>;
-	confirmed(index: number, json: IDataObject): void;
-	/** `kept`: n8n may run the node again, so the record keeps what this run did. */
-	finish(
-		items: ItemState[],
-		words: (index: number) => EarlierFailure | undefined,
-		kept: boolean,
-	): Promise<void>;
-	windowMs?: number;
-	hints: NodeExecutionHint[];
-	earlierTry: boolean;
-}
-
-const NONE: Memory = {
-	prior: () => undefined,
-	claim: async () => undefined,
-	confirmed: () => undefined,
-	finish: async () => undefined,
-	hints: [],
-	earlierTry: false,
-};
-
 // This process's own table: who claimed or confirmed an entry, when, and the ID the service gave it.
-interface Known {
-	at: number;
-	execution: string;
-	id: string | null;
-	sending?: true;
-}
+type Known = { at: number; execution: string; id: string | null; sending?: true };
 const known = new Map<string, Known>();
 const MOST_KNOWN = 50_000;
+const NO_WORDS = { message: '', description: '', statusCode: null, networkError: null };
 
-export function forgetKnown(): void {
-	known.clear();
-}
-
-function runIndexOf(context: IExecuteFunctions): number {
-	try {
-		const runIndex = Number(context.getWorkflowDataProxy(0).$runIndex);
-		return Number.isInteger(runIndex) ? runIndex : 0;
-	} catch {
-		return 0;
-	}
-}
-
-function settingsOf(context: IExecuteFunctions, node: INode) {
-	const options = (node.parameters.requestOptions ?? {}) as IDataObject;
-	const group = (options.skipDoneBefore as IDataObject | undefined)?.keySettings as
-		| IDataObject
-		| undefined;
-	const minutes = Number(group?.windowMinutes ?? DEFAULT_WINDOW_MINUTES);
-	const hasKey = typeof group?.key === 'string' && group.key.trim() !== '';
-	return {
-		windowMs: (Number.isFinite(minutes) && minutes > 0 ? minutes : DEFAULT_WINDOW_MINUTES) * 60_000,
-		keyOf: hasKey
-			? (index: number) => {
-					const value = context.getNodeParameter(
-						'requestOptions.skipDoneBefore.keySettings.key',
-						index,
-						'',
-					) as unknown;
-					const text = typeof value === 'object' ? JSON.stringify(value) : String(value ?? '');
-					return text.trim() === '' ? undefined : `key\n${text}`;
-				}
-			: undefined,
-		// A schedule or a polling trigger that creates again means to; the user's own Key says what is the same.
-		skipsConfirmed:
-			options.repeatRecentCreates !== true && (hasKey || context.getMode() !== 'trigger'),
-	};
-}
+export const forgetKnown = () => known.clear();
 
 /** Reads keep no memory, nor do tool calls: whether to call again is the caller's choice. */
 export async function openMemory(
@@ -100,38 +34,47 @@ export async function openMemory(
 	definition: OperationDefinition,
 	connection: Connection,
 	asTool: boolean,
-): Promise<Memory> {
-	if (definition.readOnly || asTool) return NONE;
+) {
+	const off = definition.readOnly === true || asTool;
 	const node = context.getNode();
 	const items = context.getInputData();
-	const runIndex = runIndexOf(context);
+	const runIndex = off ? 0 : Number(context.getWorkflowDataProxy(0).$runIndex) || 0;
 	const execution = context.getExecutionId() ?? '';
-	const settings = settingsOf(context, node);
-	const scope = [
-		`${definition.resource}.${definition.operation}`,
-		connection.baseUrl,
-		connection.credentials.id ?? '',
-		String(runIndex),
-	];
-	let record: ExecutionRecord | undefined;
-	try {
-		record = new ExecutionRecord(context.getContext('node'), runIndex, connection.baseUrl);
-	} catch {
-		record = undefined;
-	}
-	const recordKnows = record !== undefined && !record.isEmpty;
+	const options = (node.parameters.requestOptions ?? {}) as IDataObject;
+	const group = ((options.skipDoneBefore as IDataObject | undefined)?.keySettings ??
+		{}) as IDataObject;
+	const minutes = Number(group.windowMinutes ?? DEFAULT_WINDOW_MINUTES);
+	const windowMs = (minutes > 0 ? minutes : DEFAULT_WINDOW_MINUTES) * 60_000;
+	const hasKey = typeof group.key === 'string' && group.key.trim() !== '';
+	const keyOf = (index: number) => {
+		const path = 'requestOptions.skipDoneBefore.keySettings.key';
+		const value = context.getNodeParameter(path, index, '') as unknown;
+		const text = typeof value === 'object' ? JSON.stringify(value) : String(value ?? '');
+		return text.trim() === '' ? undefined : `key\n${text}`;
+	};
+	// A schedule or a polling trigger that creates again means to; the user's own Key says what is the same.
+	const skipsConfirmed =
+		options.repeatRecentCreates !== true && (hasKey || context.getMode() !== 'trigger');
+	const operation = `${definition.resource}.${definition.operation}`;
+	const { baseUrl } = connection;
+	const scope = [operation, baseUrl, connection.credentials.id ?? '', String(runIndex)];
+	const record = off
+		? undefined
+		: new ExecutionRecord(context.getContext('node'), runIndex, baseUrl);
+	const earlierTry = record?.isEmpty === false;
 	const identities: string[] = [];
 	const identityOf = (index: number) =>
 		(identities[index] ??= itemIdentity(scope, index, items[index].json));
-	const store = processedStoreOf(context);
-	const rows = store && new Row(store, settings.windowMs, `${execution}:${node.id}:${runIndex}`);
+	const store = off ? undefined : processedStoreOf(context);
+	const tag = `t:${execution}:${node.id}:${runIndex}:${Math.random().toString(36).slice(2)}`;
+	const rows = store && new Row(store, windowMs, tag);
 	const hints: NodeExecutionHint[] = [];
-	if (!store) hints.push(memoryOffHint());
-	else if (items.length > MOST_ITEMS)
-		hints.push(rowFullHint(items.length, MOST_ITEMS, settings.windowMs));
+	if (!off && !store) hints.push(memoryOffHint());
+	else if (store && items.length > MOST_ITEMS)
+		hints.push(rowFullHint(items.length, MOST_ITEMS, windowMs));
 	const events: Array<PriorEvent | undefined> = [];
 	const choice = (index: number) => () =>
-		unconfirmedOf(context.getNodeParameter('requestOptions.unconfirmedEarlierTry', index, ''));
+		context.getNodeParameter('requestOptions.unconfirmedEarlierTry', index, '');
 
 	// The same item: the same request (or the user's Key), and its place among identical ones of this input.
 	const entryIds: string[] = [];
@@ -142,49 +85,41 @@ export async function openMemory(
 		return (entryIds[index] = digest([...scope, text, place].join('\n')));
 	};
 	const entryOf = (index: number, request: OutreachRequest) =>
-		entryIds[index] ??
-		entryFor(index, settings.keyOf?.(index) ?? fingerprint(connection.baseUrl, request));
+		entryIds[index] ?? entryFor(index, (hasKey && keyOf(index)) || fingerprint(baseUrl, request));
 	const claimed = new Map<number, number>();
 	const decided = new Set<number>();
 	const forced = new Set<number>();
-	const storeFailed = (index: number, error: unknown): Prior => ({
-		kind: 'fail',
-		failure: {
-			kind: 'notSent',
-			error: new NodeOperationError(
-				node,
-				`Not sent: ${storeFailedText((error as Error)?.message ?? String(error))}`,
-				{ itemIndex: index },
-			),
-		},
-	});
+	const storeFailed = (index: number, error: unknown): Prior => {
+		const reason = storeFailedText((error as Error)?.message ?? String(error));
+		const failed = new NodeOperationError(node, `Not sent: ${reason}`, { itemIndex: index });
+		return { kind: 'fail', failure: { kind: 'notSent', error: failed } };
+	};
 
+	// With a Key, every keyed item is claimed at the start, and the claim checked a second later.
 	let keyed: Map<string, State> | undefined;
 	let keyedFailure: unknown;
-	if (rows && settings.keyOf) {
+	if (rows && hasKey) {
 		for (let index = 0; index < items.length; index++) {
 			if (index > 0 && index % 32 === 0) await sleep(0);
-			const text = settings.keyOf(index);
+			const text = keyOf(index);
 			if (text !== undefined) entryFor(index, text);
 		}
 		const bucket = rows.bucket();
 		try {
-			keyed = await rows.claimAll(entryIds.filter((id) => id !== undefined));
-			entryIds.forEach((id, index) => {
-				if (keyed?.get(id) === 'fresh') claimed.set(index, bucket);
-			});
+			keyed = await rows.claimAll(entryIds.filter(Boolean));
+			entryIds.forEach((id, index) => keyed?.get(id) === 'fresh' && claimed.set(index, bucket));
 		} catch (error) {
 			keyedFailure = error;
 		}
 	}
 
 	return {
-		windowMs: rows ? settings.windowMs : undefined,
+		windowMs: rows ? windowMs : undefined,
 		hints,
-		earlierTry: recordKnows,
-		prior(index, request) {
-			entryOf(index, request);
-			const earlier = recordKnows
+		earlierTry,
+		prior: (index: number, request: OutreachRequest): Prior | undefined => {
+			if (rows) entryOf(index, request);
+			const earlier = earlierTry
 				? record?.earlierTry(index, identityOf(index), request)
 				: undefined;
 			const prior = priorOf(earlier, request, index, choice(index));
@@ -192,14 +127,13 @@ export async function openMemory(
 			if (prior?.kind === 'send') forced.add(index);
 			return prior;
 		},
-		async claim(index, request) {
+		claim: async (index: number, request: OutreachRequest): Promise<Prior | undefined> => {
 			if (!rows || decided.has(index)) return undefined;
 			decided.add(index);
+			if (keyedFailure !== undefined) return storeFailed(index, keyedFailure);
 			const id = entryOf(index, request);
-			let state: State;
-			if (keyedFailure !== undefined && settings.keyOf?.(index) !== undefined)
-				return storeFailed(index, keyedFailure);
 			const fromStart = keyed?.get(id);
+			let state: State;
 			if (fromStart !== undefined) state = forced.has(index) ? 'fresh' : fromStart;
 			else
 				try {
@@ -215,63 +149,47 @@ export async function openMemory(
 				return undefined;
 			}
 			if (state === 'unknown') {
-				const earlier: EarlierFailure = {
-					message: '',
-					description: '',
-					statusCode: null,
-					networkError: null,
-					claimed: by?.sending && by.execution !== execution ? by.execution : '',
-					windowMs: settings.windowMs,
-				};
+				const claimedBy = by?.sending && by.execution !== execution ? by.execution : '';
+				const earlier: EarlierFailure = { ...NO_WORDS, windowMs, claimed: claimedBy };
 				const prior = priorOf({ kind: 'unknown', earlier }, request, index, choice(index));
 				events[index] = prior?.event;
 				if (prior?.kind === 'answer') rows.confirm(id);
 				return prior?.kind === 'send' ? undefined : prior;
 			}
-			if (!settings.skipsConfirmed) return undefined;
-			const json = doneBeforeItem(
-				request.subject,
-				by?.sending ? undefined : by,
-				settings.windowMs,
-				Date.now(),
-			);
+			if (!skipsConfirmed) return undefined;
+			const done = by?.sending ? undefined : by;
+			const json = doneBeforeItem(request.subject, done, windowMs, Date.now());
 			return { kind: 'answer', json, event: 'doneBefore' };
 		},
-		confirmed(index, json) {
+		confirmed(index: number, json: IDataObject): void {
 			const id = entryIds[index];
 			if (!rows || id === undefined) return;
 			rows.confirm(id, claimed.get(index));
 			known.delete(id);
-			known.set(id, {
-				at: Date.now(),
-				execution,
-				id: typeof json.id === 'string' || typeof json.id === 'number' ? String(json.id) : null,
-			});
+			const given = typeof json.id === 'string' || typeof json.id === 'number';
+			known.set(id, { at: Date.now(), execution, id: given ? String(json.id) : null });
 			for (const [key, entry] of known) {
-				if (known.size <= MOST_KNOWN && Date.now() - entry.at < 2 * settings.windowMs) break;
+				if (known.size <= MOST_KNOWN && Date.now() - entry.at < 2 * windowMs) break;
 				known.delete(key);
 			}
 		},
-		async finish(loopItems, words, kept) {
-			if (record && kept)
-				record.keep(
-					loopItems.map((item, index) => forRecord(item, events[index], words(index))),
-					identityOf,
-				);
+		/** `kept`: n8n may run the node again, so the record keeps what this run did. */
+		async finish(states: ItemState[], words: Array<EarlierFailure | undefined>, kept: boolean) {
+			const now = states.map((item, index) => forRecord(item, events[index], words[index]));
+			if (kept) record?.keep(now, identityOf);
 			else record?.drop();
 			if (!rows) return;
 			const freed: string[] = [];
 			for (const [index, bucket] of claimed) {
-				const id = entryIds[index];
-				const entry = known.get(id);
-				if (entry?.sending && entry.execution === execution) known.delete(id);
-				if (givenBack(loopItems[index])) freed.push(...rows.claimEntries(id, bucket));
+				const entry = known.get(entryIds[index]);
+				if (entry?.sending && entry.execution === execution) known.delete(entryIds[index]);
+				if (givenBack(states[index])) freed.push(...rows.claimEntries(entryIds[index], bucket));
 			}
 			await rows
 				.settle(freed)
-				.catch((error: unknown) =>
+				.catch((error: Error) =>
 					context.logger.warn(
-						`Outreach Sequences: n8n's store for processed items failed (${(error as Error)?.message ?? String(error)}); what this run confirmed may not be kept: a later run fails it as unknown.`,
+						`Outreach Sequences: n8n's store for processed items failed (${error?.message}); what this run confirmed may not be kept: a later run fails it as unknown.`,
 					),
 				);
 		},
@@ -286,29 +204,21 @@ function sentUnconfirmed(failure: ItemFailure): boolean {
 
 /** The service did not act on it (an item waiting to go again met a failure safe to send again): its claim goes. */
 function givenBack(item: ItemState): boolean {
-	if (item.state === 'done' || item.state === 'inFlight') return false;
-	if (item.state !== 'failed') return true;
+	if (item.state !== 'failed') return item.state !== 'done' && item.state !== 'inFlight';
 	return item.failure.kind !== 'unknownBefore' && !sentUnconfirmed(item.failure);
 }
 
 /** A failure the service did not act on is forgotten, so a retry sends the item again. */
-function forRecord(
-	item: ItemState,
-	event: PriorEvent | undefined,
-	words: EarlierFailure | undefined,
-): ItemForRecord {
-	if (item.state === 'done') {
-		const { request } = item;
-		if (item.sends > 0)
-			return { request, now: { kind: 'confirmed', answer: item.json, requestChanged: false } };
-		return event === 'countedAsDone' ? { request, now: { kind: 'countedAsDone' } } : undefined;
-	}
-	if (item.state !== 'failed') return undefined;
+function forRecord(item: ItemState, event?: PriorEvent, words?: EarlierFailure): ItemForRecord {
+	if (item.state === 'done' && item.sends > 0)
+		return { request: item.request, now: { kind: 'confirmed', answer: item.json } };
+	if (item.state === 'done' && event === 'countedAsDone')
+		return { request: item.request, now: { kind: 'countedAsDone' } };
+	if (item.state !== 'failed' || item.failure.kind === 'unknownBefore') return undefined;
 	const { failure } = item;
-	if (failure.kind === 'unknownBefore' || failure.kind === 'notSent') return undefined;
-	if (sentUnconfirmed(failure) && words)
-		return { request: failure.request, now: { kind: 'unknown', earlier: words } };
-	return 'forget';
+	if (failure.kind === 'notSent') return undefined;
+	if (!sentUnconfirmed(failure) || !words) return 'forget';
+	return { request: failure.request, now: { kind: 'unknown', earlier: words } };
 }
 
 // Row format: a claim is a c: key in this Window-long bucket and the next; a confirmation, a d: key in its bucket.
@@ -316,30 +226,20 @@ function forRecord(
 class Row {
 	private readonly written = new Set<string>();
 	private readonly pending: string[] = [];
-	private readonly name: string;
+	private readonly writing = new Set<Promise<unknown>>();
 	private previous: string[] = [];
 	private lastWriteAt = -Infinity;
-	private readonly writing = new Set<Promise<unknown>>();
 
 	constructor(
 		private readonly store: ProcessedStore,
 		private readonly windowMs: number,
-		tag: string,
-	) {
-		this.name = `t:${tag}:${Math.random().toString(36).slice(2)}`;
-	}
+		private readonly name: string,
+	) {}
 
-	bucket(at = Date.now()): number {
-		return Math.floor(at / this.windowMs);
-	}
-
-	claimEntries(id: string, bucket: number): string[] {
-		return [`c:${this.windowMs}:${bucket}:${id}`, `c:${this.windowMs}:${bucket + 1}:${id}`];
-	}
-
-	private done(id: string, bucket: number): string {
-		return `d:${this.windowMs}:${bucket}:${id}`;
-	}
+	bucket = () => Math.floor(Date.now() / this.windowMs);
+	private key = (kind: string, id: string, bucket: number) =>
+		`${kind}:${this.windowMs}:${bucket}:${id}`;
+	claimEntries = (id: string, at: number) => [this.key('c', id, at), this.key('c', id, at + 1)];
 
 	async claim(id: string, forced: boolean): Promise<State> {
 		const claim = this.claimEntries(id, this.bucket());
@@ -383,12 +283,12 @@ class Row {
 			if (left.length === 0) break;
 			const found = await this.write(
 				[],
-				left.map((id) => this.done(id, at)),
+				left.map((id) => this.key('d', id, at)),
 			);
-			for (const id of left) if (found.has(this.done(id, at))) states.set(id, 'confirmed');
+			for (const id of left) if (found.has(this.key('d', id, at))) states.set(id, 'confirmed');
 			left = left.filter((id) => !states.has(id));
 		}
-		const forged = left.flatMap((id) => [this.done(id, bucket), this.done(id, bucket - 1)]);
+		const forged = left.flatMap((id) => [this.key('d', id, bucket), this.key('d', id, bucket - 1)]);
 		if (forged.length > 0) await this.store.remove(forged);
 		for (const id of left) states.set(id, 'unknown');
 		return states;
@@ -396,7 +296,7 @@ class Row {
 
 	confirm(id: string, claimedIn?: number): void {
 		const bucket = this.bucket();
-		this.pending.push(this.done(id, bucket));
+		this.pending.push(this.key('d', id, bucket));
 		if (claimedIn !== undefined && claimedIn < bucket)
 			this.pending.push(...this.claimEntries(id, bucket));
 		if (Date.now() - this.lastWriteAt >= 1000) void this.write([]).catch(() => undefined);

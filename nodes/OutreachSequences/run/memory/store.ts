@@ -17,28 +17,19 @@ export type StoreHelpers = Partial<
 	Pick<IExecuteFunctions['helpers'], 'checkProcessedAndRecord' | 'removeProcessed'>
 >;
 
-/** Two executions' first insert of a row collide on its unique key, one writing nothing: the one failure safe to repeat. */
-export function isFirstInsertRace(error: unknown): boolean {
-	const { code, message, driverError } = (error ?? {}) as {
-		code?: unknown;
-		message?: unknown;
-		driverError?: { code?: unknown };
-	};
+// Two executions' first insert of a row collide on its unique key, one writing nothing: the one failure safe to repeat.
+const RACE_CODES = ['23505', 'ER_DUP_ENTRY', 'SQLITE_CONSTRAINT'];
+const RACE_MESSAGE = /UNIQUE constraint failed|duplicate key value violates unique constraint/i;
+function isFirstInsertRace(error: unknown): boolean {
+	const { code, message, driverError } = (error ?? {}) as Record<string, { code?: unknown }>;
 	const codes = [code, driverError?.code].map(String);
-	if (codes.some((value) => ['23505', 'ER_DUP_ENTRY', 'SQLITE_CONSTRAINT'].includes(value)))
-		return true;
-	return /UNIQUE constraint failed|duplicate key value violates unique constraint/i.test(
-		String(message ?? ''),
-	);
+	return codes.some((value) => RACE_CODES.includes(value)) || RACE_MESSAGE.test(String(message));
 }
 
 export function processedStoreOf(context: IExecuteFunctions): ProcessedStore | undefined {
-	const workflowId = context.getWorkflow().id;
-	if (!workflowId) return undefined;
-	return processedStoreOver(
-		context.helpers as StoreHelpers,
-		`${workflowId}|${context.getNode().id}`,
-	);
+	const { id } = context.getWorkflow();
+	const helpers = context.helpers as StoreHelpers;
+	return id ? processedStoreOver(helpers, `${id}|${context.getNode().id}`) : undefined;
 }
 
 export function processedStoreOver(
@@ -59,59 +50,42 @@ export function processedStoreOver(
 		return new Set(processed.map(String));
 	};
 	const chunk = Math.max(1, Math.floor(REMOVE_COMPARISONS / maxEntries));
+	let line = row === undefined ? undefined : lines.get(row);
+	if (row !== undefined && !line) lines.set(row, (line = { tail: Promise.resolve() }));
 	return {
 		checkAndRecord: async (keys) =>
-			row === undefined ? await check(keys) : await inLine(row, keys, check),
+			line ? await recordInLine(line, keys, check) : await check(keys),
 		async remove(keys) {
 			for (let from = 0; from < keys.length; from += chunk) {
 				const part = keys.slice(from, from + chunk);
 				const call = async () => await removeProcessed.call(helpers, part, 'node', options);
-				await (row === undefined ? call() : inLine(row, [], call));
+				await (line ? inLine(line, call) : call());
 			}
 		},
 	};
 }
 
-interface Waiting {
-	keys: string[];
-	call: (keys: string[]) => Promise<unknown>;
-	record: boolean;
-	resolve: (value: never) => void;
-	reject: (error: unknown) => void;
-}
-
 // n8n rewrites a row whole, with no lock, so this process's calls on it go one by one; waiting records go as one.
-const lines = new Map<string, Waiting[]>();
+type Line = { tail: Promise<unknown>; open?: { keys: string[][]; there: Promise<Set<string>> } };
+const lines = new Map<string, Line>();
 
-function inLine<T>(row: string, keys: string[], call: (keys: string[]) => Promise<T>): Promise<T> {
-	return new Promise<T>((resolve, reject) => {
-		const waiting: Waiting = { keys, call, record: keys.length > 0, resolve, reject };
-		const line = lines.get(row);
-		if (line) return void line.push(waiting);
-		lines.set(row, [waiting]);
-		void drain(row);
-	});
+function inLine<T>(line: Line, call: () => Promise<T>): Promise<T> {
+	const result = line.tail.then(call);
+	line.tail = result.catch(() => undefined);
+	return result;
 }
 
-async function drain(row: string): Promise<void> {
-	const line = lines.get(row) ?? [];
-	while (line.length > 0) {
-		let size = 1;
-		if (line[0].record) while (line[size]?.record) size++;
-		const batch = line.splice(0, size);
-		try {
-			const result = await batch[0].call([...new Set(batch.flatMap((w) => w.keys))]);
-			// Each record hears what it would have alone, in its turn: a key an earlier one recorded is there.
-			const seen = new Set(result instanceof Set ? (result as Set<string>) : []);
-			for (const waiting of batch) {
-				waiting.resolve(
-					(waiting.record ? new Set(waiting.keys.filter((k) => seen.has(k))) : result) as never,
-				);
-				for (const key of waiting.keys) seen.add(key);
-			}
-		} catch (error) {
-			for (const waiting of batch) waiting.reject(error);
-		}
-	}
-	lines.delete(row);
+/** Each record hears what it would have alone, in its turn: a key an earlier one of its batch recorded is there. */
+async function recordInLine(line: Line, keys: string[], check: ProcessedStore['checkAndRecord']) {
+	const open: NonNullable<Line['open']> = (line.open ??= {
+		keys: [],
+		there: inLine(line, async () => {
+			line.open = undefined;
+			return await check([...new Set(open.keys.flat())]);
+		}),
+	});
+	const earlier = new Set(open.keys.flat());
+	open.keys.push(keys);
+	const there = await open.there;
+	return new Set(keys.filter((key) => there.has(key) || earlier.has(key)));
 }
