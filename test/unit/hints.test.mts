@@ -51,80 +51,41 @@ const again = (counts: RunSummary['earlierTry'], more: Partial<RunSummary> = {})
 const forAll = (unconfirmedForAll: 'sendAgain' | 'countAsDone', setting = create) =>
 	executionHints(clean, { ...setting, unconfirmedForAll })[0];
 
-test.each<[string, NodeExecutionHint | undefined]>([
+const waits = { waitedRequests: 7, longestWaitMs: 2000, heldBackMs: 3500, retriedItems: 3 };
+const refused = { 3: 'notActed', 4: 'notActed', 5: 'n8nRefused', 7: 'serviceDown' } as const;
+const lost = { answered: 3, answerLost: 2 };
+const said = { sentAgain: 2, countedAsDone: 3 };
+const downS = failing({ 3: 'serviceDown' });
+test.each<[NodeExecutionHint | undefined, string]>([
+	[slowed({ pushBacks: 2, ...waits }), 'info|2 times|3 items were sent|7 requests waited 3.5 s'],
+	[slowed({ pushBacks: 3, notSentAgain: { exhausted: 3 } }), 'info|3 items were not sent again'],
+	[slowed({ waitedRequests: 3 }), 'info|before this run|3 requests waited'],
+	[slowed({ retriedItems: 3, transientRetried: 3 }), 'info|3 items were sent again after a'],
+	[slowed({ breakerOpened: 1 }), 'info|looked down|probe|the run went on'],
+	[slowed({}, downS), 'warning|looked down|stopped sending|once the service is back'],
+	[fail({ 0: 'mayHaveActed', 2: 'notActed' }, ['S1', 'S2']), 'warning|item 0 ("S1") may|!S2'],
+	[fail({ 0: 'mayHaveActed' }), 'warning|1 of 10 items failed; item 0 may have been created'],
 	[
-		'info|2 times|3 items were sent again|7 requests waited 3.5 seconds|at most 2 seconds',
-		slowed({
-			pushBacks: 2,
-			waitedRequests: 7,
-			longestWaitMs: 2000,
-			heldBackMs: 3500,
-			retriedItems: 3,
-		}),
-	],
-	[
-		'info|3 times|2 items were sent again|3 items were not sent again|Rate Limit Handling',
-		slowed({ pushBacks: 3, retriedItems: 2, notSentAgain: { exhausted: 1, waitTooLong: 2 } }),
-	],
-	[
-		'info|before this run|3 requests waited 0.9 seconds',
-		slowed({ waitedRequests: 3, longestWaitMs: 500, heldBackMs: 900 }),
-	],
-	[
-		'info|3 items were sent again after a passing fault|!were sent again.',
-		slowed({ retriedItems: 3, transientRetried: 3 }),
-	],
-	['info|looked down|probe|the run went on', slowed({ breakerOpened: 1 })],
-	[
-		'warning|looked down|stopped sending|once the service is back',
-		slowed({ breakerOpened: 1 }, failing({ 3: 'serviceDown' })),
-	],
-	[
-		'warning|3 of 10 items failed; item 0 ("S1") may have been created|check before sending it again|outcome }}|!S2',
-		fail({ 0: 'mayHaveActed', 2: 'notActed', 5: 'notActed' }, ['S1', 'S2']),
-	],
-	[
-		'warning|2 of 10|items 3 ("Spring follow-up for th…") and 4|sending them again',
 		fail({ 3: 'mayHaveActed', 4: 'mayHaveActed' }, long),
+		'warning|3 ("Spring follow-up for th…") and 4',
 	],
+	[fail(refused), 'warning|failed: items 3 to 5 and 7|n8n refused 1 of them|administrator'],
+	[fail({ 0: 'notActed' }, ['zz-404']), 'warning|item 0 ("zz-404")|safe: the service did not act'],
+	[fail({ 0: 'n8nRefused', 1: 'n8nRefused' }, [], read), 'warning|items 0 and 1|n8n refused them'],
+	[fail({ 1: 'mayHaveActed' }, [], read), 'warning|item 1. |safe: this operation changes nothing'],
 	[
-		'warning|4 of 10 items failed: items 3 to 5 and 7|n8n refused 1 of them|administrator',
-		fail({ 3: 'notActed', 4: 'notActed', 5: 'n8nRefused', 7: 'serviceDown' }),
-	],
-	[
-		'warning|item 0 ("zz-404")|Sending it again is safe: the service did not act on it|says why',
-		fail({ 0: 'notActed' }, ['zz-404']),
-	],
-	[
-		'warning|2 of 10 items failed: items 0 ("uc-1") and 1|n8n refused them|administrator',
-		fail({ 0: 'n8nRefused', 1: 'n8nRefused' }, ['uc-1'], read),
-	],
-	[
-		'warning|1 of 10 items failed: item 1|safe: this operation changes nothing',
-		fail({ 1: 'mayHaveActed' }, [], read),
-	],
-	[
-		'info|ran this node again: 10 items were carried out|7 kept the earlier answer|(a, b, 1 more)',
 		again({ answered: 3, kept: 7 }, { keptIds: ['a', 'b', 'c'] }),
+		'info|10 items were|(a, b, 1 more)',
 	],
-	[
-		'info|n8n ran this node again.|3 counted as done and 2 sent again|Unconfirmed Earlier Try',
-		again({ sentAgain: 2, countedAsDone: 3 }),
-	],
-	['info|5 items|2 had no answer kept|"skipped": true', again({ answered: 3, answerLost: 2 })],
-	[
-		'info|5 items were not sent again|1 hour|"skipped": true|Repeat Items Done Before sends them',
-		again({ doneBefore: 5 }),
-	],
-	['warning|back to Fail|counts every unchecked item as done', forAll('countAsDone')],
-	['warning|back to Fail|sends every unchecked item again|twice', forAll('sendAgain')],
-	[
-		'warning|60,000 items|keeps 50,000|within 1 hour|Loop Over Items',
-		rowFullHint(60_000, 50_000, HOUR),
-	],
-	['info|up to 32|no push-back|Batching › Limit Fixed|Items per Batch', held({})],
-	['warning|not saved|sends every item again|Save', memoryOffHint()],
-])('%s', (facts, hint) => {
+	[again(said), 'info|again.|3 counted as done and 2 sent again|Unconfirmed Earlier Try'],
+	[again(lost), 'info|5 items|2 had no answer kept|"skipped": true'],
+	[again({ doneBefore: 5 }), 'info|5 items were not sent again|1 hour|"skipped"|Repeat Items'],
+	[forAll('countAsDone'), 'warning|back to Fail|counts every unchecked item as done'],
+	[forAll('sendAgain'), 'warning|back to Fail|sends every unchecked item again|twice'],
+	[rowFullHint(60_000, 50_000, HOUR), 'warning|60,000 items|keeps 50,000|1 hour|Loop Over Items'],
+	[held({}), 'info|up to 32|no push-back|Batching › Limit Fixed|Items per Batch'],
+	[memoryOffHint(), 'warning|not saved|sends every item again|Save'],
+])('%#: %j', (hint, facts) => {
 	const [type, ...said] = facts.split('|');
 	expect(hint?.type).toBe(type);
 	for (const fact of said)
