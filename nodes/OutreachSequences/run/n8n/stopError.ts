@@ -3,7 +3,7 @@ import type { HintSetting } from '../outcome/hints';
 import { RETRY_ON_FAIL_TEXT } from '../outcome/hints';
 import type { ItemState } from '../loop/loop';
 import { failureFacts } from '../outcome/failedItem';
-import type { StopFacts } from '../outcome/reRunTexts';
+import type { StopEnd } from '../outcome/reRunTexts';
 import { stopText } from '../outcome/reRunTexts';
 
 type Described = Error & { description?: string | null };
@@ -20,30 +20,21 @@ export function withDoneBeforeStop<T extends Described>(
 	{ subject, readOnly, windowMs }: HintSetting,
 ): T {
 	if (!subject) return error;
-	const facts: StopFacts = {
-		subject,
-		items: items.length,
-		readOnly,
-		windowMs,
-		done: [],
-		mayHave: [],
-		notDone: [],
-		neverSent: [],
-	};
-	items.forEach((item, index) => {
+	const ends = items.map((item, index): StopEnd => {
 		if (item.state === 'done') {
 			const id = item.json.id;
 			const known = typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
-			facts.done.push({ name: item.request.subject.name, id: known ?? item.request.subject.id });
-		} else if (item.state === 'pending' || item.state === 'prepared') facts.neverSent.push(index);
-		else if (item.state === 'failed') {
-			const mayHave = !readOnly && failureFacts(item.failure).outcome === 'mayHaveActed';
-			// The stopped item's own error says how it failed, and an unknown one's the steps for it.
-			if (index === stoppedAt && (!mayHave || item.failure.kind === 'unknownBefore')) return;
-			(mayHave ? facts.mayHave : facts.notDone).push(index);
+			return { name: item.request.subject.name, id: known ?? item.request.subject.id };
 		}
+		if (item.state === 'pending' || item.state === 'prepared') return 'neverSent';
+		if (item.state !== 'failed') return undefined;
+		const mayHave = !readOnly && failureFacts(item.failure).outcome === 'mayHaveActed';
+		// The stopped item's own error says how it failed, and an unknown one's the steps for it.
+		if (index === stoppedAt && (!mayHave || item.failure.kind === 'unknownBefore'))
+			return undefined;
+		return mayHave ? 'mayHave' : 'notDone';
 	});
-	return described(error, stopText(facts), error.description);
+	return described(error, stopText(subject, ends, { readOnly, windowMs }), error.description);
 }
 
 export function withRetryOnFailWarning<T extends Described>(error: T, setting: HintSetting): T {

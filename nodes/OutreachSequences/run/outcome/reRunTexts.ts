@@ -83,35 +83,38 @@ export function lostAnswerText(subject: Subject): string {
 	return `The request to ${subject.verb} ${describeSubject(subject)} went out as the node failed, and its answer was lost, so ${SERVICE} may have carried it out.`;
 }
 
-export interface StopFacts {
-	subject: Subject;
-	items: number;
-	/** Confirmed items, whatever their place: items sent with the failed one may be done after it. */
-	done: Array<{ name?: string; id?: string }>;
-	mayHave: number[];
-	notDone: number[];
-	neverSent: number[];
-	readOnly: boolean;
-	windowMs?: number;
-}
+/** How an item of a stopped run ended: done (by name and ID), or how it was not. */
+export type StopEnd =
+	| { name?: string; id?: string }
+	| 'mayHave'
+	| 'notDone'
+	| 'neverSent'
+	| undefined;
 
 /** The paragraph that starts a stopped run's error (On Error = Stop): the way on, then item by item. */
-export function stopText(facts: StopFacts): string {
-	const { subject, done, mayHave, notDone, neverSent } = facts;
+export function stopText(
+	subject: Subject,
+	ends: StopEnd[],
+	{ readOnly, windowMs }: { readOnly: boolean; windowMs?: number },
+): string {
+	const which = (end: StopEnd) => ends.flatMap((each, index) => (each === end ? [index] : []));
+	const [mayHave, notDone, neverSent] = [which('mayHave'), which('notDone'), which('neverSent')];
+	// Confirmed items, whatever their place: items sent with the failed one may be done after it.
+	const done = ends.filter((end) => typeof end === 'object');
 	const names = done.flatMap(({ name, id }) =>
 		name === undefined ? (id ?? []) : `"${name}"${id ? ` (${id})` : ''}`,
 	);
 	const more = names.length > 5 ? ` and ${names.length - 5} more` : '';
 	const sentences = [
-		facts.readOnly
+		readOnly
 			? ''
 			: mayHave.length > 0
 				? checkSteps(subject, itemList(mayHave), mayHave)
-				: facts.windowMs === undefined
+				: windowMs === undefined
 					? `Executions › Retry keeps what was already ${subject.done}; running the workflow again ${subject.verb}s it again, as this workflow is not saved.`
-					: `Executions › Retry keeps what was already ${subject.done}, and so does running the workflow again within ${duration(facts.windowMs)}.`,
+					: `Executions › Retry keeps what was already ${subject.done}, and so does running the workflow again within ${duration(windowMs)}.`,
 		done.length > 0 &&
-			`${done.length} of ${count(facts.items, subject.noun)} ${pick(done.length, 'was', 'were')} ${subject.done}${names.length > 0 ? `: ${names.slice(0, 5).join(', ')}${more}` : ''}.`,
+			`${done.length} of ${count(ends.length, subject.noun)} ${pick(done.length, 'was', 'were')} ${subject.done}${names.length > 0 ? `: ${names.slice(0, 5).join(', ')}${more}` : ''}.`,
 		notDone.length > 0 &&
 			`${capitalize(itemList(notDone))} failed and ${pick(notDone.length, 'was', 'were')} not ${subject.done}.`,
 		neverSent.length > 0 &&
