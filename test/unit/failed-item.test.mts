@@ -30,13 +30,8 @@ const http = (
 	answer: { statusCode: status, headers: {}, body: {} },
 });
 const network = (fault: NetworkFaultKind): Failure => ({ kind: 'network', fault, code: 'ECODE' });
-const gaveUp = (failure: Failure, sends = 1): ItemFailure => ({
-	kind: 'gaveUp',
-	request,
-	failure,
-	sends,
-	reason: 'notSafe',
-});
+const gaveUp = (failure: Failure, sends = 1): ItemFailure =>
+	({ kind: 'gaveUp', request, failure, sends, reason: 'notSafe' }) as const;
 
 test.each<[string, Failure, string]>([
 	...[400, 401, 403, 404, 409, 422, 429].flatMap(
@@ -47,11 +42,7 @@ test.each<[string, Failure, string]>([
 	),
 	['a 503 with Retry-After (the service asks to wait)', http(503, 'POST', 2000), 'notActed'],
 	['a 503 without it (a gateway may have passed the create on)', http(503), 'mayHaveActed'],
-	[
-		'a rate-limit reset, which is not Retry-After',
-		{ ...http(503), retryAfterMs: 4000 },
-		'mayHaveActed',
-	],
+	['a rate-limit reset, not Retry-After', { ...http(503), retryAfterMs: 4000 }, 'mayHaveActed'],
 	['a 303 to a write (it says it made it)', http(303), 'mayHaveActed'],
 	['a 301 to a write', http(301), 'mayHaveActed'],
 	['a 307 to a read', http(307, 'GET'), 'notActed'],
@@ -72,46 +63,36 @@ test.each<[string, Failure, string]>([
 
 const earlier = { message: 'm', description: 'd', statusCode: 502, networkError: null };
 const down = { failed: 6, of: 6, labels: {} };
-type Facts = [number | null, string | null, number, number | null, string];
-test.each<[string, ItemFailure, Facts]>([
-	['never sent', { kind: 'notSent', error: 0 }, [null, null, 0, null, 'notActed']],
-	['11 429s, asking 2.5 s', gaveUp(http(429, 'POST', 2500), 11), [429, null, 11, 2.5, 'notActed']],
-	['a 500', gaveUp(http(500)), [500, null, 1, null, 'mayHaveActed']],
-	['a timeout', gaveUp(network('timeout')), [null, 'timeout', 1, null, 'mayHaveActed']],
-	['3 refused connections', gaveUp(network('refused'), 3), [null, 'refused', 3, null, 'notActed']],
-	[
-		'a send that threw',
-		{ kind: 'broken', request, error: 0, sends: 2 },
-		[null, null, 2, null, 'mayHaveActed'],
-	],
-	[
-		'an earlier try unknown',
-		{ kind: 'unknownBefore', request, earlier, itemIndex: 1 },
-		[502, null, 0, null, 'mayHaveActed'],
-	],
-	[
-		'kept back, never sent',
-		{ kind: 'serviceDown', request, down, sends: 0 },
-		[null, null, 0, null, 'notActed'],
-	],
-])('the facts of %s: %j', (_, failure, facts) => {
-	const [statusCode, networkError, timesSent, retryAfterSeconds, outcome] = facts;
-	expect(failureFacts(failure)).toEqual({
-		statusCode,
-		networkError,
-		timesSent,
-		retryAfterSeconds,
-		outcome,
-	});
-	// The hints count by outcome, and what the breaker kept back apart.
-	expect(failureGroup(failure)).toBe(failure.kind === 'serviceDown' ? 'serviceDown' : outcome);
-});
+const broken: ItemFailure = { kind: 'broken', request, error: 0, sends: 2 };
+const unknown: ItemFailure = { kind: 'unknownBefore', request, earlier, itemIndex: 1 };
+const keptBack: ItemFailure = { kind: 'serviceDown', request, down, sends: 0 };
+const [may, not] = ['mayHaveActed', 'notActed'];
+test.each<[string, ItemFailure, [number | null, string | null, number, number | null, string]]>([
+	['never sent', { kind: 'notSent', error: 0 }, [null, null, 0, null, not]],
+	['11 429s, asking 2.5 s', gaveUp(http(429, 'POST', 2500), 11), [429, null, 11, 2.5, not]],
+	['a 500', gaveUp(http(500)), [500, null, 1, null, may]],
+	['a timeout', gaveUp(network('timeout')), [null, 'timeout', 1, null, may]],
+	['3 refused connections', gaveUp(network('refused'), 3), [null, 'refused', 3, null, not]],
+	['a send that threw', broken, [null, null, 2, null, may]],
+	['an earlier try unknown', unknown, [502, null, 0, null, may]],
+	['kept back, never sent', keptBack, [null, null, 0, null, not]],
+])(
+	'the facts of %s: %j',
+	(_, failure, [statusCode, networkError, timesSent, retryAfter, outcome]) => {
+		const facts = { statusCode, networkError, timesSent, retryAfterSeconds: retryAfter, outcome };
+		expect(failureFacts(failure)).toEqual(facts);
+		// The hints count by outcome, and what the breaker kept back apart.
+		expect(failureGroup(failure)).toBe(failure.kind === 'serviceDown' ? 'serviceDown' : outcome);
+	},
+);
 
 test('in a workflow, exactly error and message; as an AI tool, the text only', () => {
 	const facts = failureFacts(gaveUp(http(429, 'POST', 1000), 2));
-	expect(failedItemJson('Too many', facts, failedItemShape(false))).toEqual({
-		error: 'Too many',
-		message: facts,
-	});
-	expect(failedItemJson('Too many', facts, failedItemShape(true))).toEqual({ error: 'Too many' });
+	const [inWorkflow, asTool] = [false, true].map((tool) =>
+		failedItemJson('Too many', facts, failedItemShape(tool)),
+	);
+	expect([inWorkflow, asTool]).toEqual([
+		{ error: 'Too many', message: facts },
+		{ error: 'Too many' },
+	]);
 });

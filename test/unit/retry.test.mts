@@ -6,7 +6,6 @@ import {
 	decideRetry,
 	retryPolicyOf,
 } from '../../nodes/OutreachSequences/run/loop/retry.ts';
-import { notSentAgainText } from '../../nodes/OutreachSequences/run/outcome/texts.ts';
 
 /** A failed answer to a create or an archive (POST) as the transport classifies it: Retry-After already in ms. */
 const http = (status: number, retryAfterSeconds?: number): Failure & { kind: 'http' } => ({
@@ -92,58 +91,4 @@ test('retryPolicyOf: a user value wins; one that is not a count or a number of s
 		maxWaitMs: 5000,
 	});
 	expect(handling({ maxRetries: -1, maxWait: 'x' })).toEqual(retryPolicyOf({}));
-});
-
-describe('notSentAgainText', () => {
-	const text = {
-		message: 'The outreach service is rate-limiting requests (HTTP 429).',
-		description: 'The service answered HTTP 429.',
-	};
-	const limits = { maxRetries: 10, maxWaitMs: 60_000 };
-
-	test('retries used up: how often it was sent, the limit, and the last wait asked for', () => {
-		expect(
-			notSentAgainText(text, { reason: 'exhausted', attempts: 11, askedMs: 2000, ...limits }),
-		).toEqual({
-			message:
-				'The outreach service is rate-limiting requests (HTTP 429). The item was sent 11 times, the most that Request Options › Rate Limit Handling › Max Retries per Item (10) allows; the service last asked to wait 2 seconds.',
-			description: text.description,
-		});
-		expect(
-			notSentAgainText(text, { reason: 'exhausted', attempts: 1, ...limits, maxRetries: 0 })
-				.message,
-		).toBe(
-			'The outreach service is rate-limiting requests (HTTP 429). The item was sent once, the most that Request Options › Rate Limit Handling › Max Retries per Item (0) allows.',
-		);
-	});
-
-	test('a wait longer than allowed', () => {
-		expect(
-			notSentAgainText(text, { reason: 'waitTooLong', attempts: 2, askedMs: 90_500, ...limits })
-				.message,
-		).toBe(
-			'The outreach service is rate-limiting requests (HTTP 429). The item was sent 2 times; the wait it asked for (90.5 seconds) is longer than the 60 seconds that Request Options › Rate Limit Handling › Max Wait (Seconds) allows, so it was not sent again.',
-		);
-	});
-
-	test("a wait the failure's own text says already is not said again", () => {
-		const said = {
-			...text,
-			message: `${text.message} It asked to wait 90.5 seconds (Retry-After: 91).`,
-			waitSaid: true,
-		};
-		const limited = { attempts: 2, askedMs: 90_500, ...limits };
-		expect(notSentAgainText(said, { reason: 'waitTooLong', ...limited }).message).toBe(
-			'The outreach service is rate-limiting requests (HTTP 429). It asked to wait 90.5 seconds (Retry-After: 91). The item was sent 2 times; the wait it asked for is longer than the 60 seconds that Request Options › Rate Limit Handling › Max Wait (Seconds) allows, so it was not sent again.',
-		);
-		expect(notSentAgainText(said, { reason: 'exhausted', ...limited }).message).toMatch(
-			/Max Retries per Item \(10\) allows\.$/,
-		);
-	});
-
-	test('handling turned off', () => {
-		expect(notSentAgainText(text, { reason: 'disabled', attempts: 1, ...limits }).message).toBe(
-			'The outreach service is rate-limiting requests (HTTP 429). The item was sent once; Request Options › Rate Limit Handling is off, so it was not sent again.',
-		);
-	});
 });

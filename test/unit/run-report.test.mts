@@ -34,40 +34,19 @@ test('waits, push-backs and retried items, each item once; the in-flight limit a
 	});
 });
 
-test('the failed items by group, those the service may have acted on apart, the first of each by its name', () => {
-	const ends = [
-		ok,
-		'notActed',
-		'mayHaveActed',
-		'n8nRefused',
-		'mayHaveActed',
-		'serviceDown',
-	] as const;
-	const summary = new RunReport().summarize([...ends], ['S0', undefined, 'S2', 'S3', 'S4', 'S5']);
-	expect(summary.failed).toEqual({ notActed: 1, mayHaveActed: 2, n8nRefused: 1, serviceDown: 1 });
-	// Item 1 has no name (its request was never made), so the first of its kind goes unnamed.
-	expect(summary.failedItems).toEqual({
-		mayHave: [2, 4],
-		notActed: [1, 3, 5],
-		labels: { 2: 'S2' },
-	});
-});
-
-test('what came of items an earlier try or execution handled: by event, with the IDs of those kept', () => {
+test('what came of items an earlier try or execution handled, by event, with the IDs of those kept; how each item ended, and its name', () => {
 	const report = new RunReport();
 	report.earlierTry('answered', 'seq-1');
 	report.earlierTry('failedAgain');
 	for (const id of ['seq-3', 4, undefined]) report.earlierTry('kept', id);
-	for (const id of ['seq-9', null]) report.earlierTry('doneBefore', id);
-	const summary = report.summarize([ok]);
-	expect(summary.earlierTry).toMatchObject({
-		answered: 1,
-		kept: 3,
-		failedAgain: 1,
-		doneBefore: 2,
-		sentAgain: 0,
-	});
-	expect([summary.keptIds, summary.doneBeforeWithoutId]).toEqual([['seq-3', '4'], 1]);
+	const summary = report.summarize([ok, 'mayHaveActed'], ['S0', 'S1']);
+	expect(summary.earlierTry).toEqual({ answered: 1, kept: 3, failedAgain: 1 });
+	expect(summary.keptIds).toEqual(['seq-3', '4']);
+	expect([summary.items, summary.ends, summary.labels]).toEqual([
+		2,
+		[ok, 'mayHaveActed'],
+		['S0', 'S1'],
+	]);
 });
 
 const policy = { enabled: true, maxRetries: 1, maxWaitMs: 60_000 };

@@ -11,6 +11,7 @@ import {
 } from '../../nodes/OutreachSequences/run/outcome/logLines.ts';
 import {
 	describeFailure,
+	notSentAgainText,
 	serviceDownText,
 	serviceMessage,
 } from '../../nodes/OutreachSequences/run/outcome/texts.ts';
@@ -89,13 +90,6 @@ describe('an HTTP answer: its facts in the message, and whether the service may 
 		expect(MAY_HAVE.test(message)).toBe(mayHave);
 	});
 
-	test('a 429 that names its wait says so, so the not-sent-again text does not say it twice', () => {
-		const waited = failureOf({ statusCode: 429, body: '', headers: { 'Retry-After': '3' } });
-		expect(describeFailure(waited, setting(contact)).waitSaid).toBe(true);
-		const bare = failureOf({ statusCode: 429, body: '', headers: {} });
-		expect(describeFailure(bare, setting(contact)).waitSaid).toBeUndefined();
-	});
-
 	test.each<[number, unknown, Record<string, unknown>, string]>([
 		[400, said, {}, 'HTTP 400|{"message":"says no"}'],
 		[502, page, html, `HTTP 502 (text/html): ${page}`],
@@ -151,21 +145,31 @@ const never = serviceDownText(down, 0, undefined, sequence);
 const last = { message: 'It failed (HTTP 502).', description: 'details' };
 const again = serviceDownText({ failed: 5, of: 8, labels: { reset: 5 } }, 2, last, contact);
 const LOG = 'Outreach Sequences: ';
+const policy = { maxRetries: 10, maxWaitMs: 60_000 };
+const gaveUp = (reason: 'disabled' | 'exhausted' | 'waitTooLong', sends: number) =>
+	notSentAgainText(never, { reason, sends }, policy);
 
 test.each([
 	[never.message, 'Not sent|looked down|create the sequence "S4" once the service is back'],
 	[never.description, 'last 6 requests|timeout: 4|HTTP 502: 2|1 second pause|never reached'],
 	[again.message, 'It failed (HTTP 502). The item was sent 2 times|not again|looked down'],
 	[again.description, '5 of the last 8 requests|reset: 5|\n\ndetails'],
+	[gaveUp('disabled', 1).message, `${never.message} The item was sent once, and not again|is off`],
+	[gaveUp('exhausted', 11).message, 'sent 11 times, and not again|Max Retries per Item (10)'],
+	[gaveUp('waitTooLong', 2).message, 'sent 2 times|longer than the 60 seconds|Max Wait'],
+	[notSentAgainText(never, { reason: 'notSafe', sends: 1 }, policy).message, never.message],
 	[pushedBackLogLine(limited, 1000, 238, 16), `${LOG}|HTTP 429, Retry-After: 1|1 second|238 items`],
 	[pushedBackLogLine(refused, 2500, 1, 1), `${LOG}|network: refused|2.5 seconds|1 item goes on`],
 	[quotaLogLine({ remaining: 0, resetMs: 2000 }, 12, 4), `${LOG}|used up|0 left|2 seconds|4 in`],
-	[quotaLogLine({ remaining: 2, resetMs: 1000 }, 12, 4), `${LOG}|will use up|2 left|1 second`],
+	[quotaLogLine({ remaining: 2, resetMs: 1000 }, 12, 4), `${LOG}|will be used up|2 left|1 second`],
 	[sharedPaceLogLine(BASE_URL, 1500, 4.26, 2), `${BASE_URL}|1.5 seconds|4.3 requests per`],
 	[sharedPaceLogLine(BASE_URL, 0, Infinity, 8), `${LOG}|up to 8 in flight`],
-])('an item the breaker kept back, and the log lines of a run that waits: %j', (text, facts) => {
-	says(text, facts);
-});
+])(
+	'an item the breaker kept back or the settings did not send again; the log lines of a run that waits: %j',
+	(text, facts) => {
+		says(text, facts);
+	},
+);
 
 test.each([
 	['k=abcd1234, again abcd1234', 'abcd1234', 'k=[API key], again [API key]'],

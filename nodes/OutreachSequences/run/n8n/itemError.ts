@@ -3,7 +3,6 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ItemFailure } from '../outcome/failedItem';
-import { settingsSaidNo } from '../outcome/failedItem';
 import type { RetryPolicy } from '../loop/retry';
 import type { FailureText } from '../outcome/words';
 import { describeFailure, notSentAgainText, serviceDownText } from '../outcome/texts';
@@ -17,26 +16,17 @@ type Described = Exclude<ItemFailure, { kind: 'notSent' | 'broken' }>;
 function textOf(failure: Described, connection: Connection, policy: RetryPolicy): FailureText {
 	const { subject } = failure.request;
 	const describe = (last: Failure) => describeFailure(last, { ...connection, subject });
-	if (failure.kind === 'unknownBefore') {
-		const earlier = unknownBeforeText(subject, failure.earlier, failure.itemIndex);
-		const { unconfirmedError } = failure;
-		return unconfirmedError === undefined
-			? earlier
-			: unconfirmedFailedText(earlier, unconfirmedError);
-	}
+	if (failure.kind === 'gaveUp')
+		return notSentAgainText(describe(failure.failure), failure, policy);
 	if (failure.kind === 'serviceDown') {
-		const last = failure.last === undefined ? undefined : describe(failure.last);
+		const last = failure.last && describe(failure.last);
 		return serviceDownText(failure.down, failure.sends, last, subject);
 	}
-	const text = describe(failure.failure);
-	if (!settingsSaidNo(failure.reason)) return text;
-	return notSentAgainText(text, {
-		reason: failure.reason,
-		attempts: failure.sends,
-		askedMs: failure.askedMs,
-		maxRetries: policy.maxRetries,
-		maxWaitMs: policy.maxWaitMs,
-	});
+	const earlier = unknownBeforeText(subject, failure.earlier, failure.itemIndex);
+	const { unconfirmedError } = failure;
+	return unconfirmedError === undefined
+		? earlier
+		: unconfirmedFailedText(earlier, unconfirmedError);
 }
 
 export function itemError(

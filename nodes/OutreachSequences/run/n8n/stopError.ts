@@ -3,7 +3,8 @@ import type { HintSetting } from '../outcome/hints';
 import { RETRY_ON_FAIL_TEXT } from '../outcome/hints';
 import type { ItemState } from '../loop/loop';
 import { failureFacts } from '../outcome/failedItem';
-import { safeWayOn, stepsAfterStop, stopText } from '../outcome/reRunTexts';
+import type { StopEnd } from '../outcome/reRunTexts';
+import { stopText } from '../outcome/reRunTexts';
 
 type Described = Error & { description?: string | null };
 
@@ -16,41 +17,24 @@ export function withDoneBeforeStop<T extends Described>(
 	error: T,
 	items: ItemState[],
 	stoppedAt: number,
-	setting: HintSetting,
+	{ subject, readOnly, windowMs }: HintSetting,
 ): T {
-	const subject = setting.subject;
 	if (!subject) return error;
-	const done: Array<{ name?: string; id?: string }> = [];
-	const mayHave: number[] = [];
-	const notDone: number[] = [];
-	const neverSent: number[] = [];
-	items.forEach((item, index) => {
+	const ends = items.map((item, index): StopEnd => {
 		if (item.state === 'done') {
 			const id = item.json.id;
 			const known = typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
-			done.push({ name: item.request.subject.name, id: known ?? item.request.subject.id });
-		} else if (item.state === 'failed') {
-			if (failureFacts(item.failure).outcome === 'mayHaveActed' && !setting.readOnly)
-				mayHave.push(index);
-			// The stopped item's own failure is already the error's message.
-			else if (index !== stoppedAt) notDone.push(index);
-		} else if (item.state === 'pending' || item.state === 'prepared') neverSent.push(index);
+			return { name: item.request.subject.name, id: known ?? item.request.subject.id };
+		}
+		if (item.state === 'pending' || item.state === 'prepared') return 'neverSent';
+		if (item.state !== 'failed') return undefined;
+		const mayHave = !readOnly && failureFacts(item.failure).outcome === 'mayHaveActed';
+		// The stopped item's own error says how it failed, and an unknown one's the steps for it.
+		if (index === stoppedAt && (!mayHave || item.failure.kind === 'unknownBefore'))
+			return undefined;
+		return mayHave ? 'mayHave' : 'notDone';
 	});
-	const stopped = items[stoppedAt];
-	// An item an earlier try left unknown names the steps in its own message: not said twice.
-	const stepsInMessage = stopped?.state === 'failed' && stopped.failure.kind === 'unknownBefore';
-	const steps = !setting.readOnly && mayHave.length > 0 && !stepsInMessage;
-	const wayOn = {
-		text: setting.readOnly
-			? ''
-			: steps
-				? stepsAfterStop(subject, mayHave)
-				: safeWayOn(subject, setting.windowMs),
-		namesMayHave: steps,
-	};
-	const facts = { subject, items: items.length, stoppedAt, done, mayHave, notDone, neverSent };
-	const text = stopText(facts, wayOn);
-	return text ? described(error, text, error.description) : error;
+	return described(error, stopText(subject, ends, { readOnly, windowMs }), error.description);
 }
 
 export function withRetryOnFailWarning<T extends Described>(error: T, setting: HintSetting): T {

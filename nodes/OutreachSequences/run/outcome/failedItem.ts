@@ -25,9 +25,7 @@ export function settingsSaidNo(reason: NotSentAgain): reason is SettingsSaidNo {
 }
 
 /** How a failed item counts in the hints: refused by n8n and kept back by the breaker apart. */
-export const FAILURE_GROUPS = ['notActed', 'mayHaveActed', 'n8nRefused', 'serviceDown'] as const;
-
-export type FailureGroup = (typeof FAILURE_GROUPS)[number];
+export type FailureGroup = Outcome | 'n8nRefused' | 'serviceDown';
 
 export type ItemFailure =
 	| { kind: 'notSent'; error: unknown }
@@ -103,16 +101,9 @@ export function failureGroup(failure: ItemFailure): FailureGroup {
 
 export type FailedItemShape = 'withFacts' | 'textOnly';
 
-export function failedItemShape(asTool: boolean): FailedItemShape {
-	return asTool ? 'textOnly' : 'withFacts';
-}
+export const failedItemShape = (asTool: boolean): FailedItemShape =>
+	asTool ? 'textOnly' : 'withFacts';
 
 // Facts go in message: n8n's error output takes only { error } or { error, message } (docs/errors.md).
-export function failedItemJson(
-	error: string,
-	facts: FailureFacts,
-	shape: FailedItemShape,
-): IDataObject {
-	if (shape === 'textOnly') return { error };
-	return { error, message: { ...facts } };
-}
+export const failedItemJson = (error: string, facts: FailureFacts, shape: FailedItemShape) =>
+	shape === 'textOnly' ? { error } : { error, message: { ...facts } };

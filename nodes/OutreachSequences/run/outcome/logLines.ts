@@ -2,29 +2,31 @@
 import type { Failure } from '../../transport/failure';
 import { header } from '../../transport/index';
 import type { Quota } from '../pace/quota';
-import { duration } from './words';
+import { count, duration } from './words';
+
+const waitLine = (why: string, waitMs: number, remaining: number, inFlight: number) =>
+	`Outreach Sequences: ${why}; no new request starts for ${duration(waitMs)}, then ${count(remaining, 'item goes', 'items go')} on at up to ${inFlight} in flight`;
 
 export function pushedBackLogLine(
 	failure: Failure,
 	waitMs: number,
-	remaining: number,
+	left: number,
 	inFlight: number,
-): string {
-	const retryAfter =
-		failure.kind === 'http' ? header(failure.answer.headers, 'retry-after') : undefined;
+) {
+	const retryAfter = failure.kind === 'http' && header(failure.answer.headers, 'retry-after');
 	const why =
 		failure.kind === 'refusal'
 			? 'refused by n8n'
 			: failure.kind === 'network'
 				? `network: ${failure.fault}`
-				: `HTTP ${failure.status}${retryAfter === undefined ? '' : `, Retry-After: ${retryAfter}`}`;
-	return `Outreach Sequences: the service pushed back (${why}); ${waitText(waitMs, remaining, inFlight)}`;
+				: `HTTP ${failure.status}${retryAfter ? `, Retry-After: ${retryAfter}` : ''}`;
+	return waitLine(`the service pushed back (${why})`, waitMs, left, inFlight);
 }
 
-export function quotaLogLine(quota: Quota, remaining: number, inFlight: number): string {
-	const state =
-		quota.remaining === 0 ? 'its quota is used up' : 'the requests under way will use up its quota';
-	return `Outreach Sequences: the service's rate-limit headers say ${state} (${quota.remaining} left, refilled in ${duration(quota.resetMs)}); ${waitText(quota.resetMs, remaining, inFlight)}`;
+export function quotaLogLine(quota: Quota, left: number, inFlight: number): string {
+	const state = quota.remaining === 0 ? 'is used up' : 'will be used up by the requests under way';
+	const why = `the service's rate-limit headers say its quota ${state} (${quota.remaining} left, refilled in ${duration(quota.resetMs)})`;
+	return waitLine(why, quota.resetMs, left, inFlight);
 }
 
 export function sharedPaceLogLine(
@@ -32,16 +34,8 @@ export function sharedPaceLogLine(
 	pausedMs: number,
 	rate: number,
 	inFlight: number,
-): string {
+) {
 	const pause = pausedMs > 0 ? `no new request starts for ${duration(pausedMs)}, then ` : '';
-	const pace =
-		rate === Infinity
-			? `up to ${inFlight} in flight`
-			: `about ${Math.round(rate * 10) / 10} requests per second, up to ${inFlight} in flight`;
-	return `Outreach Sequences: this execution waits its turn at the pace that ${baseUrl} set for this n8n process: ${pause}${pace}`;
-}
-
-function waitText(waitMs: number, remaining: number, inFlight: number): string {
-	const goOn = remaining === 1 ? '1 item goes on' : `${remaining} items go on`;
-	return `no new request starts for ${duration(waitMs)}, then ${goOn} at up to ${inFlight} in flight`;
+	const pace = rate === Infinity ? '' : `about ${Math.round(rate * 10) / 10} requests per second, `;
+	return `Outreach Sequences: this execution waits its turn at the pace that ${baseUrl} set for this n8n process: ${pause}${pace}up to ${inFlight} in flight`;
 }

@@ -1,35 +1,30 @@
 /** What slowed one run down, recorded as it happens, then summed up with how each item ended. */
 import type { FailureGroup, SettingsSaidNo } from './failedItem';
-import { FAILURE_GROUPS } from './failedItem';
 
-const PRIOR_EVENTS = [
-	'answered',
-	'kept',
-	'answerLost',
-	'countedAsDone',
-	'failedAgain',
-	'sentAgain',
-	'doneBefore',
-] as const;
-
-export type PriorEvent = (typeof PRIOR_EVENTS)[number];
+export type PriorEvent =
+	| 'answered'
+	| 'kept'
+	| 'answerLost'
+	| 'countedAsDone'
+	| 'failedAgain'
+	| 'sentAgain'
+	| 'doneBefore';
 
 /** A run's report as the hints read it. */
 export type RunSummary = ReturnType<RunReport['summarize']>;
 
-const zeros = <K extends string>(keys: readonly K[]) =>
-	Object.fromEntries(keys.map((key) => [key, 0])) as Record<K, number>;
-
 export class RunReport {
-	private pushBacks = 0;
-	private readonly waits: number[] = [];
+	private readonly counts = {
+		pushBacks: 0,
+		waitedRequests: 0,
+		longestWaitMs: 0,
+		heldBackMs: 0,
+		breakerOpened: 0,
+	};
 	private readonly retried = new Set<number>();
 	private readonly transient = new Set<number>();
-	private breakerOpenings = 0;
-	private heldBackMs = 0;
-	private readonly notSentAgain = zeros<SettingsSaidNo>(['disabled', 'exhausted', 'waitTooLong']);
-	private readonly fromEarlierTry = zeros(PRIOR_EVENTS);
-	private doneBeforeWithoutId = 0;
+	private readonly notSentAgain: Partial<Record<SettingsSaidNo, number>> = {};
+	private readonly earlier: Partial<Record<PriorEvent, number>> = {};
 	private readonly keptIds: string[] = [];
 	private readonly limit = { fullMs: 0, heldAt: 0, firstSentAt: Infinity, lastAnsweredAt: 0 };
 	private readonly answers = { count: 0, totalMs: 0, quickestMs: Infinity };
@@ -48,27 +43,32 @@ export class RunReport {
 	}
 
 	waited(ms: number): void {
-		if (ms > 0) this.waits.push(ms);
+		if (ms <= 0) return;
+		this.counts.waitedRequests++;
+		this.counts.longestWaitMs = Math.max(this.counts.longestWaitMs, ms);
 	}
 
 	// heldBack and breakerOpened get the run's totals so far, so they set rather than add.
 	heldBack(ms: number): void {
-		this.heldBackMs = Math.max(0, ms);
+		this.counts.heldBackMs = Math.max(0, ms);
+	}
+
+	breakerOpened(times: number): void {
+		this.counts.breakerOpened = Math.max(0, times);
 	}
 
 	pushedBack(): void {
-		this.pushBacks++;
+		this.counts.pushBacks++;
 	}
 
 	notSendingAgain(reason: SettingsSaidNo): void {
-		this.notSentAgain[reason]++;
+		this.notSentAgain[reason] = (this.notSentAgain[reason] ?? 0) + 1;
 	}
 
 	earlierTry(event: PriorEvent, id?: unknown): void {
-		this.fromEarlierTry[event]++;
+		this.earlier[event] = (this.earlier[event] ?? 0) + 1;
 		if (event === 'kept' && (typeof id === 'string' || typeof id === 'number'))
 			this.keptIds.push(String(id));
-		if (event === 'doneBefore' && (id === null || id === undefined)) this.doneBeforeWithoutId++;
 	}
 
 	retrying(index: number, after: 'pushedBack' | 'transient'): void {
@@ -76,40 +76,19 @@ export class RunReport {
 		if (after === 'transient') this.transient.add(index);
 	}
 
-	breakerOpened(times: number): void {
-		this.breakerOpenings = Math.max(0, times);
-	}
-
+	/** `ends`: how each item failed, or undefined; `labels`: the name or ID each item goes by. */
 	summarize(ends: Array<FailureGroup | undefined>, labels: Array<string | undefined> = []) {
-		const failed = zeros(FAILURE_GROUPS);
-		// Failed items by index, those the service may have acted on apart; the first of each by its label.
-		const mayHave: number[] = [];
-		const notActed: number[] = [];
-		const named: Record<number, string> = {};
-		ends.forEach((group, index) => {
-			if (group === undefined) return;
-			failed[group]++;
-			const items = group === 'mayHaveActed' ? mayHave : notActed;
-			const label = labels[index];
-			if (items.length === 0 && label) named[index] = label;
-			items.push(index);
-		});
 		const { fullMs, heldAt, firstSentAt, lastAnsweredAt } = this.limit;
 		const { count, totalMs, quickestMs } = this.answers;
 		return {
+			...this.counts,
 			items: ends.length,
-			pushBacks: this.pushBacks,
-			waitedRequests: this.waits.length,
-			longestWaitMs: this.waits.reduce((longest, ms) => Math.max(longest, ms), 0),
-			heldBackMs: this.heldBackMs,
+			ends,
+			labels,
 			retriedItems: this.retried.size,
 			transientRetried: this.transient.size,
-			breakerOpened: this.breakerOpenings,
 			notSentAgain: { ...this.notSentAgain },
-			failed,
-			failedItems: { mayHave, notActed, labels: named },
-			earlierTry: { ...this.fromEarlierTry },
-			doneBeforeWithoutId: this.doneBeforeWithoutId,
+			earlierTry: { ...this.earlier },
 			keptIds: [...this.keptIds],
 			limit: {
 				runMs: count > 0 ? lastAnsweredAt - firstSentAt : 0,

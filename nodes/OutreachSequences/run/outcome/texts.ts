@@ -7,17 +7,15 @@ import { header } from '../../transport/index';
 import type { Refusal, RefusalKind } from '../../transport/refusal';
 import type { ServiceDown } from '../pace/breaker';
 import { BREAKER_PAUSE_MS } from '../pace/breaker';
-import type { SettingsSaidNo } from './failedItem';
+import type { NotSentAgain, SettingsSaidNo } from './failedItem';
+import { settingsSaidNo } from './failedItem';
 import type { FailureSetting, FailureText } from './words';
-import { capitalize, describeSubject, duration, SERVICE, times } from './words';
+import { capitalize, cut, describeSubject, duration, pick, SERVICE } from './words';
 
 const THE_SERVICE = capitalize(SERVICE);
 const MAY_HAVE_ACTED = 'It may have carried the request out: check before sending it again.';
 const BASE_URL_ADVICE = "Check that the credential's Base URL is the address of the service's API.";
 const RATE_LIMITS = 'Request Options › Rate Limit Handling';
-
-const cut = (text: string, most: number, more = '') =>
-	text.length > most ? `${text.slice(0, most)}…${more}` : text;
 
 // The contract shows no error body: quote only a top-level message-like text; the description has it all.
 export function serviceMessage(body: unknown): string | undefined {
@@ -39,12 +37,11 @@ function answeredWith({ statusCode, body, headers }: HttpAnswer): string {
 export function describeFailure(failure: Failure, setting: FailureSetting): FailureText {
 	const mayHaveActed = outcomeOf(failure) === 'mayHaveActed';
 	const attempt = `to ${setting.subject.verb} ${describeSubject(setting.subject)}`;
-	const text: FailureText =
+	const text =
 		failure.kind === 'http'
 			? {
-					message: httpMessage(failure, setting, mayHaveActed),
+					message: httpMessage(failure, setting, attempt, mayHaveActed),
 					description: answeredWith(failure.answer),
-					...(failure.status === 429 && retryAfterText(failure) ? { waitSaid: true } : {}),
 				}
 			: failure.kind === 'refusal'
 				? refusalText(failure.refusal, attempt, setting.baseUrl)
@@ -53,15 +50,16 @@ export function describeFailure(failure: Failure, setting: FailureSetting): Fail
 }
 
 function httpMessage(
-	failure: Failure & { kind: 'http' },
+	{ status, answer, retryAfterMs }: Failure & { kind: 'http' },
 	{ subject, credentialName }: FailureSetting,
+	attempt: string,
 	mayHaveActed: boolean,
 ): string {
-	const { status, answer } = failure;
-	const attempt = `to ${subject.verb} ${describeSubject(subject)}`;
 	const quoted = serviceMessage(answer.body);
 	const said = quoted ? `: ${quoted}` : '';
 	const location = header(answer.headers, 'location');
+	const wait = header(answer.headers, 'retry-after')?.trim();
+	const notJson = typeof answer.body === 'string' && answer.body.trim() !== '';
 	if (status < 300)
 		return `${THE_SERVICE} answered HTTP ${status} ${attempt}, but not with a JSON object, so there is no result to output. ${BASE_URL_ADVICE}`;
 	// After a create, a 303 points to what the service made (outcomeOf): the Base URL is right.
@@ -69,9 +67,9 @@ function httpMessage(
 		return `${THE_SERVICE} redirected the request ${attempt} (HTTP ${status}${location ? ` to ${location}` : ''}). Redirects are not followed, so the API key only goes to the credential's Base URL${status === 303 && mayHaveActed ? '' : ": set the Base URL to the service's current address"}.`;
 	if (status === 401 || status === 403)
 		return `${THE_SERVICE} rejected the API key (HTTP ${status})${said}. Check the API Key in the credential "${credentialName}": keys are made in the service's portal under General › Integrations › API Keys.`;
-	if (status === 429)
-		return `${THE_SERVICE} is rate-limiting requests (HTTP 429)${said}.${retryAfterText(failure)}`;
-	const notJson = typeof answer.body === 'string' && answer.body.trim() !== '';
+	if (status === 429 && wait)
+		return `${THE_SERVICE} is rate-limiting requests (HTTP 429)${said}. It asked to wait ${/^\d+$/.test(wait) && retryAfterMs !== undefined ? `${duration(retryAfterMs)} (Retry-After: ${wait})` : `until ${wait} (Retry-After)`}.`;
+	if (status === 429) return `${THE_SERVICE} is rate-limiting requests (HTTP 429)${said}.`;
 	if (status >= 500)
 		return `${THE_SERVICE} failed (HTTP ${status}) ${attempt}${said}${notJson ? ', and its answer is not JSON' : ''}.${status === 503 && !mayHaveActed ? ' Try again later.' : ''}`;
 	// A web page or other text where the API's JSON should be.
@@ -80,14 +78,6 @@ function httpMessage(
 	if (status === 404 && subject.id !== undefined)
 		return `${capitalize(describeSubject(subject))} was not found (HTTP 404)${said}`;
 	return `${THE_SERVICE} refused ${attempt} (HTTP ${status})${said}`;
-}
-
-function retryAfterText({ answer, retryAfterMs }: Failure & { kind: 'http' }): string {
-	const value = header(answer.headers, 'retry-after')?.trim();
-	if (!value) return '';
-	if (/^\d+$/.test(value) && retryAfterMs !== undefined)
-		return ` It asked to wait ${duration(retryAfterMs)} (Retry-After: ${value}).`;
-	return ` It asked to wait until ${value} (Retry-After).`;
 }
 
 // The network code stays out of the message: NodeApiError swaps any message containing one for its own.
@@ -131,25 +121,20 @@ function refusalText(refusal: Refusal, attempt: string, baseUrl: string): Failur
 
 export function notSentAgainText(
 	text: FailureText,
-	giveUp: {
-		reason: SettingsSaidNo;
-		attempts: number;
-		askedMs?: number;
-		maxRetries: number;
-		maxWaitMs: number;
-	},
+	{ reason, sends }: { reason: NotSentAgain; sends: number },
+	{ maxRetries, maxWaitMs }: { maxRetries: number; maxWaitMs: number },
 ): FailureText {
-	const sent = `The item was sent ${times(giveUp.attempts)}`;
-	const asked = text.waitSaid ? undefined : giveUp.askedMs;
-	const sentences: Record<SettingsSaidNo, string> = {
-		disabled: `${sent}; ${RATE_LIMITS} is off, so it was not sent again.`,
-		exhausted: `${sent}, the most that ${RATE_LIMITS} › Max Retries per Item (${giveUp.maxRetries}) allows${
-			asked === undefined ? '' : `; the service last asked to wait ${duration(asked)}`
-		}.`,
-		waitTooLong: `${sent}; the wait it asked for${asked === undefined ? '' : ` (${duration(asked)})`} is longer than the ${duration(giveUp.maxWaitMs)} that ${RATE_LIMITS} › Max Wait (Seconds) allows, so it was not sent again.`,
+	if (!settingsSaidNo(reason)) return text;
+	const why: Record<SettingsSaidNo, string> = {
+		disabled: `${RATE_LIMITS} is off`,
+		exhausted: `${RATE_LIMITS} › Max Retries per Item (${maxRetries}) allows no more`,
+		waitTooLong: `the wait it asked for is longer than the ${duration(maxWaitMs)} that ${RATE_LIMITS} › Max Wait (Seconds) allows`,
 	};
-	return { message: `${text.message} ${sentences[giveUp.reason]}`, description: text.description };
+	return { ...text, message: sentNotAgain(text.message, sends, why[reason]) };
 }
+
+const sentNotAgain = (message: string, sends: number, why: string) =>
+	`${message} The item was sent ${pick(sends, 'once', `${sends} times`)}, and not again: ${why}.`;
 
 /** What an item the breaker kept from being sent says, in counts of what failed. */
 export function serviceDownText(
@@ -167,7 +152,7 @@ export function serviceDownText(
 			description: `${why} This item never reached the service.`,
 		};
 	return {
-		message: `${last.message} The item was sent ${times(sends)}, and not again: ${SERVICE} looked down.`,
+		message: sentNotAgain(last.message, sends, `${SERVICE} looked down`),
 		description: `${why}\n\n${last.description}`,
 	};
 }
