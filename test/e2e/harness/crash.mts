@@ -1,7 +1,6 @@
-// What the crash suites share: a run killed mid-way as a deploy, an OOM kill
-// or a host restart ends it (SIGKILL to n8n's process group), n8n started
-// again on the same user folder and database, its recovery waited for, and
-// how a node's items came out of a run.
+// What the crash and queue suites share: a run killed mid-way as a deploy, an OOM kill or a host
+// restart ends it (SIGKILL to n8n's process group), n8n started again on the same user folder and
+// database, its recovery waited for, and how a node's items came out of a run.
 import type { ExecutedItem } from './n8n.mts';
 import type { Execution, N8n } from './stage.mts';
 
@@ -22,47 +21,42 @@ export function outcomesOf(items: Array<Record<string, unknown>>): Record<string
 	return outcomes;
 }
 
-/**
- * An item a retry output as done without the service's answer: one a crashed
- * try had confirmed, whose answer was lost with it; or, where the user said
- * Count as Done, one counted as done. Both output `{ skipped, id, reason }`,
- * with no key (reRunTexts.ts; their words: test/unit/texts-re-run.test.mts,
- * texts-re-run.test.mts). With no say, only what a crash confirmed is so.
- */
+/** An item output as done without the service's answer (`{ skipped, id, reason }`): confirmed by a crashed try, or counted as done. */
 export const isSkipped = (item: Record<string, unknown> | undefined) =>
 	item?.skipped === true && !('key' in item);
 
-/** Polls until n8n's recovery has marked the execution crashed. */
-export async function untilCrashed(n8n: N8n, id: string, timeoutMs = 120_000): Promise<Execution> {
+/** Polls `read` every `ms` until it gives a value, or fails after `timeoutMs` saying `what`. */
+async function until<T>(
+	read: () => Promise<T | undefined>,
+	what: () => string,
+	timeoutMs: number,
+	ms = 200,
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		const execution = await n8n.execution(id);
-		if (execution.status === 'crashed') return execution;
-		if (Date.now() > deadline)
-			throw new Error(`Execution ${id} is ${execution.status}, not crashed, after a restart`);
-		await sleep(500);
+		const value = await read();
+		if (value !== undefined) return value;
+		if (Date.now() > deadline) throw new Error(what());
+		await sleep(ms);
 	}
 }
 
 /**
- * The readiness probe's empty POST to the webhook started an execution that n8n
- * may list only after the probe's answer: wait until it is listed and ended, so
- * that it is not taken for the event's. In a fresh-clone check on 1.123.81 it
- * was, and the test waited for a finished probe to be marked crashed.
+ * The readiness probe's empty POST started an execution that n8n may list only after the probe's
+ * answer: wait until it is listed and ended, so that it is not taken for the event's.
  */
-export async function probeEnded(n8n: N8n, workflowId: string, timeoutMs = 60_000): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const runs = await n8n.executions(workflowId);
-		if (runs.length > 0 && runs.every((run) => run.status !== 'running' && run.status !== 'new'))
-			return;
-		if (Date.now() > deadline)
-			throw new Error(
-				`The probe's execution of ${workflowId} did not end: ${JSON.stringify(runs)}`,
-			);
-		await sleep(200);
-	}
-}
+export const probeEnded = (n8n: N8n, workflowId: string) =>
+	until(
+		async () => {
+			const runs = await n8n.executions(workflowId);
+			return runs.length > 0 &&
+				runs.every((run) => run.status !== 'running' && run.status !== 'new')
+				? true
+				: undefined;
+		},
+		() => `The probe's execution of ${workflowId} did not end`,
+		60_000,
+	);
 
 /** The ids of a workflow's executions now: what runs after this is new. */
 export async function executionIds(n8n: N8n, workflowId: string): Promise<Set<string>> {
@@ -70,27 +64,21 @@ export async function executionIds(n8n: N8n, workflowId: string): Promise<Set<st
 }
 
 /** Polls until `count` executions of the workflow that are not in `before` are listed; their ids, oldest first. */
-export async function newExecutions(
-	n8n: N8n,
-	workflowId: string,
-	before: Set<string>,
-	count = 1,
-	timeoutMs = 60_000,
-): Promise<string[]> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const fresh = (await n8n.executions(workflowId)).filter((run) => !before.has(run.id));
-		if (fresh.length >= count) return fresh.map((run) => run.id).reverse();
-		if (Date.now() > deadline)
-			throw new Error(`${fresh.length} new executions of ${workflowId}, not ${count}`);
-		await sleep(100);
-	}
-}
+export const newExecutions = (n8n: N8n, workflowId: string, before: Set<string>, count = 1) =>
+	until(
+		async () => {
+			const fresh = (await n8n.executions(workflowId)).filter((run) => !before.has(run.id));
+			return fresh.length >= count ? fresh.map((run) => run.id).reverse() : undefined;
+		},
+		() => `Fewer than ${count} new executions of ${workflowId}`,
+		60_000,
+		100,
+	);
 
 /**
- * Waits until `killNow` says so, sends SIGKILL to main's process group,
- * starts n8n again and waits until each of `running` is marked crashed.
- * Resolves with what `atKill` read right after the kill, and the crashed executions.
+ * Waits until `killNow` says so, sends SIGKILL to main's process group, starts n8n again and waits
+ * until each of `running` is marked crashed. Resolves with what `atKill` read right after the
+ * kill, and the crashed executions, in the order of `running`.
  */
 export async function crashAndRecover<T>(
 	n8n: N8n,
@@ -103,7 +91,18 @@ export async function crashAndRecover<T>(
 	const read = await atKill();
 	await n8n.startMain();
 	const crashed: Execution[] = [];
-	for (const id of running) crashed.push(await untilCrashed(n8n, id));
+	for (const id of running)
+		crashed.push(
+			await until(
+				async () => {
+					const execution = await n8n.execution(id);
+					return execution.status === 'crashed' ? execution : undefined;
+				},
+				() => `Execution ${id} is not marked crashed after a restart`,
+				120_000,
+				500,
+			),
+		);
 	return { atKill: read, crashed };
 }
 
@@ -111,12 +110,4 @@ export async function crashAndRecover<T>(
 export function outputOf(execution: Execution, node: string, index = 0): ExecutedItem[] {
 	const runs = execution.data.resultData.runData[node] ?? [];
 	return runs.at(-1)?.data?.main?.[index] ?? [];
-}
-
-/** The execution hints a node's last run added (n8n keeps them with its run data). */
-export function hintsOf(execution: Execution, node: string): string[] {
-	const runs = execution.data.resultData.runData[node] as Array<{
-		hints?: Array<{ message: string }>;
-	}>;
-	return (runs?.at(-1)?.hints ?? []).map((hint) => hint.message);
 }

@@ -130,9 +130,3 @@ export function lastOutput(execution: Execution, node: string): ExecutedItem[] {
 	const runs = execution.data.resultData.runData[node] ?? [];
 	return runs.at(-1)?.data?.main?.[0] ?? [];
 }
-
-/** The error an execution ended with: its message and description in one text. */
-export function errorText(execution: Execution): string {
-	const error = execution.data.resultData.error;
-	return `${error?.message ?? ''}\n${error?.description ?? ''}`;
-}

@@ -108,14 +108,6 @@ export const failsOnceBeforeWriting = (name: string): Fault => ({
 	times: 1,
 });
 
-/** The create of `name` is refused once (422, not carried out): the service did not act, so it may go out again. */
-export const refusedOnce = (name: string): Fault => ({
-	...createOf(name),
-	status: 422,
-	body: { message: 'not now' },
-	times: 1,
-});
-
 /** Every create of `name` is carried out, then answered 500: the service made it, and the node can't know. */
 export const writtenThenFailsEachTime = (name: string): Fault => ({
 	...createOf(name),
@@ -136,18 +128,6 @@ export async function postEvent(
 		body: JSON.stringify({ names: list }),
 	});
 	return { status: response.status, body: await response.json().catch(() => undefined) };
-}
-
-/**
- * A clean call of 40 creates, so that the node's pace in this n8n has left
- * its slow start (one request in flight at first) and the scenarios' items go
- * out side by side, as in a workflow that has run before; then the sandbox
- * is fresh again.
- */
-export async function warmUp(n8n: N8n, sandbox: SandboxProcess, path: string): Promise<void> {
-	const answer = await postEvent(n8n, path, names(40, 'warm-'));
-	if (answer.status !== 200) throw new Error(`The warm-up call answered ${answer.status}`);
-	await sandbox.reset();
 }
 
 /** By name: the sequences the sandbox holds, and the create requests it received. */
@@ -185,28 +165,3 @@ export const twice = (counts: Map<string, number>) =>
 		.filter(([, count]) => count > 1)
 		.map(([name]) => name)
 		.sort();
-
-/**
- * A scenario's figures: how many names were created twice (or more), the
- * copies beyond the first, how many names were sent twice; with few names,
- * which ones, and each name's counts.
- */
-export function figuresOf({ created, sent }: ByName) {
-	const total = (counts: Map<string, number>) =>
-		[...counts.values()].reduce((sum, count) => sum + count, 0);
-	const few = Math.max(created.size, sent.size) <= 20;
-	return {
-		createdTwice: twice(created).length,
-		extraCopies: total(created) - created.size,
-		sentTwice: twice(sent).length,
-		sequencesHeld: total(created),
-		createRequests: total(sent),
-		...(few
-			? {
-					createdTwiceNames: twice(created),
-					createdByName: Object.fromEntries(created),
-					sentByName: Object.fromEntries(sent),
-				}
-			: {}),
-	};
-}

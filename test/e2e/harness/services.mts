@@ -1,7 +1,6 @@
-// Queue mode's services: Debian's redis-server and PostgreSQL on loopback
-// ports, in throwaway folders, the settings main and workers share, and the
-// workers. PostgreSQL refuses to run as root, so as root it runs as the
-// `postgres` user that Debian's package creates.
+// Queue mode's services: Debian's redis-server and PostgreSQL on loopback ports, in throwaway
+// folders, the settings main and workers share, and the workers. PostgreSQL refuses to run as
+// root, so as root it runs as the `postgres` user that Debian's package creates.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
@@ -17,7 +16,7 @@ import {
 	type Daemon,
 } from './n8n.mts';
 
-function which(command: string, fallbacks: string[]): string {
+function which(command: string, fallbacks: string[] = []): string {
 	for (const candidate of fallbacks) if (existsSync(candidate)) return candidate;
 	try {
 		return execFileSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' }).trim();
@@ -28,17 +27,16 @@ function which(command: string, fallbacks: string[]): string {
 	}
 }
 
-async function waitFor(
-	check: () => boolean,
-	what: string,
-	daemon: Daemon,
-	timeoutMs = 30_000,
-): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		if (check()) return;
-		if (daemon.child.exitCode !== null) break;
-		await new Promise((resolve) => setTimeout(resolve, 200));
+/** Polls until `command` succeeds, or fails with the daemon's log. */
+async function waitFor(command: [string, string[]], what: string, daemon: Daemon): Promise<void> {
+	const deadline = Date.now() + 30_000;
+	while (Date.now() < deadline && daemon.child.exitCode === null) {
+		try {
+			execFileSync(...command, { stdio: 'ignore' });
+			return;
+		} catch {
+			await new Promise((resolve) => setTimeout(resolve, 200));
+		}
 	}
 	throw new Error(`${what} did not start:\n${daemon.log()}`);
 }
@@ -48,37 +46,24 @@ export interface Service {
 	daemon: Daemon;
 }
 
-export async function startRedis(): Promise<Service> {
-	const bin = which('redis-server', ['/usr/bin/redis-server']);
+async function startRedis(): Promise<Service> {
 	const port = await freePort();
 	const dir = mkdtempSync(path.join(tmpdir(), 'outreach-redis-'));
-	const daemon = startDaemon(
-		bin,
-		[
-			'--port',
-			String(port),
-			'--bind',
-			'127.0.0.1',
-			'--save',
-			'',
-			'--appendonly',
-			'no',
-			'--dir',
-			dir,
-		],
-		process.env,
-	);
-	const cli = which('redis-cli', ['/usr/bin/redis-cli']);
+	const args = [
+		'--port',
+		String(port),
+		'--bind',
+		'127.0.0.1',
+		'--save',
+		'',
+		'--appendonly',
+		'no',
+		'--dir',
+		dir,
+	];
+	const daemon = startDaemon(which('redis-server', ['/usr/bin/redis-server']), args, process.env);
 	await waitFor(
-		() => {
-			try {
-				return (
-					execFileSync(cli, ['-p', String(port), 'ping'], { encoding: 'utf8' }).trim() === 'PONG'
-				);
-			} catch {
-				return false;
-			}
-		},
+		[which('redis-cli', ['/usr/bin/redis-cli']), ['-p', String(port), 'ping']],
 		'redis-server',
 		daemon,
 	);
@@ -88,21 +73,22 @@ export async function startRedis(): Promise<Service> {
 function postgresBin(name: string): string {
 	const base = '/usr/lib/postgresql';
 	const versions = existsSync(base) ? readdirSync(base).sort((a, b) => Number(b) - Number(a)) : [];
-	for (const version of versions) {
-		const candidate = path.join(base, version, 'bin', name);
-		if (existsSync(candidate)) return candidate;
-	}
-	return which(name, []);
+	return which(
+		name,
+		versions.map((version) => path.join(base, version, 'bin', name)),
+	);
 }
 
 const asRoot = process.getuid?.() === 0;
 
-/** Runs a PostgreSQL program as `postgres` when we are root. */
-function pgCommand(program: string, args: string[]): [string, string[]] {
-	// runuser lives in /usr/sbin, which a plain user's PATH (and CI's) may lack.
-	const runuser = () => which('runuser', ['/usr/sbin/runuser', '/sbin/runuser']);
-	return asRoot ? [runuser(), ['-u', 'postgres', '--', program, ...args]] : [program, args];
-}
+/** A PostgreSQL program, as `postgres` when we are root (runuser lives in /usr/sbin, which CI's PATH may lack). */
+const pg = (program: string, args: string[]): [string, string[]] =>
+	asRoot
+		? [
+				which('runuser', ['/usr/sbin/runuser', '/sbin/runuser']),
+				['-u', 'postgres', '--', postgresBin(program), ...args],
+			]
+		: [postgresBin(program), args];
 
 export async function startPostgres(): Promise<Service & { user: string }> {
 	const port = await freePort();
@@ -110,51 +96,28 @@ export async function startPostgres(): Promise<Service & { user: string }> {
 	chmodSync(dir, 0o777);
 	const data = path.join(dir, 'data');
 	const user = asRoot ? 'postgres' : (process.env.USER ?? 'postgres');
-	const [initdb, initArgs] = pgCommand(postgresBin('initdb'), [
-		'-D',
-		data,
-		'--auth=trust',
-		'-U',
-		user,
-		'--no-sync',
-	]);
-	execFileSync(initdb, initArgs, { stdio: ['ignore', 'ignore', 'inherit'] });
-	const [postgres, args] = pgCommand(postgresBin('postgres'), [
-		'-D',
-		data,
-		'-p',
-		String(port),
-		'-c',
-		'listen_addresses=127.0.0.1',
-		'-c',
-		`unix_socket_directories=${dir}`,
-		'-c',
-		'fsync=off',
-	]);
-	const daemon = startDaemon(postgres, args, process.env);
-	const isReady = postgresBin('pg_isready');
+	const quiet = { stdio: ['ignore', 'ignore', 'inherit'] as ['ignore', 'ignore', 'inherit'] };
+	execFileSync(...pg('initdb', ['-D', data, '--auth=trust', '-U', user, '--no-sync']), quiet);
+	const settings = ['listen_addresses=127.0.0.1', `unix_socket_directories=${dir}`, 'fsync=off'];
+	const daemon = startDaemon(
+		...pg('postgres', [
+			'-D',
+			data,
+			'-p',
+			String(port),
+			...settings.flatMap((setting) => ['-c', setting]),
+		]),
+		process.env,
+	);
 	await waitFor(
-		() => {
-			try {
-				execFileSync(isReady, ['-h', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
-				return true;
-			} catch {
-				return false;
-			}
-		},
+		[postgresBin('pg_isready'), ['-h', '127.0.0.1', '-p', String(port)]],
 		'PostgreSQL',
 		daemon,
 	);
-	const [createdb, createArgs] = pgCommand(postgresBin('createdb'), [
-		'-h',
-		'127.0.0.1',
-		'-p',
-		String(port),
-		'-U',
-		user,
-		'n8n',
-	]);
-	execFileSync(createdb, createArgs, { stdio: ['ignore', 'ignore', 'inherit'] });
+	execFileSync(
+		...pg('createdb', ['-h', '127.0.0.1', '-p', String(port), '-U', user, 'n8n']),
+		quiet,
+	);
 	return { port, daemon, user };
 }
 
@@ -172,10 +135,7 @@ export const postgresEnv = (postgres: Service & { user: string }): Record<string
 export async function queueServices(
 	stops: Array<() => Promise<void>>,
 ): Promise<Record<string, string>> {
-	const [redis, postgres]: [Service, Service & { user: string }] = await Promise.all([
-		startRedis(),
-		startPostgres(),
-	]);
+	const [redis, postgres] = await Promise.all([startRedis(), startPostgres()]);
 	stops.push(
 		() => redis.daemon.stop(),
 		() => postgres.daemon.stop(),
@@ -190,10 +150,7 @@ export async function queueServices(
 	};
 }
 
-/**
- * Queue mode's workers, each with the package installed in a user folder of
- * its own, started side by side; resolves once each reports ready.
- */
+/** Queue mode's workers, each with the package installed in a user folder of its own, started side by side; resolves once each reports ready. */
 export async function startWorkers(
 	bin: string,
 	tarball: string,
@@ -201,24 +158,24 @@ export async function startWorkers(
 	count: number,
 	stops: Array<() => Promise<void>>,
 ): Promise<Daemon[]> {
-	const workers: Daemon[] = [];
-	const health: number[] = [];
-	for (let index = 0; index < count; index++) {
-		health.push(await freePort());
-		const workerEnv = n8nEnv(await userFolderWithPackage(tarball), {
-			...shared,
-			QUEUE_HEALTH_CHECK_ACTIVE: 'true',
-			QUEUE_HEALTH_CHECK_PORT: String(health[index]),
-			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
-		});
-		const worker = startDaemon(bin, ['worker', '--concurrency=10'], workerEnv);
-		workers.push(worker);
-		stops.push(() => worker.stop());
-	}
+	const started = await Promise.all(
+		Array.from({ length: count }, async () => {
+			const health = await freePort();
+			const env = n8nEnv(await userFolderWithPackage(tarball), {
+				...shared,
+				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+				QUEUE_HEALTH_CHECK_PORT: String(health),
+				N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+			});
+			const worker = startDaemon(bin, ['worker', '--concurrency=10'], env);
+			stops.push(() => worker.stop());
+			return { worker, health };
+		}),
+	);
 	await Promise.all(
-		workers.map((worker, index) =>
-			waitForHttp(`http://127.0.0.1:${health[index]}/healthz/readiness`, worker),
+		started.map(({ worker, health }) =>
+			waitForHttp(`http://127.0.0.1:${health}/healthz/readiness`, worker),
 		),
 	);
-	return workers;
+	return started.map(({ worker }) => worker);
 }
