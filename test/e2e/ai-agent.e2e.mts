@@ -129,7 +129,7 @@ describe(`n8n ${N8N_CURRENT}: the node as a tool`, () => {
 		);
 
 		test('a failing call (unknown ID): the agent goes on, and the model gets the failure, naming the ID, as the tool result', async () => {
-			const { run, result } = await runAgent('agentNotFound', { useCaseId: 'zz-404' });
+			const { run, result } = await runAgent('agentUseCase', { useCaseId: 'zz-404' });
 			// On Error is left at Stop: as a tool, the failure is still the result.
 			expect(run.error).toBeUndefined();
 			expect(await requests()).toEqual(['GET /v1/use_cases/zz-404 404']);
