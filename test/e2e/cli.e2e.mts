@@ -114,6 +114,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])(
 		const sandbox = useSandbox(TEST_API_KEYS.cli);
 		const says = credentialTestSays(version);
 		const good = () => ({ apiKey: sandbox().apiKey, baseUrl: sandbox().url });
+		const at = (baseUrl: () => string) => () => ({ ...good(), baseUrl: baseUrl() });
 		let refusedUrl = '';
 		/** Where the credential test's redirect points: another host, which must never get the key. */
 		const elsewhere: string[] = [];
@@ -125,7 +126,7 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])(
 			{
 				id: 'credTestTrailingV1',
 				says: 'accepted',
-				data: () => ({ ...good(), baseUrl: ` ${sandbox().url}/v1/ ` }),
+				data: at(() => ` ${sandbox().url}/v1/ `),
 			},
 			{
 				id: 'credTestWrongKey',
@@ -165,19 +166,19 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])(
 			{
 				id: 'credTestSchemeless',
 				says: 'schemeless',
-				data: () => ({ ...good(), baseUrl: sandbox().url.replace(/^http:\/\//, '') }),
+				data: at(() => sandbox().url.replace(/^http:\/\//, '')),
 				reached: [],
 			},
 			{
 				id: 'credTestRefused',
 				says: 'refused',
-				data: () => ({ ...good(), baseUrl: refusedUrl }),
+				data: at(() => refusedUrl),
 				reached: [],
 			},
 			{
 				id: 'credTestNoHost',
 				says: 'unknownHost',
-				data: () => ({ ...good(), baseUrl: UNKNOWN_HOST_URL }),
+				data: at(() => UNKNOWN_HOST_URL),
 				reached: [],
 			},
 		].map((entry) => ({ data: good, ...entry, says: entry.says as keyof typeof says }));
@@ -193,45 +194,34 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])(
 			elsewhereUrl = `http://127.0.0.2:${(elsewhereServer.address() as AddressInfo).port}`;
 		});
 		afterAll(() => elsewhereServer.close());
-		const n8n = useN8n(() => {
-			const data = { apiKey: sandbox().apiKey, baseUrl: sandbox().url };
-			const restricted = {
-				...data,
-				allowedHttpRequestDomains: 'domains',
-				allowedDomains: 'x.test',
-			};
-			return {
-				version,
-				name: `cli-${version}`,
-				run: 'server',
-				sandbox: sandbox(),
-				credentials: [
-					...cases.map(({ id, data }) => ({
-						id,
-						name: id,
-						type: 'outreachSequencesApi',
-						data: data(),
-					})),
-					{ id: 'restricted', name: 'restricted', type: 'outreachSequencesApi', data: restricted },
-				],
-				workflows: [
-					...OPERATIONS.map(operationWorkflow),
-					createsWhatTheEventLists(
-						STOP,
-						onCredential('outreachSandbox', {
-							requestOptions: { unconfirmedEarlierTry: 'sendAgain', repeatRecentCreates: true },
-						}),
-					),
-					SEND_AGAIN_FILE,
-					schemaWorkflow(),
-					httpRequest('httpGet', 'outreachSandbox', `${sandbox().url}/v1/use_cases/uc-1`),
-					httpRequest('httpPost', 'outreachSandbox', `${sandbox().url}/v1/sequences`, true),
-					httpRequest('httpRestricted', 'restricted', `${sandbox().url}/v1/use_cases/uc-1`),
-				],
-				publish: [STOP],
-				ready: [`/webhook/${STOP}`],
-			};
-		});
+		const n8n = useN8n(() => ({
+			version,
+			name: `cli-${version}`,
+			run: 'server',
+			sandbox: sandbox(),
+			credentials: cases.map(({ id, data }) => ({
+				id,
+				name: id,
+				type: 'outreachSequencesApi',
+				data: data(),
+			})),
+			workflows: [
+				...OPERATIONS.map(operationWorkflow),
+				createsWhatTheEventLists(
+					STOP,
+					onCredential('outreachSandbox', {
+						requestOptions: { unconfirmedEarlierTry: 'sendAgain', repeatRecentCreates: true },
+					}),
+				),
+				SEND_AGAIN_FILE,
+				schemaWorkflow(),
+				httpRequest('httpGet', 'outreachSandbox', `${sandbox().url}/v1/use_cases/uc-1`),
+				httpRequest('httpPost', 'outreachSandbox', `${sandbox().url}/v1/sequences`, true),
+				httpRequest('httpRestricted', 'credTestDomains', `${sandbox().url}/v1/use_cases/uc-1`),
+			],
+			publish: [STOP],
+			ready: [`/webhook/${STOP}`],
+		}));
 		afterAll(() => expect(n8n.log()).not.toContain(sandbox().apiKey));
 		beforeEach(async () => {
 			await n8n.forgetMemory();
