@@ -47,11 +47,10 @@ import {
 	ranWell,
 	themedPages,
 } from './harness/editor-page.mts';
-import { N8N_CURRENT, PACKAGE_NAME, exampleWorkflowFiles } from './harness/n8n.mts';
+import { N8N_CURRENT, exampleWorkflowFiles } from './harness/n8n.mts';
 import { outreachApiCredential } from './harness/credentials.mts';
 import { SANDBOX_CREDENTIAL_ID } from './harness/stage.mts';
 import {
-	DOCUMENTED,
 	INVALID,
 	INVALID_ID,
 	KNOWN,
@@ -87,17 +86,6 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 	});
 	const browser = useChromium();
 	const newPage = themedPages(browser, () => n8n.server);
-
-	test('on n8n 2.x the running server offers the node as an AI tool', async () => {
-		const response = await fetch(`${n8n.server.url}/types/nodes.json`, {
-			headers: { cookie: n8n.server.cookie },
-		});
-		expect(response.status).toBe(200);
-		const types = (await response.json()) as Array<{ name: string }>;
-		const names = types.map((type) => type.name);
-		expect(names).toContain(`${PACKAGE_NAME}.outreachSequences`);
-		expect(names).toContain(`${PACKAGE_NAME}.outreachSequencesTool`);
-	});
 
 	test.each(PANELS)(
 		'$shot: the parameter panel renders its fields, with the node icon',
@@ -233,10 +221,6 @@ describe(`n8n ${N8N_CURRENT} editor in chromium`, () => {
 			.locator('[data-test-id="canvas-node-status-success"]')
 			.waitFor({ timeout: 60_000 });
 	}
-
-	test('the documented expression is the one the README gives', () => {
-		expect(DOCUMENTED).toBe('{{ $json.message.outcome }}');
-	});
 
 	test.each(MODES)(
 		'%s: the failed item goes down the true branch, the archived one does not',

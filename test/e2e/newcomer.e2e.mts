@@ -21,7 +21,6 @@ import { releasePort, takePort, takePortWhen } from './harness/ports.mts';
 import {
 	cloneProject,
 	descendants,
-	diskMb,
 	killNow,
 	newcomerEnv,
 	olderNodeDir,
@@ -82,7 +81,7 @@ describe('a new user: a fresh clone and the two commands of README › Try it wi
 		return command;
 	};
 	const useCaseThroughMcp = (id: string) =>
-		useCaseOverMcp(new URL(`${N8N}/mcp/outreach`), SET.MCP_TOKEN, id, 'e2e-start');
+		useCaseOverMcp(new URL(`${N8N}/mcp/outreach`), SET.MCP_TOKEN, id);
 	/** npm start, exiting with 1, the task broker's port taken first or once its output shows `line`. */
 	async function failsWithBrokerPortTaken(name: string, line?: string): Promise<string> {
 		const blocker = line ? undefined : await takePort(PORTS.broker);
@@ -110,7 +109,6 @@ describe('a new user: a fresh clone and the two commands of README › Try it wi
 			running.child.kill('SIGINT');
 			await running.exited;
 		}
-		if (clone) report.cloneDiskMb = diskMb(clone);
 		mkdirSync(ARTIFACTS, { recursive: true });
 		writeFileSync(path.join(ARTIFACTS, 'newcomer.json'), `${JSON.stringify(report, null, 2)}\n`);
 	});

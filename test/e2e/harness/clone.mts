@@ -164,10 +164,3 @@ export async function statusOf(url: string, init?: RequestInit): Promise<number>
 		() => 0,
 	);
 }
-
-/** `du -sk` in MB, following no symlinks: what a folder takes on disk. */
-export function diskMb(dir: string): number {
-	return Math.round(
-		Number(execFileSync('du', ['-sk', dir], { encoding: 'utf8' }).split(/\s/)[0]) / 1024,
-	);
-}
