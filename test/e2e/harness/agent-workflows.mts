@@ -49,13 +49,15 @@ export function agentWorkflow(
 	);
 }
 
-const useCaseId = "={{ $fromAI('useCaseId', 'The identifier of the use case', 'string') }}";
-
 /** Each test's agent: what it is asked, and this node's parameters as its tool. */
 export const AGENTS = {
 	agentUseCase: {
 		task: 'Look up use case uc-1.',
-		tool: { resource: 'useCase', operation: 'get', useCaseId },
+		tool: {
+			resource: 'useCase',
+			operation: 'get',
+			useCaseId: "={{ $fromAI('useCaseId', 'The identifier of the use case', 'string') }}",
+		},
 	},
 	agentArchive: {
 		task: 'Archive contact c-42.',
@@ -85,9 +87,5 @@ export const AGENTS = {
 			specifyBody: 'json',
 			jsonBody: "={{ $fromAI('sequence', 'The sequence as a JSON object', 'json') }}",
 		},
-	},
-	agentNotFound: {
-		task: 'Look up use case zz-404.',
-		tool: { resource: 'useCase', operation: 'get', useCaseId },
 	},
 };

@@ -12,50 +12,32 @@ import {
 
 import { ARTIFACTS, type N8nServer } from './n8n.mts';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const SCREENSHOTS = path.join(ARTIFACTS, 'screenshots');
-
-/** Playwright gives every launch a fresh, empty profile (--user-data-dir) of its own. */
-export async function launchChromium(): Promise<Browser> {
-	if (!existsSync(CHROMIUM)) {
-		throw new Error(
-			`No browser at ${CHROMIUM}. Install Debian's chromium: apt-get install -y chromium`,
-		);
-	}
-	mkdirSync(SCREENSHOTS, { recursive: true });
-	return await chromium.launch({
-		executablePath: CHROMIUM,
-		headless: true,
-		args: [
-			'--no-sandbox',
-			'--disable-gpu',
-			'--no-first-run',
-			'--disable-background-networking',
-			'--disable-component-update',
-			'--disable-sync',
-			'--disable-quic',
-		],
-	});
-}
-
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SCREENSHOTS = path.join(ARTIFACTS, 'screenshots');
 export const screenshotPath = (name: string) => path.join(SCREENSHOTS, `${name}.png`);
 
-/** Chromium for the describe this is called in: launched before its tests, closed after them. */
+/** Chromium for the describe this is called in, each launch with a fresh profile: launched before its tests, closed after them. */
 export function useChromium(): () => Browser {
 	let browser: Browser | undefined;
 	beforeAll(async () => {
-		browser = await launchChromium();
-	});
-	afterAll(async () => {
-		await browser?.close();
-	});
-	return () => {
-		if (!browser)
+		if (!existsSync(CHROMIUM))
 			throw new Error(
-				'Chromium is not launched: call useChromium inside a describe, and read it in the tests',
+				`No browser at ${CHROMIUM}. Install Debian's chromium: apt-get install -y chromium`,
 			);
-		return browser;
-	};
+		mkdirSync(SCREENSHOTS, { recursive: true });
+		const quiet = [
+			'--disable-background-networking',
+			'--disable-component-update',
+			'--disable-sync',
+		];
+		browser = await chromium.launch({
+			executablePath: CHROMIUM,
+			headless: true,
+			args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-quic', ...quiet],
+		});
+	});
+	afterAll(async () => await browser?.close());
+	return () => browser!;
 }
 
 /** A browser context signed in as n8n's owner. */

@@ -10,12 +10,11 @@ import { isTaken } from '../../../scripts/demo-preflight.mjs';
 import { ROOT } from './n8n.mts';
 
 /**
- * `git clone` of this repository's HEAD into <tmp>/<folder>/n8n-nodes-outreach-sequences.
- * `reuse` names what it may share with this checkout, as symlinks: the n8n
- * installs (about 6 minutes each), and for `dependencies` node_modules and
- * .cache/node24 too. Nothing else: no dist, no .n8n-local.
+ * `git clone` of this repository's HEAD into <tmp>/<folder>/n8n-nodes-outreach-sequences,
+ * sharing only the n8n installs with this checkout (about 6 minutes each), as
+ * symlinks: no node_modules, no Node 24, no dist, no .n8n-local.
  */
-export function cloneProject(reuse: { dependencies?: boolean } = {}): string {
+export function cloneProject(): string {
 	const dir = path.join(
 		mkdtempSync(path.join(tmpdir(), 'outreach-clone-')),
 		'n8n-nodes-outreach-sequences',
@@ -23,14 +22,9 @@ export function cloneProject(reuse: { dependencies?: boolean } = {}): string {
 	execFileSync('git', ['clone', '--quiet', ROOT, dir], { stdio: ['ignore', 'ignore', 'inherit'] });
 	const cache = path.join(dir, '.cache');
 	mkdirSync(cache, { recursive: true });
-	for (const name of readdirSync(path.join(ROOT, '.cache'))) {
-		const installed =
-			/^n8n-[\d.]+$/.test(name) && existsSync(path.join(ROOT, '.cache', name, '.ready'));
-		if (installed || (reuse.dependencies && name === 'node24'))
+	for (const name of readdirSync(path.join(ROOT, '.cache')))
+		if (/^n8n-[\d.]+$/.test(name) && existsSync(path.join(ROOT, '.cache', name, '.ready')))
 			symlinkSync(path.join(ROOT, '.cache', name), path.join(cache, name));
-	}
-	if (reuse.dependencies)
-		symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
 	return dir;
 }
 
@@ -73,7 +67,8 @@ export function newcomerEnv(extra: Record<string, string> = {}): NodeJS.ProcessE
 	const env: NodeJS.ProcessEnv = { PATH: [older, ...rest].join(path.delimiter) };
 	for (const name of ['HOME', 'USER', 'LOGNAME', 'LANG', 'TMPDIR', 'SHELL'])
 		if (process.env[name] !== undefined) env[name] = process.env[name];
-	return { ...env, ...extra };
+	// npm's cache is the machine's: what it holds is not fetched again (npm ci, Node 24 from the registry).
+	return { ...env, npm_config_prefer_offline: 'true', ...extra };
 }
 
 export interface Command {
@@ -167,12 +162,5 @@ export async function statusOf(url: string, init?: RequestInit): Promise<number>
 	return await fetch(url, init).then(
 		(response) => response.status,
 		() => 0,
-	);
-}
-
-/** `du -sk` in MB, following no symlinks: what a folder takes on disk. */
-export function diskMb(dir: string): number {
-	return Math.round(
-		Number(execFileSync('du', ['-sk', dir], { encoding: 'utf8' }).split(/\s/)[0]) / 1024,
 	);
 }

@@ -1,9 +1,7 @@
-// Outreach Sequences API credentials as the suites import them, and what
-// users read when one of them is wrong in the credential's test (the
-// editor's dialog, POST /rest/credentials/test), which n8n runs: the message
-// of the test's rule n8n applies to the answer it got, as n8n holds the
-// rules, or n8n's own words where no rule applies. The rules' words:
-// test/unit/credential-test.test.mts.
+// Outreach Sequences API credentials as the suites import them, and what the
+// credential's test (POST /rest/credentials/test, which n8n runs) shows when one
+// is wrong: the message of the rule n8n applies, as n8n serves the rules, or
+// n8n's own words. The rules' words: test/unit/credential-test.test.mts.
 import { major } from '../../../scripts/n8n/versions.mts';
 import type { N8nServer } from './n8n.mts';
 import type { N8nSetup } from './stage.mts';

@@ -179,16 +179,6 @@ export function keepFigures(run: string, hints: Record<string, RenderedHint[]>):
 	writeFileSync(path.join(ARTIFACTS, 'hints', `${run}.json`), JSON.stringify(hints, null, 1));
 }
 
-/** The output pane `output` in its JSON view: its text. */
-export async function jsonView(output: Locator): Promise<string> {
-	await output
-		.locator('[data-test-id="ndv-run-data-display-mode"]')
-		.getByText('JSON', { exact: true })
-		.click();
-	await output.locator('[data-test-id="ndv-json-actions"]').waitFor();
-	return await output.innerText();
-}
-
 /**
  * The screenshot README shows (docs/execution-hints.png), without the
  * "Workflow executed successfully" toast over the output pane's corner. It is

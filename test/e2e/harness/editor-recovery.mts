@@ -1,8 +1,6 @@
-// The editor suite's recovery tests (issue 45), as a new user meets them: a
-// service of their own (its own pace and records, apart from the suite's
-// faults), the workflows they run, the ten-create scenario's faults and
-// what its first Stop error must name, what a second run must put out, and
-// the figures kept before the tests assert. The clicks: editor-clicks.mts.
+// The editor suite's recovery tests (issue 45) on a service of their own: the
+// workflows, the ten-create scenario's faults and what its first Stop error
+// must name, a second run's output, and the figures kept before the tests assert.
 import { RELEASE, type SandboxProcess } from '../../harness/sandbox.mts';
 import { outreachApiCredential } from './credentials.mts';
 import type { Clicks } from './editor-clicks.mts';
@@ -89,10 +87,9 @@ export function expectFirstStopError(
 	expect([checked.sent.get('S4'), checked.sent.get('S7')]).toEqual([1, 1]);
 	expect([checked.created.has('S4'), checked.created.has('S7')]).toEqual([true, false]);
 	expect(list.filter(({ name }) => !checked.sent.has(name))).toEqual([]);
-	// n8n's "[item 3]" after the node's message, which names the sequence and what the service said.
+	// n8n's "[item 3]" after the node's message, which names the sequence.
 	expect(error.message).toMatch(/\[item 3\]$/);
 	expect(error.message).toContain('"S4"');
-	expect(error.message).toContain('gateway');
 	// The first five the service confirmed, each by its name and ID.
 	const created = list.filter(({ name }) => checked.created.has(name) && name !== 'S4');
 	expect(created.length).toBeGreaterThan(5);

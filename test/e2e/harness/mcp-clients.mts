@@ -1,7 +1,5 @@
-// MCP clients of n8n's MCP Server Trigger, from the official MCP TypeScript
-// SDK: over both transports n8n offers on the same URL, Streamable HTTP and
-// SSE, with a Bearer token or none; a client that only speaks stdio, through
-// mcp-remote as the README sets it up; and a Get_Use_Case call.
+// MCP clients of n8n's MCP Server Trigger, from the official MCP TypeScript SDK:
+// Streamable HTTP or SSE with a Bearer token or none, and stdio through mcp-remote.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,13 +23,8 @@ function transportFor(endpoint: URL, kind: Transport, token: string | undefined)
 }
 
 /** A client connected to `endpoint` over `kind`, sending `token` as its Bearer token, or none. */
-export async function connectMcp(
-	endpoint: URL,
-	kind: Transport,
-	token: string | undefined,
-	name = 'outreach-e2e',
-): Promise<Client> {
-	const client = new Client({ name, version: '1.0.0' });
+export async function connectMcp(endpoint: URL, kind: Transport, token?: string): Promise<Client> {
+	const client = new Client({ name: 'outreach-e2e', version: '1.0.0' });
 	await client.connect(transportFor(endpoint, kind, token));
 	return client;
 }
@@ -61,13 +54,8 @@ export function mcpRemoteTransport(endpoint: URL, token: string): StdioClientTra
 }
 
 /** Get_Use_Case for `id` over Streamable HTTP with the Bearer `token`: the one text of its result, which must not be an error. */
-export async function useCaseOverMcp(
-	endpoint: URL,
-	token: string,
-	id: string,
-	name = 'outreach-e2e',
-): Promise<string> {
-	const client = await connectMcp(endpoint, 'Streamable HTTP', token, name);
+export async function useCaseOverMcp(endpoint: URL, token: string, id: string): Promise<string> {
+	const client = await connectMcp(endpoint, 'Streamable HTTP', token);
 	try {
 		const result = (await client.callTool({
 			name: 'Get_Use_Case',

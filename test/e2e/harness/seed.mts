@@ -1,14 +1,8 @@
-// What a suite's n8n starts with, put in with as few n8n CLI launches as
-// possible: each launch loads n8n whole (5 s on a quiet machine, 8 to 12 s in
-// CI), and the suites boot n8n some fifty times. So:
-// - a SQLite user folder starts from a template made once per worker and n8n
-//   version: migrated, and holding the sandbox's credential with a placeholder
-//   key and URL, which a server's owner then saves with the suite's own
-//   (PATCH /rest/credentials/<id>, as the credential dialog's Save does);
-// - on 2.x, a server's workflows are created as the editor creates them (POST
-//   /rest/workflows, which keeps the given ID; 1.x drops it, so 1.x imports
-//   them with the CLI).
-// The rest goes in with the CLI before n8n starts, as before.
+// What a suite's n8n starts with, in as few n8n CLI launches as possible (each
+// loads n8n whole, 5 to 12 s): a SQLite folder from a template made once per
+// worker and version, the sandbox's credential in it saved by the owner
+// (PATCH /rest/credentials/<id>); on 2.x a server's workflows created over
+// REST (1.x drops a given ID, so 1.x imports them); the rest with the CLI.
 import { copyFileSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -1,8 +1,5 @@
-// A scripted stand-in for an OpenAI-compatible chat-completions server, that
-// the AI Agent suite owns (nothing leaves the machine): it answers the first
-// call with a call of the tool n8n offered, with arguments for the
-// parameters n8n's schema names, and the next call with a final answer; it
-// records what n8n sent.
+// A scripted stand-in for an OpenAI-compatible chat-completions server (nothing
+// leaves the machine): it calls the tool n8n offered, then answers; it records what n8n sent.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
