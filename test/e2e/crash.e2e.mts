@@ -1,5 +1,5 @@
-// One crash (issues 36, 43, 52) in real n8n (`n8n start`, SQLite): six executions of 100 creates
-// share one service at 40/s; n8n's process group gets SIGKILL mid-run, as a deploy or an OOM kill
+// One crash (issues 36, 43, 52) in real n8n (`n8n start`, SQLite): six executions of 60 creates
+// share one service at 30/s; n8n's process group gets SIGKILL mid-run, as a deploy or an OOM kill
 // ends it, and n8n starts again on the same folder and database. Then each way on:
 // - On Error = Continue: Executions › Retry, then the sender delivers the same webhook again;
 // - On Error = Stop, four executions at once (their journals share the node's row): the retry stops
@@ -34,8 +34,8 @@ import {
 import { useN8n, useSandbox, type Execution, type N8n } from './harness/stage.mts';
 
 const SUITE = 'crash';
-const RATE = 40;
-const ITEMS = 100;
+const RATE = 30;
+const ITEMS = 60;
 const CONTINUE = 'outreach-crash-continue';
 const DONE = 'outreach-crash-done';
 const AGAIN = 'outreach-crash-again';

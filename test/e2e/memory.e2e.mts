@@ -1,8 +1,8 @@
-// The one memory (issues 43, 52) in n8n's own store, in real n8n (`n8n start`, SQLite), on
-// default settings: its table taken away while n8n runs fails closed; n8n's Remove Duplicates
-// beside the node keeps its own row; and one window holds 50,000 items. (The crash and the
-// restart: crash.e2e.mts; another worker: queue.e2e.mts; the rest, in n8n's engine:
-// test/engine/memory.test.mts.) Figures: artifacts/e2e/re-runs-figures.json.
+// The one memory (issues 43, 52) in n8n's own store, in real n8n (`n8n start`, SQLite): its table
+// taken away while n8n runs fails closed; n8n's Remove Duplicates beside the node keeps its own
+// row; and one window holds 50,000 items (Skip Items Done Before, keyed by the contact's ID).
+// The crash and the restart: crash.e2e.mts; another worker: queue.e2e.mts; the rest, in n8n's
+// engine: test/engine/memory.test.mts. Figures: artifacts/e2e/re-runs-figures.json.
 import http from 'node:http';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -43,7 +43,7 @@ const code = (name: string, jsCode: string) => ({
 	parameters: { jsCode },
 });
 
-/** Webhook › Items (`count` of { id: 'bulk-<n>' }) › Archive Contact › Tally (how many came out, skipped and failed); no run data saved. */
+/** Webhook › Items (`count` of { id: 'bulk-<n>' }) › Archive Contact, keyed by the ID › Tally (how many came out, and skipped); no run data saved. */
 function archives() {
 	const workflow = workflowOf(VOLUME, [
 		webhookTrigger(VOLUME),
@@ -53,8 +53,16 @@ function archives() {
 		),
 		outreachNode(
 			'Archive Contact',
-			{ resource: 'contact', operation: 'archive', contactId: '={{ $json.id }}' },
-			{ credentials: outreachCredential(SANDBOX_CREDENTIAL_ID, 'Outreach sandbox') },
+			{
+				resource: 'contact',
+				operation: 'archive',
+				contactId: '={{ $json.id }}',
+				requestOptions: { skipDoneBefore: { keySettings: { key: '={{ $json.id }}' } } },
+			},
+			{
+				credentials: outreachCredential(SANDBOX_CREDENTIAL_ID, 'Outreach sandbox'),
+				onError: 'continueRegularOutput',
+			},
 		),
 		code(
 			'Tally',
@@ -205,7 +213,7 @@ describe(`n8n ${N8N_CURRENT}: one memory in n8n's store`, () => {
 		expect(Object.values(await created())).toEqual(Array(16).fill(1));
 	});
 
-	test(`#43 ${VOLUME_ITEMS} archives, then the same call again: the second execution skips every one and sends nothing`, async () => {
+	test(`#43 ${VOLUME_ITEMS} keyed archives, then the same call again: the second execution skips every one and sends nothing`, async () => {
 		await sandbox().reset();
 		const first = await archiveCount(VOLUME_ITEMS);
 		const sentFirst = (await sandbox().summary()).requests;
