@@ -22,7 +22,7 @@ import type { Fault } from '../harness/sandbox.mts';
 import { OPERATIONS, operationWorkflow } from './harness/cli.mts';
 import { UNKNOWN_HOST_URL, credentialTestSays, shownText } from './harness/credentials.mts';
 import { openNode, screenshotPath, signedInContext, useChromium } from './harness/browser.mts';
-import { retryExecution } from './harness/editor-rest.mts';
+import { getWorkflow, retryExecution } from './harness/editor-rest.mts';
 import {
 	createsWhatTheEventLists,
 	failsOnceBeforeWriting,
@@ -227,9 +227,6 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])(
 			await n8n.forgetMemory();
 			await sandbox().reset();
 		});
-		const requests = async () =>
-			(await sandbox().requests()).map((request) => `${request.method} ${request.url}`);
-
 		test.each(OPERATIONS)(
 			'$key: one item per input, each linked to it; only the sendable ones sent, with the key',
 			async (operation) => {
@@ -346,7 +343,6 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])(
 				expect(received[1].headers['content-type']).toBe('application/json');
 				expect((await n8n.execute('httpRestricted')).run.error).toBeDefined();
 				expect(await sandbox().requests()).toHaveLength(2);
-				// The credential's own test, with the same list, reached the service (credTestDomains above).
 			});
 
 		describe('schema preview of the unexecuted node', () => {
@@ -405,20 +401,20 @@ describe.each([N8N_CURRENT, N8N_MAINTAINED])(
 					.first()
 					.click();
 				await page.keyboard.press('Control+s');
-				type Saved = {
-					nodes: Array<{ name: string; parameters: { assignments: { assignments: object[] } } }>;
-				};
 				const saved = async () =>
-					(await n8n.rest<Saved>('GET', `/workflows/${SCHEMA_WORKFLOW}`)).nodes.find(
-						(node) => node.name === 'Edit Fields',
-					)!.parameters.assignments.assignments as Array<{ name: string; value: string }>;
+					(
+						(await getWorkflow(n8n, SCHEMA_WORKFLOW)).nodes.find(
+							(node) => node.name === 'Edit Fields',
+						)!.parameters as {
+							assignments: { assignments: Array<{ name: string; value: string }> };
+						}
+					).assignments.assignments;
 				for (let tries = 0; tries < 30 && (await saved())[0].value === ''; tries++)
 					await page.waitForTimeout(500);
 				expect(await saved()).toEqual([
 					expect.objectContaining({ name: 'sequenceId', value: '={{ $json.id }}' }),
 				]);
-				expect(await requests()).toEqual([]);
-
+				expect(await sandbox().requests()).toEqual([]);
 				await context.close();
 			});
 		});

@@ -8,25 +8,18 @@ import { parse } from 'yaml';
 
 import { operations } from '../../../nodes/OutreachSequences/OutreachSequences.node.ts';
 import { seedData } from '../../../sandbox/seed.mts';
-import { OPENAPI_DOCUMENT, routesOf, type Route } from '../../../sandbox/routes.mts';
+import { OPENAPI_DOCUMENT, routesOf } from '../../../sandbox/routes.mts';
 import { SANDBOX_CREDENTIAL_ID } from './stage.mts';
 import { MANUAL_TRIGGER, outreachCredential, outreachNode, workflowOf } from './workflows.mts';
 
 const routes = routesOf(parse(readFileSync(OPENAPI_DOCUMENT, 'utf8')));
 const seed = seedData() as unknown as Record<string, Array<{ id: string }>>;
 
-export interface SmokeOperation {
-	/** `resource/operation`, as the schema files are named. */
-	key: string;
-	workflow: string;
-	route: Route;
-	/** The values of its required field, one item each: answered, then (by ID) not found and blank, never sent. */
-	values: string[];
-}
-
-export const OPERATIONS: SmokeOperation[] = operations.map((definition) => {
+/** Per operation: `resource/operation` (as its schema file is named), its workflow, route, and one item per value. */
+export const OPERATIONS = operations.map((definition) => {
 	const route = routes.find((entry) => entry.operationId === definition.operationId)!;
-	const known = route.kind === 'create' ? 'Smoke test' : seed[route.collection][0].id;
+	const known =
+		route.kind === 'create' ? JSON.stringify({ name: 'Smoke test' }) : seed[route.collection][0].id;
 	return {
 		key: `${definition.resource}/${definition.operation}`,
 		workflow: `e2e-${definition.resource}-${definition.operation}`,
@@ -35,10 +28,21 @@ export const OPERATIONS: SmokeOperation[] = operations.map((definition) => {
 	};
 });
 
+/** An operation's required field, and the parameters that show it (resource, operation, a mode). */
+export function requiredField({ properties }: (typeof operations)[number]) {
+	const { name, displayName, displayOptions } = properties.find((property) => property.required)!;
+	const show = Object.entries(displayOptions?.show ?? {});
+	return {
+		field: name,
+		label: displayName,
+		shown: Object.fromEntries(show.map(([key, values]) => [key, values?.[0]])),
+	};
+}
+
 /** Manual Trigger › Input (the values as items) › Items › the operation under On Error › Continue. */
-export function operationWorkflow({ key, workflow, values }: SmokeOperation) {
+export function operationWorkflow({ key, workflow, values }: (typeof OPERATIONS)[number]) {
 	const definition = operations.find((entry) => `${entry.resource}/${entry.operation}` === key)!;
-	const field = definition.properties.find((property) => property.required)!.name;
+	const { field, shown } = requiredField(definition);
 	return workflowOf(workflow, [
 		MANUAL_TRIGGER,
 		{
@@ -59,11 +63,7 @@ export function operationWorkflow({ key, workflow, values }: SmokeOperation) {
 		},
 		outreachNode(
 			'Outreach Sequences',
-			{
-				resource: definition.resource,
-				operation: definition.operation,
-				[field]: '={{ $json.value }}',
-			},
+			{ ...shown, [field]: '={{ $json.value }}' },
 			{
 				onError: 'continueRegularOutput',
 				credentials: outreachCredential(SANDBOX_CREDENTIAL_ID, 'Outreach sandbox'),

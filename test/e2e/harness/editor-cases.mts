@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { operations } from '../../../nodes/OutreachSequences/OutreachSequences.node.ts';
+import { requiredField } from './cli.mts';
 import { ROOT } from './n8n.mts';
 
 export const WRONG = 'outreachWrongKey';
@@ -14,17 +15,16 @@ const example = JSON.parse(
 	readFileSync(path.join(ROOT, 'examples', 'all-operations.workflow.json'), 'utf8'),
 ) as { nodes: Array<{ name: string; parameters: Record<string, unknown> }> };
 
-/** Per registered operation: the example's node for it, and Resource, Operation, its required field and Request Options. */
-export const PANELS = operations.map(({ resource, operation, properties }) => ({
-	shot: `${resource}-${operation}`,
-	workflow: ALL_OPERATIONS,
-	node: example.nodes.find(
-		({ parameters }) => parameters.resource === resource && parameters.operation === operation,
-	)!.name,
-	labels: [
-		'Resource',
-		'Operation',
-		properties.find((property) => property.required)!.displayName,
-		'Request Options',
-	],
-}));
+/** Per registered operation: the example's node that shows its required field, and the labels of its panel. */
+export const PANELS = operations.map((definition) => {
+	const { label, shown } = requiredField(definition);
+	const { name } = example.nodes.find(({ parameters }) =>
+		Object.entries(shown).every(([key, value]) => parameters[key] === value),
+	)!;
+	return {
+		shot: `${definition.resource}-${definition.operation}`,
+		workflow: ALL_OPERATIONS,
+		node: name,
+		labels: ['Resource', 'Operation', label, 'Request Options'],
+	};
+});
