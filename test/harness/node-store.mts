@@ -2,10 +2,8 @@
 // node's own row of ProcessedRows (processed-store.mts, which behaves as
 // n8n's does: md5 hashes, trimmed from the oldest past maxEntries, read and
 // written back whole with no lock, removal by findIndex), reached through
-// run/memory/store.ts as the node reaches n8n's helpers.
+// n8n's helpers, as the node reaches them.
 import type { StoreHelpers } from '../../nodes/OutreachSequences/run/memory/store.ts';
-import { processedStoreOver } from '../../nodes/OutreachSequences/run/memory/store.ts';
-import type { ProcessedStore } from '../../nodes/OutreachSequences/run/memory/store.ts';
 import { ProcessedRows } from './processed-store.mts';
 
 export const WORKFLOW = 'wf-1';
@@ -26,15 +24,4 @@ export function helpersOver(rows: ProcessedRows): StoreHelpers {
 			rows.clearAllProcessedItems(scope, data),
 	};
 	return helpers as unknown as StoreHelpers;
-}
-
-/** The node's store, keeping at most `maxEntries`, over a fresh ProcessedRows (or `rows`). */
-export function nodeStore(
-	maxEntries: number,
-	rows = new ProcessedRows(),
-): { store: ProcessedStore; rows: ProcessedRows } {
-	rows.turns = false;
-	const store = processedStoreOver(helpersOver(rows), undefined, maxEntries);
-	if (!store) throw new Error('No store');
-	return { store, rows };
 }

@@ -95,7 +95,7 @@ test('Batching, 3 per batch, 1 s apart: at most 3 in flight, each batch after th
 	expect(ms).toBe(2060);
 });
 
-describe('what an earlier try or execution did (run/memory/reRun.ts): the prior', () => {
+describe('what an earlier try or execution did (run/memory/record.ts): the prior', () => {
 	test('an item with an answer is not sent: it ends done with that answer; one with a failure fails unsent; each counts by its event', async () => {
 		const kept = { id: 'seq-7', name: 'kept' };
 		const request = {

@@ -1,8 +1,7 @@
 // The packed package installed once per tarball content, as n8n's installer
 // does (`npm install <tarball>` into .n8n/nodes), and hard-linked into each
 // suite's user folder: an install takes about 30 s, a link well under one, and
-// the suites boot n8n some forty times. install-paths.e2e.mts still installs
-// by each path a user takes.
+// the suites boot n8n many times.
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import {
