@@ -152,10 +152,11 @@ describe(`n8n ${N8N_CURRENT}: one crash, and each way on`, () => {
 		const recovered = await crashAndRecover(
 			n8n,
 			running.map(([, run]) => run),
-			// Once each execution has had some of its creates made, so that the kill lands mid-run.
+			// Once each execution has had some of its creates made, or one is half done: the kill lands before any ends.
 			async () => {
 				const { created } = await byName(sandbox());
-				return RUNS.every(([prefix]) => total(ofPrefix(prefix, created)) >= 3);
+				const made = RUNS.map(([prefix]) => total(ofPrefix(prefix, created)));
+				return made.every((count) => count >= 3) || made.some((count) => count >= ITEMS / 2);
 			},
 			() => byName(sandbox()),
 		);
